@@ -1,0 +1,55 @@
+#include "ember/autograd/function.h"
+
+#include "ember/autograd/accumulate_grad.h"
+#include "ember/core/autograd_meta.h"
+
+namespace ember::autograd {
+
+tensor_list FunctionNode::apply(tensor_list&& grads) { return fn_(*this, grads); }
+
+bool needs_grad_list(TensorList inputs) {
+  if (!GradMode::is_enabled()) return false;
+  for (const Tensor& t : inputs)
+    if (t.defined() && t.requires_grad()) return true;
+  return false;
+}
+
+std::shared_ptr<Node> make_node(std::string name, TensorList inputs, BackwardFn fn) {
+  auto node = std::make_shared<FunctionNode>(std::move(name), std::move(fn));
+  for (const Tensor& t : inputs) node->add_input(t);
+  return node;
+}
+
+std::shared_ptr<Node> make_node(std::string name, std::initializer_list<Tensor> inputs,
+                                BackwardFn fn) {
+  return make_node(std::move(name), TensorList(inputs.begin(), inputs.size()), std::move(fn));
+}
+
+void set_history(const Tensor& output, const std::shared_ptr<Node>& node) {
+  AutogradMeta& meta = output.impl()->ensure_autograd_meta();
+  meta.output_nr = static_cast<uint32_t>(node->num_outputs());
+  meta.grad_fn = node;
+  meta.requires_grad = false;
+  node->add_output(output);
+}
+
+void check_inplace(const Tensor& self, const char* op) {
+  if (!GradMode::is_enabled()) return;
+  EMBER_CHECK(!(self.is_leaf() && self.requires_grad()), op,
+              ": a leaf tensor that requires grad is being used in an in-place operation; "
+              "wrap the update in ember::NoGradGuard (as optimizers do) or use an "
+              "out-of-place op");
+  EMBER_CHECK(!(self.impl()->is_view() && self.requires_grad()), op,
+              ": in-place operations on a view of a tensor that requires grad are not "
+              "supported by ember (the base tensor would not see the change); use an "
+              "out-of-place op");
+}
+
+void rebase_history(const Tensor& self, const std::shared_ptr<Node>& node) {
+  EMBER_CHECK(!self.impl()->is_view(), node->name(), ": an in-place operation wrote a value that "
+              "requires grad into a view; ember cannot track that (the base tensor would not "
+              "see the change). Use an out-of-place op.");
+  set_history(self, node);
+}
+
+}  // namespace ember::autograd

@@ -1,0 +1,111 @@
+// The autograd methods of Tensor.
+#include <atomic>
+
+#include "ember/autograd/accumulate_grad.h"
+#include "ember/autograd/engine.h"
+#include "ember/autograd/grad_mode.h"
+#include "ember/core/autograd_meta.h"
+
+namespace ember {
+
+bool Tensor::requires_grad() const {
+  if (!defined()) return false;
+  const AutogradMeta* m = impl()->autograd_meta();
+  return m != nullptr && (m->requires_grad || m->grad_fn != nullptr);
+}
+
+Tensor& Tensor::requires_grad_(bool requires_grad) {
+  EMBER_CHECK(is_leaf(), "requires_grad_: only leaf tensors can change requires_grad; this "
+              "tensor was computed by ", grad_fn()->name(), " (use detach() to get a leaf)");
+  EMBER_CHECK(!requires_grad || is_floating_point(), "requires_grad_: only floating point "
+              "tensors can require gradients, this one is ", scalar_type());
+  impl()->ensure_autograd_meta().requires_grad = requires_grad;
+  return *this;
+}
+
+bool Tensor::is_leaf() const {
+  const AutogradMeta* m = impl()->autograd_meta();
+  return m == nullptr || m->grad_fn == nullptr;
+}
+
+const Tensor& Tensor::grad() const {
+  static const Tensor undefined;
+  const AutogradMeta* m = impl()->autograd_meta();
+  return m ? m->grad : undefined;
+}
+
+Tensor& Tensor::mutable_grad() { return impl()->ensure_autograd_meta().grad; }
+
+void Tensor::set_grad(const Tensor& grad) {
+  EMBER_CHECK(!grad.defined() || grad.sizes() == sizes(), "set_grad: gradient of shape ",
+              grad.sizes(), " for a tensor of shape ", sizes());
+  impl()->ensure_autograd_meta().grad = grad;
+}
+
+std::shared_ptr<autograd::Node> Tensor::grad_fn() const {
+  const AutogradMeta* m = impl()->autograd_meta();
+  return m ? m->grad_fn : nullptr;
+}
+
+uint32_t Tensor::output_nr() const {
+  const AutogradMeta* m = impl()->autograd_meta();
+  return m ? m->output_nr : 0;
+}
+
+void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph,
+                      bool create_graph) const {
+  autograd::backward({*this}, gradient.defined() ? tensor_list{gradient} : tensor_list{},
+                     retain_graph, create_graph);
+}
+
+void Tensor::retain_grad() const {
+  EMBER_CHECK(requires_grad(), "retain_grad: the tensor does not require grad");
+  if (is_leaf()) return;  // leaves keep .grad anyway
+  impl()->ensure_autograd_meta().retains_grad = true;
+  grad_fn()->set_retain_grad_hook(output_nr(), impl());
+}
+
+bool Tensor::retains_grad() const {
+  const AutogradMeta* m = impl()->autograd_meta();
+  return m != nullptr && m->retains_grad;
+}
+
+unsigned Tensor::register_hook(std::function<Tensor(const Tensor&)> fn) const {
+  EMBER_CHECK(requires_grad(), "register_hook: cannot register a hook on a tensor that does "
+              "not require grad");
+  if (auto fn_node = grad_fn()) return fn_node->add_tensor_pre_hook(output_nr(), std::move(fn));
+  static std::atomic<unsigned> next_leaf_handle{1u << 31};  // disjoint from node hook handles
+  const unsigned handle = next_leaf_handle++;
+  impl()->ensure_autograd_meta().leaf_hooks.emplace_back(handle, std::move(fn));
+  return handle;
+}
+
+unsigned Tensor::register_hook(std::function<void(const Tensor&)> fn) const {
+  return register_hook(std::function<Tensor(const Tensor&)>([fn = std::move(fn)](const Tensor& g) {
+    fn(g);
+    return Tensor();
+  }));
+}
+
+void Tensor::remove_hook(unsigned handle) const {
+  if (auto fn_node = grad_fn()) return fn_node->remove_tensor_pre_hook(handle);
+  if (AutogradMeta* m = impl()->autograd_meta())
+    std::erase_if(m->leaf_hooks, [&](const auto& h) { return h.first == handle; });
+}
+
+Tensor Tensor::detach() const {
+  const TensorImpl& src = *impl();
+  return Tensor(std::make_shared<TensorImpl>(src.storage(), src.storage_offset(),
+                                             DimVector(src.sizes()), DimVector(src.strides()),
+                                             src.dtype()));
+}
+
+Tensor& Tensor::detach_() {
+  if (AutogradMeta* m = impl()->autograd_meta()) {
+    m->grad_fn = nullptr;
+    m->requires_grad = false;
+  }
+  return *this;
+}
+
+}  // namespace ember

@@ -1,0 +1,34 @@
+# Finds what ember builds against: Eigen, OpenMP, threads, and (optionally)
+# the CUDA toolkit with cuBLAS and cuDNN. Sets EMBER_WITH_CUDA.
+find_package(Threads REQUIRED)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+
+find_package(Eigen3 3.3 QUIET NO_MODULE)
+if(NOT TARGET Eigen3::Eigen)
+  # A machine without Debian's libeigen3-dev (the GPU machine): headers copied
+  # into EMBER_THIRD_PARTY_DIR/eigen3 by scripts/vendor-headers.sh.
+  find_path(EMBER_EIGEN_INCLUDE_DIR Eigen/Core
+            HINTS ${EMBER_THIRD_PARTY_DIR}/eigen3 /usr/include/eigen3 REQUIRED)
+  add_library(Eigen3::Eigen INTERFACE IMPORTED)
+  target_include_directories(Eigen3::Eigen INTERFACE ${EMBER_EIGEN_INCLUDE_DIR})
+endif()
+
+set(EMBER_WITH_CUDA OFF)
+if(NOT EMBER_CUDA STREQUAL "OFF")
+  include(CheckLanguage)
+  check_language(CUDA)
+  find_package(CUDAToolkit QUIET)
+  if(CMAKE_CUDA_COMPILER AND CUDAToolkit_FOUND)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 90)  # one architecture keeps CI builds fast; override freely
+    endif()
+    enable_language(CUDA)
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    include(EmberFindCudnn)
+    set(EMBER_WITH_CUDA ON)
+  elseif(EMBER_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "EMBER_CUDA=ON but no CUDA compiler/toolkit was found")
+  endif()
+endif()
+message(STATUS "ember: CUDA backend ${EMBER_WITH_CUDA}")

@@ -1,0 +1,21 @@
+#include "ember/core/dtype.h"
+
+namespace ember {
+
+const char* dtype_name(ScalarType t) {
+  switch (t) {
+    case kBool: return "bool";
+    case kLong: return "int64";
+    case kFloat: return "float32";
+    case kDouble: return "float64";
+  }
+  return "unknown";
+}
+
+std::ostream& operator<<(std::ostream& os, ScalarType t) { return os << dtype_name(t); }
+
+void dtype_not_supported(const char* op, ScalarType t, const char* which) {
+  EMBER_ERROR(op, ": dtype ", t, " is not supported (expected ", which, ")");
+}
+
+}  // namespace ember

@@ -1,0 +1,322 @@
+// add, sub, mul, div, pow, maximum, minimum, where: forward, in-place forms,
+// operators, and their derivatives (written with ember ops, so they can be
+// differentiated again).
+#include "ember/core/ops/binary.h"
+
+#include "ember/autograd/function.h"
+#include "ember/core/ops/compare.h"
+#include "ember/core/ops/elementwise_helpers.h"
+#include "ember/core/ops/unary.h"
+#include "ember/kernels/common/binary_functors.h"
+
+namespace ember {
+
+using autograd::Node;
+using detail::cast_for_kernel;
+
+ScalarType result_type(const Tensor& a, const Tensor& b) {
+  const bool a0 = a.dim() == 0, b0 = b.dim() == 0;
+  if (a0 == b0) return promote_types(a.scalar_type(), b.scalar_type());
+  const Tensor& dimmed = a0 ? b : a;
+  const Tensor& zero = a0 ? a : b;
+  return detail::dtype_category(zero.scalar_type()) > detail::dtype_category(dimmed.scalar_type())
+             ? zero.scalar_type()
+             : dimmed.scalar_type();
+}
+
+ScalarType result_type(const Tensor& a, const Scalar& b) {
+  const ScalarType s = b.is_floating_point() ? kFloat : b.type();
+  return detail::dtype_category(s) > detail::dtype_category(a.scalar_type()) ? s : a.scalar_type();
+}
+
+Tensor scalar_tensor(const Scalar& s, const TensorOptions& options) {
+  return full({}, s, options);
+}
+
+namespace {
+
+// out = Op<T>{args...}(a, b) for broadcast a, b, computed in dtype `compute`.
+template <template <typename> class Op, typename... Args>
+Tensor binary(const char* name, const Tensor& a, const Tensor& b, ScalarType compute, Args... args) {
+  detail::check_same_device(name, a, b);
+  detail::check_cpu(name, a);
+  Tensor out = empty(broadcast_shapes(a.sizes(), b.sizes(), name), a.options().dtype(compute));
+  const Tensor ac = cast_for_kernel(a, compute), bc = cast_for_kernel(b, compute);
+  dispatch_all(compute, name, [&]<typename T>() {
+    detail::launch_binary<T>(out, ac, bc, Op<T>{static_cast<T>(args)...});
+  });
+  return out;
+}
+
+// self = Op(self, other) in place; other broadcasts to self.
+template <template <typename> class Op, typename... Args>
+void binary_inplace(const char* name, const Tensor& self, const Tensor& other, Args... args) {
+  detail::check_same_device(name, self, other);
+  detail::check_cpu(name, self);
+  EMBER_CHECK(is_expandable_to(other.sizes(), self.sizes()), name, ": the operand of shape ",
+              other.sizes(), " does not broadcast to the destination's shape ", self.sizes());
+  const ScalarType compute = result_type(self, other);
+  detail::check_inplace_dtype(name, self, compute);
+  const Tensor oc = cast_for_kernel(other, self.scalar_type());
+  dispatch_all(self.scalar_type(), name, [&]<typename T>() {
+    detail::launch_binary<T>(self, self, oc, Op<T>{static_cast<T>(args)...});
+  });
+  self.impl()->bump_version();
+}
+
+Tensor wrap(const Scalar& s, const Tensor& like) {
+  return scalar_tensor(s, like.options().dtype(result_type(like, s)));
+}
+
+// Gradient of add/sub: g to a, sign*alpha*g to b.
+std::shared_ptr<Node> add_node(const char* name, const Tensor& a, const Tensor& b, double b_scale) {
+  return autograd::make_node(name, {a, b}, [b_scale](Node& n, const tensor_list& g) {
+    return tensor_list{n.needs_input_grad(0) ? g[0] : Tensor(),
+                       n.needs_input_grad(1) ? (b_scale == 1 ? g[0] : g[0] * b_scale) : Tensor()};
+  });
+}
+
+std::shared_ptr<Node> mul_node(const Tensor& a, const Tensor& b, const Tensor& a_value) {
+  auto node = autograd::make_node("MulBackward", {a, b}, [](Node& n, const tensor_list& g) {
+    return tensor_list{n.needs_input_grad(0) ? g[0] * n.saved(1) : Tensor(),
+                       n.needs_input_grad(1) ? g[0] * n.saved(0) : Tensor()};
+  });
+  node->save(node->needs_input_grad(1) ? a_value : Tensor());
+  node->save(node->needs_input_grad(0) ? b : Tensor());
+  return node;
+}
+
+std::shared_ptr<Node> div_node(const Tensor& a, const Tensor& b, const Tensor& a_value) {
+  auto node = autograd::make_node("DivBackward", {a, b}, [](Node& n, const tensor_list& g) {
+    const Tensor b = n.saved(1);
+    return tensor_list{n.needs_input_grad(0) ? g[0] / b : Tensor(),
+                       n.needs_input_grad(1) ? -g[0] * n.saved(0) / (b * b) : Tensor()};
+  });
+  node->save(node->needs_input_grad(1) ? a_value : Tensor());
+  node->save(b);
+  return node;
+}
+
+}  // namespace
+
+// ---- add / sub ----
+
+Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  Tensor out = binary<functors::Add>("add", a, b, result_type(a, b), alpha.toDouble());
+  if (autograd::needs_grad(a, b)) autograd::set_history(out, add_node("AddBackward", a, b, alpha.toDouble()));
+  return out;
+}
+Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  return add(a, wrap(b, a), alpha);
+}
+Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  Tensor out = binary<functors::Sub>("sub", a, b, result_type(a, b), alpha.toDouble());
+  if (autograd::needs_grad(a, b)) autograd::set_history(out, add_node("SubBackward", a, b, -alpha.toDouble()));
+  return out;
+}
+Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  return sub(a, wrap(b, a), alpha);
+}
+Tensor rsub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  return sub(wrap(b, a), a, alpha);
+}
+
+// ---- mul / div ----
+
+Tensor mul(const Tensor& a, const Tensor& b) {
+  Tensor out = binary<functors::Mul>("mul", a, b, result_type(a, b));
+  if (autograd::needs_grad(a, b)) autograd::set_history(out, mul_node(a, b, a));
+  return out;
+}
+Tensor mul(const Tensor& a, const Scalar& b) { return mul(a, wrap(b, a)); }
+
+Tensor div(const Tensor& a, const Tensor& b) {
+  ScalarType t = result_type(a, b);
+  if (!is_floating_point(t)) t = kFloat;  // true division
+  Tensor out = binary<functors::Div>("div", a, b, t);
+  if (autograd::needs_grad(a, b)) autograd::set_history(out, div_node(a, b, a));
+  return out;
+}
+Tensor div(const Tensor& a, const Scalar& b) { return div(a, wrap(b, a)); }
+
+// ---- pow ----
+
+Tensor pow(const Tensor& base, const Tensor& exponent) {
+  Tensor out = binary<functors::Pow>("pow", base, exponent, result_type(base, exponent));
+  if (autograd::needs_grad(base, exponent)) {
+    auto node = autograd::make_node("PowBackward", {base, exponent}, [](Node& n, const tensor_list& g) {
+      const Tensor a = n.saved(0), b = n.saved(1);
+      Tensor ga, gb;
+      if (n.needs_input_grad(0)) ga = g[0] * b * pow(a, b - 1);
+      // d/db a^b = a^b log a; at a == 0 (b > 0) the limit is 0, not nan.
+      if (n.needs_input_grad(1)) gb = where(a == 0, zeros_like(a), g[0] * n.saved(2) * log(a));
+      return tensor_list{ga, gb};
+    });
+    node->save(base);
+    node->save(exponent);
+    node->save(node->needs_input_grad(1) ? out : Tensor(), /*is_output=*/true);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+Tensor pow(const Tensor& base, const Scalar& exponent) {
+  const ScalarType t = result_type(base, exponent);
+  const Tensor e = scalar_tensor(exponent, base.options().dtype(t));
+  Tensor out = binary<functors::Pow>("pow", base, e, t);
+  if (autograd::needs_grad(base)) {
+    const double p = exponent.toDouble();
+    auto node = autograd::make_node("PowBackward", {base}, [p](Node& n, const tensor_list& g) {
+      if (p == 0) return tensor_list{zeros_like(g[0])};
+      const Tensor a = n.saved(0);
+      return tensor_list{p == 2 ? g[0] * a * 2.0 : g[0] * p * pow(a, p - 1)};
+    });
+    node->save(base);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+Tensor pow(const Scalar& base, const Tensor& exponent) {
+  return pow(scalar_tensor(base, exponent.options().dtype(result_type(exponent, base))), exponent);
+}
+
+// ---- maximum / minimum: the gradient goes to the larger (smaller) input, split on ties ----
+
+namespace {
+Tensor select_grad_max_min(const char* name, const Tensor& a, const Tensor& b, Tensor out, bool is_max) {
+  if (!autograd::needs_grad(a, b)) return out;
+  auto node = autograd::make_node(name, {a, b}, [is_max](Node& n, const tensor_list& g) {
+    const Tensor a = n.saved(0), b = n.saved(1);
+    const Tensor wins = (is_max ? a > b : a < b).to(g[0].scalar_type());
+    const Tensor share = wins + (a == b).to(g[0].scalar_type()) * 0.5;  // a's share of g
+    return tensor_list{n.needs_input_grad(0) ? g[0] * share : Tensor(),
+                       n.needs_input_grad(1) ? g[0] * (1.0 - share) : Tensor()};
+  });
+  node->save(a);
+  node->save(b);
+  autograd::set_history(out, node);
+  return out;
+}
+}  // namespace
+
+Tensor maximum(const Tensor& a, const Tensor& b) {
+  return select_grad_max_min("MaximumBackward", a, b,
+                             binary<functors::Maximum>("maximum", a, b, result_type(a, b)), true);
+}
+Tensor minimum(const Tensor& a, const Tensor& b) {
+  return select_grad_max_min("MinimumBackward", a, b,
+                             binary<functors::Minimum>("minimum", a, b, result_type(a, b)), false);
+}
+
+// ---- where ----
+
+Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
+  EMBER_CHECK(condition.scalar_type() == kBool, "where: condition must be a bool tensor, got ",
+              condition.scalar_type());
+  detail::check_same_device("where", condition, a);
+  detail::check_same_device("where", a, b);
+  detail::check_cpu("where", a);
+  const ScalarType t = result_type(a, b);
+  const DimVector shape = broadcast_shapes(broadcast_shapes(condition.sizes(), a.sizes(), "where"),
+                                           b.sizes(), "where");
+  Tensor out = empty(shape, a.options().dtype(t));
+  const Tensor ac = cast_for_kernel(a, t), bc = cast_for_kernel(b, t);
+  dispatch_all(t, "where", [&]<typename T>() {
+    cpu::elementwise<T, bool, T, T>(out, {&condition, &ac, &bc},
+                                    [](bool c, T x, T y) { return c ? x : y; });
+  });
+  if (autograd::needs_grad(a, b)) {
+    auto node = autograd::make_node("WhereBackward", {a, b}, [](Node& n, const tensor_list& g) {
+      const Tensor c = n.saved(0);
+      const Tensor zero = zeros({}, g[0].options());
+      return tensor_list{n.needs_input_grad(0) ? where(c, g[0], zero) : Tensor(),
+                         n.needs_input_grad(1) ? where(c, zero, g[0]) : Tensor()};
+    });
+    node->save(condition);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+Tensor where(const Tensor& condition, const Tensor& a, const Scalar& b) {
+  return where(condition, a, wrap(b, a));
+}
+Tensor where(const Tensor& condition, const Scalar& a, const Tensor& b) {
+  return where(condition, wrap(a, b), b);
+}
+
+// ---- Tensor methods and in-place forms ----
+
+Tensor Tensor::add(const Tensor& o, const Scalar& alpha) const { return ember::add(*this, o, alpha); }
+Tensor Tensor::add(const Scalar& o, const Scalar& alpha) const { return ember::add(*this, o, alpha); }
+Tensor Tensor::sub(const Tensor& o, const Scalar& alpha) const { return ember::sub(*this, o, alpha); }
+Tensor Tensor::sub(const Scalar& o, const Scalar& alpha) const { return ember::sub(*this, o, alpha); }
+Tensor Tensor::mul(const Tensor& o) const { return ember::mul(*this, o); }
+Tensor Tensor::mul(const Scalar& o) const { return ember::mul(*this, o); }
+Tensor Tensor::div(const Tensor& o) const { return ember::div(*this, o); }
+Tensor Tensor::div(const Scalar& o) const { return ember::div(*this, o); }
+Tensor Tensor::pow(const Tensor& e) const { return ember::pow(*this, e); }
+Tensor Tensor::pow(const Scalar& e) const { return ember::pow(*this, e); }
+Tensor Tensor::maximum(const Tensor& o) const { return ember::maximum(*this, o); }
+Tensor Tensor::minimum(const Tensor& o) const { return ember::minimum(*this, o); }
+
+Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
+  autograd::check_inplace(*this, "add_");
+  const bool grad = autograd::needs_grad(*this, other);
+  auto node = grad ? add_node("AddBackward", *this, other, alpha.toDouble()) : nullptr;
+  binary_inplace<functors::Add>("add_", *this, other, alpha.toDouble());
+  if (node) autograd::rebase_history(*this, node);
+  return *this;
+}
+Tensor& Tensor::add_(const Scalar& o, const Scalar& alpha) { return add_(wrap(o, *this), alpha); }
+Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
+  return add_(other, -alpha.toDouble());
+}
+Tensor& Tensor::sub_(const Scalar& o, const Scalar& alpha) { return add_(wrap(o, *this), -alpha.toDouble()); }
+
+Tensor& Tensor::mul_(const Tensor& other) {
+  autograd::check_inplace(*this, "mul_");
+  std::shared_ptr<Node> node;
+  if (autograd::needs_grad(*this, other))  // other's gradient needs the value self had
+    node = mul_node(*this, other, other.requires_grad() ? clone().detach() : Tensor());
+  binary_inplace<functors::Mul>("mul_", *this, other);
+  if (node) autograd::rebase_history(*this, node);
+  return *this;
+}
+Tensor& Tensor::mul_(const Scalar& o) { return mul_(wrap(o, *this)); }
+
+Tensor& Tensor::div_(const Tensor& other) {
+  autograd::check_inplace(*this, "div_");
+  std::shared_ptr<Node> node;
+  if (autograd::needs_grad(*this, other))
+    node = div_node(*this, other, other.requires_grad() ? clone().detach() : Tensor());
+  binary_inplace<functors::Div>("div_", *this, other);
+  if (node) autograd::rebase_history(*this, node);
+  return *this;
+}
+Tensor& Tensor::div_(const Scalar& o) { return div_(wrap(o, *this)); }
+
+// ---- operators ----
+
+Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
+Tensor operator+(const Tensor& a, const Scalar& b) { return add(a, b); }
+Tensor operator+(const Scalar& a, const Tensor& b) { return add(b, a); }
+Tensor operator-(const Tensor& a, const Tensor& b) { return sub(a, b); }
+Tensor operator-(const Tensor& a, const Scalar& b) { return sub(a, b); }
+Tensor operator-(const Scalar& a, const Tensor& b) { return rsub(b, a); }
+Tensor operator*(const Tensor& a, const Tensor& b) { return mul(a, b); }
+Tensor operator*(const Tensor& a, const Scalar& b) { return mul(a, b); }
+Tensor operator*(const Scalar& a, const Tensor& b) { return mul(b, a); }
+Tensor operator/(const Tensor& a, const Tensor& b) { return div(a, b); }
+Tensor operator/(const Tensor& a, const Scalar& b) { return div(a, b); }
+Tensor operator/(const Scalar& a, const Tensor& b) { return div(wrap(a, b), b); }
+Tensor& operator+=(Tensor& a, const Tensor& b) { return a.add_(b); }
+Tensor& operator+=(Tensor& a, const Scalar& b) { return a.add_(b); }
+Tensor& operator-=(Tensor& a, const Tensor& b) { return a.sub_(b); }
+Tensor& operator-=(Tensor& a, const Scalar& b) { return a.sub_(b); }
+Tensor& operator*=(Tensor& a, const Tensor& b) { return a.mul_(b); }
+Tensor& operator*=(Tensor& a, const Scalar& b) { return a.mul_(b); }
+Tensor& operator/=(Tensor& a, const Tensor& b) { return a.div_(b); }
+Tensor& operator/=(Tensor& a, const Scalar& b) { return a.div_(b); }
+
+}  // namespace ember

@@ -1,0 +1,44 @@
+#pragma once
+// Internal helpers shared by the elementwise op files (binary.cpp, unary.cpp,
+// compare.cpp): device checks, dtype casts that record nothing, and the CPU
+// launch of a functor over broadcast operands.
+#include "ember/autograd/grad_mode.h"
+#include "ember/core/ops/factory.h"
+#include "ember/core/shape.h"
+#include "ember/kernels/cpu/loops.h"
+
+namespace ember::detail {
+
+inline void check_same_device(const char* op, const Tensor& a, const Tensor& b) {
+  EMBER_CHECK(a.device() == b.device(), op, ": expected all tensors on the same device, got ",
+              a.toString(), " and ", b.toString());
+}
+
+inline void check_cpu(const char* op, const Tensor& t) {
+  EMBER_CHECK(t.is_cpu(), op, ": ", t.toString(), " needs the CUDA backend");
+}
+
+// x in dtype t, without recording autograd (the calling op records itself).
+inline Tensor cast_for_kernel(const Tensor& x, ScalarType t) {
+  if (x.scalar_type() == t) return x;
+  NoGradGuard guard;
+  return x.to(t);
+}
+
+// Category order for promotion: bool 0 < integer 1 < floating 2.
+inline int dtype_category(ScalarType t) { return is_floating_point(t) ? 2 : (t == kBool ? 0 : 1); }
+
+// PyTorch's rule for in-place ops: the computed dtype must be castable to the
+// destination without leaving its category (no float into int64).
+inline void check_inplace_dtype(const char* op, const Tensor& self, ScalarType result) {
+  EMBER_CHECK(dtype_category(result) <= dtype_category(self.scalar_type()), op, ": result type ",
+              result, " can't be cast to the destination's dtype ", self.scalar_type());
+}
+
+// out = op(a, b) elementwise in dtype T (a, b already of dtype T, broadcastable to out).
+template <typename T, typename Op>
+void launch_binary(const Tensor& out, const Tensor& a, const Tensor& b, const Op& op) {
+  cpu::elementwise<T, T, T>(out, {&a, &b}, op);
+}
+
+}  // namespace ember::detail

@@ -1,0 +1,176 @@
+#include "ember/core/ops/factory.h"
+
+#include <cmath>
+
+#include "ember/core/autograd_meta.h"
+#include "ember/core/shape.h"
+
+namespace ember {
+namespace {
+Tensor apply_requires_grad(Tensor t, const TensorOptions& options) {
+  if (options.requires_grad()) t.requires_grad_(true);
+  return t;
+}
+}  // namespace
+
+Tensor empty_strided(IntArrayRef size, IntArrayRef stride, const TensorOptions& options) {
+  EMBER_CHECK(size.size() == stride.size(), "empty_strided: ", size.size(), " sizes but ",
+              stride.size(), " strides");
+  int64_t span = 1;  // elements from the first to one past the last
+  for (size_t d = 0; d < size.size(); ++d) {
+    EMBER_CHECK(size[d] >= 0, "empty_strided: negative size in ", size);
+    if (size[d] == 0) span = 0;
+    else if (span > 0) span += (size[d] - 1) * stride[d];
+  }
+  const size_t nbytes = static_cast<size_t>(span) * element_size(options.dtype());
+  auto storage = std::make_shared<StorageImpl>(nbytes, get_allocator(options.device()));
+  Tensor t(std::make_shared<TensorImpl>(std::move(storage), 0, DimVector(size), DimVector(stride),
+                                        options.dtype()));
+  return apply_requires_grad(std::move(t), options);
+}
+
+Tensor empty(IntArrayRef size, const TensorOptions& options) {
+  for (int64_t s : size) EMBER_CHECK(s >= 0, "empty: negative size in ", size);
+  const size_t nbytes = static_cast<size_t>(compute_numel(size)) * element_size(options.dtype());
+  auto storage = std::make_shared<StorageImpl>(nbytes, get_allocator(options.device()));
+  Tensor t(std::make_shared<TensorImpl>(std::move(storage), 0, DimVector(size),
+                                        contiguous_strides(size), options.dtype()));
+  return apply_requires_grad(std::move(t), options);
+}
+
+Tensor full(IntArrayRef size, const Scalar& fill_value, const TensorOptions& options) {
+  Tensor t = empty(size, options.requires_grad(false));
+  t.fill_(fill_value);
+  return apply_requires_grad(std::move(t), options);
+}
+Tensor zeros(IntArrayRef size, const TensorOptions& options) { return full(size, 0, options); }
+Tensor ones(IntArrayRef size, const TensorOptions& options) { return full(size, 1, options); }
+
+Tensor empty_like(const Tensor& t) { return empty(t.sizes(), t.options()); }
+Tensor empty_like(const Tensor& t, const TensorOptions& o) { return empty(t.sizes(), o); }
+Tensor zeros_like(const Tensor& t) { return zeros(t.sizes(), t.options()); }
+Tensor zeros_like(const Tensor& t, const TensorOptions& o) { return zeros(t.sizes(), o); }
+Tensor ones_like(const Tensor& t) { return ones(t.sizes(), t.options()); }
+Tensor ones_like(const Tensor& t, const TensorOptions& o) { return ones(t.sizes(), o); }
+Tensor full_like(const Tensor& t, const Scalar& v) { return full(t.sizes(), v, t.options()); }
+Tensor full_like(const Tensor& t, const Scalar& v, const TensorOptions& o) { return full(t.sizes(), v, o); }
+
+Tensor arange(const Scalar& end, const TensorOptions& options) { return arange(0, end, 1, options); }
+Tensor arange(const Scalar& start, const Scalar& end, const TensorOptions& options) {
+  return arange(start, end, 1, options);
+}
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, const TensorOptions& options) {
+  const bool all_int = !start.is_floating_point() && !end.is_floating_point() && !step.is_floating_point();
+  const TensorOptions o = options.has_dtype() ? options : options.dtype(all_int ? kLong : kFloat);
+  const double s = step.toDouble(), a = start.toDouble(), b = end.toDouble();
+  EMBER_CHECK(s != 0, "arange: step must be nonzero");
+  EMBER_CHECK((b - a) / s >= 0, "arange: the range [", start, ", ", end, ") is empty in the direction of step ", step);
+  const int64_t n = all_int ? (end.toLong() - start.toLong() + step.toLong() - (s > 0 ? 1 : -1)) / step.toLong()
+                            : static_cast<int64_t>(std::ceil((b - a) / s));
+  Tensor t = empty({n}, o.device(kCPU).requires_grad(false));
+  dispatch_numeric(o.dtype(), "arange", [&]<typename T>() {
+    T* p = t.data_ptr<T>();
+    for (int64_t i = 0; i < n; ++i)
+      p[i] = all_int ? static_cast<T>(start.toLong() + i * step.toLong()) : static_cast<T>(a + i * s);
+  });
+  return apply_requires_grad(o.device().is_cpu() ? t : t.to(o.device()), o);
+}
+
+Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, const TensorOptions& options) {
+  EMBER_CHECK(steps >= 0, "linspace: number of steps must be non-negative, got ", steps);
+  Tensor t = empty({steps}, options.device(kCPU).requires_grad(false));
+  const double a = start.toDouble(), b = end.toDouble();
+  dispatch_numeric(options.dtype(), "linspace", [&]<typename T>() {
+    T* p = t.data_ptr<T>();
+    for (int64_t i = 0; i < steps; ++i)
+      p[i] = static_cast<T>(steps == 1 ? a : a + (b - a) * static_cast<double>(i) / static_cast<double>(steps - 1));
+  });
+  return apply_requires_grad(options.device().is_cpu() ? t : t.to(options.device()), options);
+}
+
+Tensor eye(int64_t n, const TensorOptions& options) {
+  Tensor t = zeros({n, n}, options.device(kCPU).requires_grad(false));
+  dispatch_all(options.dtype(), "eye", [&]<typename T>() {
+    T* p = t.data_ptr<T>();
+    for (int64_t i = 0; i < n; ++i) p[i * n + i] = T(1);
+  });
+  return apply_requires_grad(options.device().is_cpu() ? t : t.to(options.device()), options);
+}
+
+TensorDataContainer::TensorDataContainer(std::initializer_list<TensorDataContainer> list)
+    : elements_(list) {
+  for (const auto& e : elements_) {
+    EMBER_CHECK(e.is_scalar() == elements_.front().is_scalar() &&
+                    e.sizes() == elements_.front().sizes(),
+                "tensor: nested lists must be rectangular (all rows of one length)");
+  }
+}
+
+DimVector TensorDataContainer::sizes() const {
+  if (is_scalar_) return {};
+  DimVector s{static_cast<int64_t>(elements_.size())};
+  if (!elements_.empty())
+    for (int64_t d : elements_.front().sizes()) s.push_back(d);
+  return s;
+}
+
+ScalarType TensorDataContainer::inferred_dtype() const {
+  if (is_scalar_) return scalar_.is_floating_point() ? kFloat : scalar_.type();
+  ScalarType t = kBool;
+  for (const auto& e : elements_) t = promote_types(t, e.inferred_dtype());
+  return elements_.empty() ? kFloat : t;
+}
+
+namespace {
+template <typename T>
+void fill_from(const TensorDataContainer& c, T*& out) {
+  if (c.is_scalar()) {
+    *out++ = c.scalar().to<T>();
+    return;
+  }
+  for (const auto& e : c.elements()) fill_from(e, out);
+}
+}  // namespace
+
+Tensor tensor(const TensorDataContainer& data, const TensorOptions& options) {
+  const ScalarType dtype = options.has_dtype() ? options.dtype() : data.inferred_dtype();
+  Tensor t = empty(data.sizes(), TensorOptions(dtype));
+  dispatch_all(dtype, "tensor", [&]<typename T>() {
+    T* p = t.data_ptr<T>();
+    fill_from(data, p);
+  });
+  if (!options.device().is_cpu()) t = t.to(options.device());
+  return apply_requires_grad(std::move(t), options);
+}
+
+Tensor tensor(const TensorDataContainer& data) { return tensor(data, TensorOptions()); }
+
+Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, const TensorOptions& options) {
+  EMBER_CHECK(sizes.size() == strides.size(), "from_blob: ", sizes.size(), " sizes but ",
+              strides.size(), " strides");
+  int64_t span = 1;
+  for (size_t d = 0; d < sizes.size(); ++d) span = sizes[d] == 0 ? 0 : span + (sizes[d] - 1) * strides[d];
+  auto storage = std::make_shared<StorageImpl>(
+      data, static_cast<size_t>(span) * element_size(options.dtype()), options.device(), nullptr);
+  return apply_requires_grad(
+      Tensor(std::make_shared<TensorImpl>(std::move(storage), 0, DimVector(sizes),
+                                          DimVector(strides), options.dtype())),
+      options);
+}
+
+Tensor from_blob(void* data, IntArrayRef sizes, const TensorOptions& options) {
+  return from_blob(data, sizes, contiguous_strides(sizes), options);
+}
+
+Tensor from_blob(void* data, IntArrayRef sizes, const std::function<void(void*)>& deleter,
+                 const TensorOptions& options) {
+  auto storage = std::make_shared<StorageImpl>(
+      data, static_cast<size_t>(compute_numel(sizes)) * element_size(options.dtype()),
+      options.device(), deleter);
+  return apply_requires_grad(
+      Tensor(std::make_shared<TensorImpl>(std::move(storage), 0, DimVector(sizes),
+                                          contiguous_strides(sizes), options.dtype())),
+      options);
+}
+
+}  // namespace ember

@@ -1,0 +1,34 @@
+#pragma once
+// Reductions over all elements or over dims (with keepdim), softmax.
+#include <optional>
+#include <tuple>
+
+#include "ember/core/tensor.h"
+
+namespace ember {
+
+// dim empty = all dims. Integer and bool inputs sum in int64, as PyTorch.
+Tensor sum(const Tensor& x, IntArrayRef dim = {}, bool keepdim = false,
+           std::optional<ScalarType> dtype = std::nullopt);
+Tensor mean(const Tensor& x, IntArrayRef dim = {}, bool keepdim = false,
+            std::optional<ScalarType> dtype = std::nullopt);
+// Sums x down to `shape` (which x's shape broadcasts from): the gradient of a
+// broadcast. Returns x itself when the shapes already match.
+Tensor sum_to(const Tensor& x, IntArrayRef shape);
+Tensor max(const Tensor& x);
+std::tuple<Tensor, Tensor> max(const Tensor& x, int64_t dim, bool keepdim = false);
+Tensor min(const Tensor& x);
+std::tuple<Tensor, Tensor> min(const Tensor& x, int64_t dim, bool keepdim = false);
+Tensor argmax(const Tensor& x, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
+Tensor argmin(const Tensor& x, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
+Tensor var(const Tensor& x, IntArrayRef dim = {}, bool unbiased = true, bool keepdim = false);
+Tensor std(const Tensor& x, IntArrayRef dim = {}, bool unbiased = true, bool keepdim = false);
+// p-norm over dims (p = 2 by default; inf and 0 are not supported).
+Tensor norm(const Tensor& x, std::optional<Scalar> p = 2, IntArrayRef dim = {}, bool keepdim = false);
+Tensor all(const Tensor& x);
+Tensor any(const Tensor& x);
+Tensor softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+Tensor log_softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+Tensor logsumexp(const Tensor& x, IntArrayRef dim, bool keepdim = false);
+
+}  // namespace ember

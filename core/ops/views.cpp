@@ -1,0 +1,339 @@
+// View ops (new TensorImpl, same storage) and the joins cat/stack.
+// Note [View backward]: the gradient of a view is the gradient reshaped back
+// (view, transpose, permute, squeeze), summed (expand), or placed into zeros
+// of the input's shape (narrow, slice, select). The placing is its own op,
+// slice_backward/select_backward, so double backward goes through it.
+#include "ember/core/ops/views.h"
+
+#include "ember/autograd/function.h"
+#include "ember/core/ops/factory.h"
+#include "ember/core/ops/reduce.h"
+#include "ember/core/shape.h"
+
+namespace ember {
+
+using autograd::Node;
+
+namespace {
+
+Tensor make_view(const Tensor& x, DimVector sizes, DimVector strides, int64_t offset) {
+  auto impl = std::make_shared<TensorImpl>(x.impl()->storage(), offset, std::move(sizes),
+                                           std::move(strides), x.scalar_type());
+  impl->set_is_view(true);
+  return Tensor(std::move(impl));
+}
+
+// Records `name` for a view whose gradient is backward(g) (captures only sizes).
+template <typename Backward>
+Tensor record_view(const char* name, const Tensor& x, Tensor out, Backward backward) {
+  if (autograd::needs_grad(x)) {
+    autograd::set_history(out, autograd::make_node(name, {x}, [backward](Node&, const tensor_list& g) {
+      return tensor_list{backward(g[0])};
+    }));
+  }
+  return out;
+}
+
+// Zeros of `input_sizes` with g written at x.slice(dim, start, end, step).
+Tensor slice_backward(const Tensor& g, const DimVector& input_sizes, int64_t dim, int64_t start,
+                      int64_t end, int64_t step) {
+  Tensor out = zeros(input_sizes, g.options());
+  {
+    NoGradGuard guard;
+    out.slice(dim, start, end, step).copy_(g);
+  }
+  if (autograd::needs_grad(g)) {
+    autograd::set_history(out, autograd::make_node("SliceBackwardBackward", {g},
+        [dim, start, end, step](Node&, const tensor_list& gg) {
+          return tensor_list{gg[0].slice(dim, start, end, step)};
+        }));
+  }
+  return out;
+}
+
+Tensor select_backward(const Tensor& g, const DimVector& input_sizes, int64_t dim, int64_t index) {
+  Tensor out = zeros(input_sizes, g.options());
+  {
+    NoGradGuard guard;
+    out.select(dim, index).copy_(g);
+  }
+  if (autograd::needs_grad(g)) {
+    autograd::set_history(out, autograd::make_node("SelectBackwardBackward", {g},
+        [dim, index](Node&, const tensor_list& gg) { return tensor_list{gg[0].select(dim, index)}; }));
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor Tensor::view(IntArrayRef size) const {
+  const DimVector shape = infer_size(size, numel(), "view");
+  auto strides = view_strides(sizes(), this->strides(), shape);
+  EMBER_CHECK(strides.has_value(), "view: size ", size, " is not compatible with the input's size ",
+              sizes(), " and stride ", this->strides(), " (at least one dimension spans across two "
+              "contiguous subspaces); use reshape() instead");
+  const DimVector in_sizes(sizes());
+  return record_view("ViewBackward", *this, make_view(*this, shape, std::move(*strides), storage_offset()),
+                     [in_sizes](const Tensor& g) { return g.reshape(in_sizes); });
+}
+
+Tensor Tensor::view_as(const Tensor& other) const { return view(other.sizes()); }
+
+Tensor Tensor::reshape(IntArrayRef shape) const {
+  const DimVector target = infer_size(shape, numel(), "reshape");
+  if (view_strides(sizes(), strides(), target)) return view(target);
+  return clone().view(target);
+}
+Tensor reshape(const Tensor& x, IntArrayRef shape) { return x.reshape(shape); }
+Tensor Tensor::reshape_as(const Tensor& other) const { return reshape(other.sizes()); }
+
+Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
+  const int64_t d0 = wrap_dim(dim0, dim(), "transpose"), d1 = wrap_dim(dim1, dim(), "transpose");
+  DimVector sz(sizes()), st(strides());
+  std::swap(sz[d0], sz[d1]);
+  std::swap(st[d0], st[d1]);
+  return record_view("TransposeBackward", *this, make_view(*this, sz, st, storage_offset()),
+                     [d0, d1](const Tensor& g) { return g.transpose(d0, d1); });
+}
+Tensor transpose(const Tensor& x, int64_t d0, int64_t d1) { return x.transpose(d0, d1); }
+
+Tensor Tensor::t() const {
+  EMBER_CHECK(dim() <= 2, "t: expects a tensor with <= 2 dimensions, got ", dim(), " (shape ",
+              sizes(), "); use transpose() or permute()");
+  return dim() < 2 ? view(sizes()) : transpose(0, 1);
+}
+
+Tensor Tensor::permute(IntArrayRef dims) const {
+  EMBER_CHECK(static_cast<int64_t>(dims.size()) == dim(), "permute: got ", dims.size(),
+              " dims ", dims, " for a tensor of shape ", sizes());
+  DimVector sz(dims.size()), st(dims.size()), inverse(dims.size());
+  std::vector<bool> seen(dims.size(), false);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const int64_t d = wrap_dim(dims[i], dim(), "permute");
+    EMBER_CHECK(!seen[d], "permute: dim ", d, " repeats in ", dims);
+    seen[d] = true;
+    sz[i] = size(d);
+    st[i] = stride(d);
+    inverse[d] = static_cast<int64_t>(i);
+  }
+  return record_view("PermuteBackward", *this, make_view(*this, sz, st, storage_offset()),
+                     [inverse](const Tensor& g) { return g.permute(inverse); });
+}
+Tensor permute(const Tensor& x, IntArrayRef dims) { return x.permute(dims); }
+
+Tensor Tensor::slice(int64_t d, std::optional<int64_t> start_opt, std::optional<int64_t> end_opt,
+                     int64_t step) const {
+  EMBER_CHECK(dim() > 0, "slice: cannot slice a 0-d tensor");
+  d = wrap_dim(d, dim(), "slice");
+  EMBER_CHECK(step > 0, "slice: step must be positive, got ", step);
+  const int64_t n = size(d);
+  auto clamp_index = [n](int64_t i) { return std::clamp<int64_t>(i < 0 ? i + n : i, 0, n); };
+  const int64_t start = clamp_index(start_opt.value_or(0));
+  const int64_t end = std::max(start, clamp_index(end_opt.value_or(n)));
+  DimVector sz(sizes()), st(strides());
+  sz[d] = (end - start + step - 1) / step;
+  st[d] *= step;
+  const DimVector in_sizes(sizes());
+  return record_view("SliceBackward", *this, make_view(*this, sz, st, storage_offset() + start * stride(d)),
+                     [in_sizes, d, start, end, step](const Tensor& g) {
+                       return slice_backward(g, in_sizes, d, start, end, step);
+                     });
+}
+
+Tensor Tensor::narrow(int64_t d, int64_t start, int64_t length) const {
+  EMBER_CHECK(dim() > 0, "narrow: cannot narrow a 0-d tensor");
+  d = wrap_dim(d, dim(), "narrow");
+  const int64_t n = size(d);
+  if (start < 0) start += n;
+  EMBER_CHECK(start >= 0 && length >= 0 && start + length <= n, "narrow: start ", start,
+              " + length ", length, " exceeds size ", n, " of dimension ", d, " (shape ", sizes(), ")");
+  return slice(d, start, start + length);
+}
+Tensor narrow(const Tensor& x, int64_t d, int64_t s, int64_t l) { return x.narrow(d, s, l); }
+
+Tensor Tensor::select(int64_t d, int64_t index) const {
+  EMBER_CHECK(dim() > 0, "select: cannot index a 0-d tensor");
+  d = wrap_dim(d, dim(), "select");
+  const int64_t n = size(d);
+  EMBER_CHECK(index >= -n && index < n, "select: index ", index, " is out of range for dimension ",
+              d, " of size ", n, " (shape ", sizes(), ")");
+  if (index < 0) index += n;
+  DimVector sz(sizes()), st(strides());
+  sz.erase(d);
+  st.erase(d);
+  const DimVector in_sizes(sizes());
+  return record_view("SelectBackward", *this, make_view(*this, sz, st, storage_offset() + index * stride(d)),
+                     [in_sizes, d, index](const Tensor& g) { return select_backward(g, in_sizes, d, index); });
+}
+Tensor select(const Tensor& x, int64_t d, int64_t i) { return x.select(d, i); }
+Tensor Tensor::operator[](int64_t index) const { return select(0, index); }
+
+Tensor Tensor::index(std::initializer_list<int64_t> indices) const {
+  Tensor r = *this;
+  for (int64_t i : indices) r = r.select(0, i);
+  return r;
+}
+
+Tensor Tensor::expand(IntArrayRef size) const {
+  EMBER_CHECK(size.size() >= static_cast<size_t>(dim()), "expand: the number of sizes (", size.size(),
+              ") must be at least the tensor's dimension (", dim(), "), shape ", sizes());
+  const size_t nd = size.size(), off = nd - static_cast<size_t>(dim());
+  DimVector sz(nd), st(nd);
+  for (size_t i = 0; i < nd; ++i) {
+    if (i < off) {
+      EMBER_CHECK(size[i] >= 0, "expand: size -1 is not allowed for a new leading dimension");
+      sz[i] = size[i];
+      st[i] = 0;
+      continue;
+    }
+    const int64_t cur = sizes()[i - off];
+    const int64_t want = size[i] == -1 ? cur : size[i];
+    EMBER_CHECK(cur == want || cur == 1, "expand: the expanded size ", want, " must match the existing size ",
+                cur, " at non-singleton dimension ", i, "; target ", size, ", tensor ", sizes());
+    sz[i] = want;
+    st[i] = cur == want ? strides()[i - off] : 0;
+  }
+  const DimVector in_sizes(sizes());
+  return record_view("ExpandBackward", *this, make_view(*this, sz, st, storage_offset()),
+                     [in_sizes](const Tensor& g) { return sum_to(g, in_sizes); });
+}
+Tensor Tensor::expand_as(const Tensor& other) const { return expand(other.sizes()); }
+
+Tensor Tensor::squeeze() const {
+  DimVector sz;
+  for (int64_t s : sizes())
+    if (s != 1) sz.push_back(s);
+  return view(sz);  // dropping size-1 dims never needs a copy
+}
+
+Tensor Tensor::squeeze(int64_t d) const {
+  if (dim() == 0) return view(sizes());
+  d = wrap_dim(d, dim(), "squeeze");
+  if (size(d) != 1) return view(sizes());
+  DimVector sz(sizes()), st(strides());
+  sz.erase(d);
+  st.erase(d);
+  const DimVector in_sizes(sizes());
+  return record_view("SqueezeBackward", *this, make_view(*this, sz, st, storage_offset()),
+                     [in_sizes](const Tensor& g) { return g.reshape(in_sizes); });
+}
+Tensor squeeze(const Tensor& x) { return x.squeeze(); }
+Tensor squeeze(const Tensor& x, int64_t d) { return x.squeeze(d); }
+
+Tensor Tensor::unsqueeze(int64_t d) const {
+  d = wrap_dim(d, dim() + 1, "unsqueeze");
+  DimVector sz(sizes()), st(strides());
+  const int64_t new_stride = d < dim() ? stride(d) * size(d) : 1;
+  sz.insert(d, 1);
+  st.insert(d, new_stride);
+  const DimVector in_sizes(sizes());
+  return record_view("UnsqueezeBackward", *this, make_view(*this, sz, st, storage_offset()),
+                     [in_sizes](const Tensor& g) { return g.reshape(in_sizes); });
+}
+Tensor unsqueeze(const Tensor& x, int64_t d) { return x.unsqueeze(d); }
+
+Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
+  if (dim() == 0) return reshape({1});
+  const int64_t s = wrap_dim(start_dim, dim(), "flatten"), e = wrap_dim(end_dim, dim(), "flatten");
+  EMBER_CHECK(s <= e, "flatten: start_dim ", start_dim, " comes after end_dim ", end_dim);
+  DimVector shape;
+  for (int64_t i = 0; i < s; ++i) shape.push_back(size(i));
+  int64_t flat = 1;
+  for (int64_t i = s; i <= e; ++i) flat *= size(i);
+  shape.push_back(flat);
+  for (int64_t i = e + 1; i < dim(); ++i) shape.push_back(size(i));
+  return reshape(shape);
+}
+Tensor flatten(const Tensor& x, int64_t s, int64_t e) { return x.flatten(s, e); }
+
+Tensor Tensor::unflatten(int64_t d, IntArrayRef sizes_) const {
+  d = wrap_dim(d, dim(), "unflatten");
+  const DimVector inner = infer_size(sizes_, size(d), "unflatten");
+  DimVector shape;
+  for (int64_t i = 0; i < d; ++i) shape.push_back(size(i));
+  for (int64_t s : inner) shape.push_back(s);
+  for (int64_t i = d + 1; i < dim(); ++i) shape.push_back(size(i));
+  return view(shape);
+}
+
+std::vector<Tensor> Tensor::split(int64_t split_size, int64_t d) const {
+  EMBER_CHECK(split_size > 0, "split: split_size must be positive, got ", split_size);
+  d = wrap_dim(d, dim(), "split");
+  std::vector<Tensor> parts;
+  for (int64_t start = 0; start < size(d); start += split_size)
+    parts.push_back(narrow(d, start, std::min(split_size, size(d) - start)));
+  return parts;
+}
+
+std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t d) const {
+  EMBER_CHECK(chunks > 0, "chunk: number of chunks must be positive, got ", chunks);
+  d = wrap_dim(d, dim(), "chunk");
+  return split(std::max<int64_t>(1, (size(d) + chunks - 1) / chunks), d);
+}
+
+Tensor cat(TensorList tensors, int64_t dim) {
+  EMBER_CHECK(!tensors.empty(), "cat: expected a non-empty list of tensors");
+  const Tensor& first = tensors[0];
+  const int64_t d = wrap_dim(dim, std::max<int64_t>(first.dim(), 1), "cat");
+  EMBER_CHECK(first.dim() > 0, "cat: zero-dimensional tensors cannot be concatenated; use stack()");
+  DimVector shape(first.sizes());
+  ScalarType dtype = first.scalar_type();
+  shape[d] = 0;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
+    EMBER_CHECK(t.dim() == first.dim(), "cat: tensor ", i, " has ", t.dim(), " dims (shape ",
+                t.sizes(), ") but tensor 0 has ", first.dim(), " (shape ", first.sizes(), ")");
+    EMBER_CHECK(t.device() == first.device(), "cat: tensor ", i, " is on ", t.device(),
+                " but tensor 0 is on ", first.device());
+    for (int64_t j = 0; j < t.dim(); ++j)
+      EMBER_CHECK(j == d || t.size(j) == first.size(j), "cat: sizes must match except in dimension ",
+                  d, "; tensor ", i, " has shape ", t.sizes(), ", tensor 0 has shape ", first.sizes());
+    shape[d] += t.size(d);
+    dtype = promote_types(dtype, t.scalar_type());
+  }
+  Tensor out = empty(shape, first.options().dtype(dtype));
+  DimVector offsets;
+  {
+    NoGradGuard guard;
+    int64_t offset = 0;
+    for (const Tensor& t : tensors) {
+      offsets.push_back(offset);
+      out.narrow(d, offset, t.size(d)).copy_(t);
+      offset += t.size(d);
+    }
+  }
+  if (autograd::needs_grad_list(tensors)) {
+    DimVector lengths;
+    for (const Tensor& t : tensors) lengths.push_back(t.size(d));
+    autograd::set_history(out, autograd::make_node("CatBackward", tensors,
+        [d, offsets, lengths](Node& n, const tensor_list& g) {
+          tensor_list grads(offsets.size());
+          for (size_t i = 0; i < offsets.size(); ++i)
+            if (n.needs_input_grad(i)) grads[i] = g[0].narrow(d, offsets[i], lengths[i]);
+          return grads;
+        }));
+  }
+  return out;
+}
+
+Tensor stack(TensorList tensors, int64_t dim) {
+  EMBER_CHECK(!tensors.empty(), "stack: expected a non-empty list of tensors");
+  const int64_t d = wrap_dim(dim, tensors[0].dim() + 1, "stack");
+  std::vector<Tensor> expanded;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    EMBER_CHECK(tensors[i].sizes() == tensors[0].sizes(), "stack: all tensors must have one shape; tensor ",
+                i, " has ", tensors[i].sizes(), ", tensor 0 has ", tensors[0].sizes());
+    expanded.push_back(tensors[i].unsqueeze(d));
+  }
+  return cat(expanded, d);
+}
+
+std::vector<Tensor> broadcast_tensors(TensorList tensors) {
+  DimVector shape;
+  for (const Tensor& t : tensors) shape = broadcast_shapes(shape, t.sizes(), "broadcast_tensors");
+  std::vector<Tensor> out;
+  for (const Tensor& t : tensors) out.push_back(t.expand(shape));
+  return out;
+}
+
+}  // namespace ember

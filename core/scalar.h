@@ -1,0 +1,50 @@
+#pragma once
+// Scalar: a number of any ember dtype, as an op argument (x + 2) or from item().
+#include <cstdint>
+#include <ostream>
+#include <type_traits>
+
+#include "ember/core/dtype.h"
+
+namespace ember {
+
+class Scalar {
+ public:
+  Scalar() : Scalar(int64_t(0)) {}
+  Scalar(double v) : type_(kDouble), d_(v) {}  // NOLINT
+  Scalar(float v) : type_(kDouble), d_(v) {}   // NOLINT
+  Scalar(bool v) : type_(kBool), i_(v) {}      // NOLINT
+  template <typename I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, int> = 0>
+  Scalar(I v) : type_(kLong), i_(static_cast<int64_t>(v)) {}  // NOLINT
+
+  // kDouble for floating values, kLong for integers, kBool for booleans.
+  ScalarType type() const { return type_; }
+  bool is_floating_point() const { return type_ == kDouble; }
+  bool is_integral() const { return type_ == kLong; }
+  bool is_bool() const { return type_ == kBool; }
+
+  template <typename T>
+  T to() const {
+    return type_ == kDouble ? static_cast<T>(d_) : static_cast<T>(i_);
+  }
+  double toDouble() const { return to<double>(); }
+  float toFloat() const { return to<float>(); }
+  int64_t toLong() const { return to<int64_t>(); }
+  bool toBool() const { return to<bool>(); }
+  operator double() const { return to<double>(); }  // NOLINT: item() reads as a number
+
+  friend std::ostream& operator<<(std::ostream& os, const Scalar& s) {
+    if (s.type_ == kDouble) return os << s.d_;
+    if (s.type_ == kBool) return os << (s.i_ ? "true" : "false");
+    return os << s.i_;
+  }
+
+ private:
+  ScalarType type_;
+  union {
+    double d_;
+    int64_t i_;
+  };
+};
+
+}  // namespace ember

@@ -1,0 +1,273 @@
+#pragma once
+// Tensor: a cheap handle (a shared_ptr) to a TensorImpl. Copying a Tensor
+// aliases it, as in libtorch; clone() copies the data.
+//
+// Methods are declared here and defined next to the op they forward to:
+// metadata and autograd accessors in tensor.cpp, views in ops/views.cpp,
+// arithmetic in ops/binary.cpp and ops/unary.cpp, reductions in ops/reduce.cpp,
+// and so on. The free functions (ember::add, ember::matmul, ...) are in
+// core/ops/*.h.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "ember/core/scalar.h"
+#include "ember/core/tensor_impl.h"
+#include "ember/core/tensor_options.h"
+
+namespace ember {
+
+namespace autograd {
+class Node;
+}
+
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  bool defined() const { return impl_ != nullptr; }
+  TensorImpl* unsafeGetTensorImpl() const { return impl_.get(); }
+  const std::shared_ptr<TensorImpl>& impl() const { return impl_; }
+  bool is_same(const Tensor& other) const { return impl_ == other.impl_; }
+  long use_count() const { return impl_.use_count(); }
+
+  // --- metadata (tensor.cpp) ---
+  IntArrayRef sizes() const;
+  IntArrayRef strides() const;
+  int64_t size(int64_t dim) const;    // negative dims count from the end
+  int64_t stride(int64_t dim) const;
+  int64_t dim() const;
+  int64_t ndimension() const { return dim(); }
+  int64_t numel() const;
+  ScalarType scalar_type() const;
+  ScalarType dtype() const { return scalar_type(); }
+  Device device() const;
+  TensorOptions options() const;
+  int64_t storage_offset() const;
+  size_t element_size() const;
+  size_t nbytes() const;  // numel * element_size
+  bool is_contiguous() const;
+  bool is_cpu() const { return device().is_cpu(); }
+  bool is_cuda() const { return device().is_cuda(); }
+  bool is_floating_point() const;
+  bool is_alias_of(const Tensor& other) const;  // same storage
+  uint32_t _version() const;
+  std::string toString() const;  // "float32 tensor [2, 3] on cpu"
+
+  void* data_ptr() const;
+  template <typename T>
+  T* data_ptr() const;  // checks T matches the dtype
+  template <typename T>
+  T* mutable_data_ptr() const { return data_ptr<T>(); }
+
+  // One element back to the host (syncs on CUDA). Error unless numel() == 1.
+  Scalar item() const;
+  template <typename T>
+  T item() const { return item().to<T>(); }
+
+  // --- conversion and copies (ops/copy.cpp) ---
+  Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(Device device, bool non_blocking = false, bool copy = false) const;
+  Tensor to(Device device, ScalarType dtype, bool non_blocking = false, bool copy = false) const;
+  Tensor to(const TensorOptions& options, bool non_blocking = false, bool copy = false) const;
+  Tensor cpu() const;
+  Tensor cuda() const;
+  Tensor contiguous() const;
+  Tensor clone() const;
+  Tensor& copy_(const Tensor& src, bool non_blocking = false);
+
+  // --- views: share storage (ops/views.cpp) ---
+  Tensor view(IntArrayRef size) const;
+  Tensor view_as(const Tensor& other) const;
+  Tensor reshape(IntArrayRef shape) const;
+  Tensor reshape_as(const Tensor& other) const;
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  Tensor t() const;
+  Tensor permute(IntArrayRef dims) const;
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor slice(int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
+               std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  Tensor select(int64_t dim, int64_t index) const;
+  Tensor operator[](int64_t index) const;
+  Tensor index(std::initializer_list<int64_t> indices) const;  // x.index({i, j}) == x[i][j]
+  Tensor expand(IntArrayRef size) const;
+  Tensor expand_as(const Tensor& other) const;
+  Tensor squeeze() const;
+  Tensor squeeze(int64_t dim) const;
+  Tensor unsqueeze(int64_t dim) const;
+  Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  Tensor unflatten(int64_t dim, IntArrayRef sizes) const;
+  std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
+  std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+
+  // --- indexing (ops/indexing.cpp) ---
+  Tensor index_select(int64_t dim, const Tensor& index) const;
+  Tensor gather(int64_t dim, const Tensor& index) const;
+  Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src);
+  Tensor masked_fill(const Tensor& mask, const Scalar& value) const;
+
+  // --- elementwise (ops/binary.cpp, ops/unary.cpp, ops/compare.cpp) ---
+  Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor add(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor sub(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor sub(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor mul(const Tensor& other) const;
+  Tensor mul(const Scalar& other) const;
+  Tensor div(const Tensor& other) const;
+  Tensor div(const Scalar& other) const;
+  Tensor pow(const Tensor& exponent) const;
+  Tensor pow(const Scalar& exponent) const;
+  Tensor maximum(const Tensor& other) const;
+  Tensor minimum(const Tensor& other) const;
+  Tensor neg() const;
+  Tensor exp() const;
+  Tensor log() const;
+  Tensor sqrt() const;
+  Tensor rsqrt() const;
+  Tensor abs() const;
+  Tensor sign() const;
+  Tensor relu() const;
+  Tensor leaky_relu(const Scalar& negative_slope = 0.01) const;
+  Tensor sigmoid() const;
+  Tensor tanh() const;
+  Tensor gelu(const std::string& approximate = "none") const;
+  Tensor square() const;
+  Tensor reciprocal() const;
+  Tensor clamp(std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt) const;
+  Tensor clamp_min(const Scalar& min) const;
+  Tensor clamp_max(const Scalar& max) const;
+
+  Tensor eq(const Tensor& other) const;
+  Tensor eq(const Scalar& other) const;
+  Tensor ne(const Tensor& other) const;
+  Tensor ne(const Scalar& other) const;
+  Tensor lt(const Tensor& other) const;
+  Tensor lt(const Scalar& other) const;
+  Tensor le(const Tensor& other) const;
+  Tensor le(const Scalar& other) const;
+  Tensor gt(const Tensor& other) const;
+  Tensor gt(const Scalar& other) const;
+  Tensor ge(const Tensor& other) const;
+  Tensor ge(const Scalar& other) const;
+  Tensor logical_not() const;
+
+  // In place: each bumps the version counter (Note [Version counters]).
+  Tensor& add_(const Tensor& other, const Scalar& alpha = 1);
+  Tensor& add_(const Scalar& other, const Scalar& alpha = 1);
+  Tensor& sub_(const Tensor& other, const Scalar& alpha = 1);
+  Tensor& sub_(const Scalar& other, const Scalar& alpha = 1);
+  Tensor& mul_(const Tensor& other);
+  Tensor& mul_(const Scalar& other);
+  Tensor& div_(const Tensor& other);
+  Tensor& div_(const Scalar& other);
+  Tensor& clamp_(std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt);
+  Tensor& relu_();
+  Tensor& neg_();
+  Tensor& zero_();
+  Tensor& fill_(const Scalar& value);
+  Tensor& uniform_(double from = 0, double to = 1);
+  Tensor& normal_(double mean = 0, double std = 1);
+
+  // --- reductions (ops/reduce.cpp, ops/softmax.cpp) ---
+  Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor sum(IntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor mean(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor mean(IntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor max() const;
+  std::tuple<Tensor, Tensor> max(int64_t dim, bool keepdim = false) const;
+  Tensor min() const;
+  std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
+  Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor var(bool unbiased = true) const;
+  Tensor var(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
+  Tensor std(bool unbiased = true) const;
+  Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
+  Tensor norm(const Scalar& p = 2) const;
+  Tensor norm(std::optional<Scalar> p, IntArrayRef dim, bool keepdim = false) const;
+  Tensor all() const;  // bool: every element nonzero
+  Tensor any() const;  // bool: some element nonzero
+  Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor log_softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+
+  // --- linear algebra (ops/matmul.cpp) ---
+  Tensor matmul(const Tensor& other) const;
+  Tensor mm(const Tensor& other) const;
+  Tensor bmm(const Tensor& other) const;
+  Tensor addmm(const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
+               const Scalar& alpha = 1) const;
+
+  // --- autograd (autograd/tensor_autograd.cpp) ---
+  bool requires_grad() const;
+  Tensor& requires_grad_(bool requires_grad = true);
+  bool is_leaf() const;
+  const Tensor& grad() const;  // undefined until a backward reaches this leaf
+  Tensor& mutable_grad();
+  void set_grad(const Tensor& grad);
+  std::shared_ptr<autograd::Node> grad_fn() const;
+  uint32_t output_nr() const;
+  void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt,
+                bool create_graph = false) const;
+  void retain_grad() const;
+  bool retains_grad() const;
+  // fn(grad) runs when this tensor's gradient is computed; it may return a
+  // replacement gradient (a Tensor) or nothing (void). Returns a handle for remove_hook.
+  unsigned register_hook(std::function<Tensor(const Tensor&)> fn) const;
+  unsigned register_hook(std::function<void(const Tensor&)> fn) const;
+  void remove_hook(unsigned handle) const;
+  // Same storage and version counter, no grad_fn, requires_grad false.
+  Tensor detach() const;
+  Tensor& detach_();
+
+ private:
+  std::shared_ptr<TensorImpl> impl_;
+};
+
+using TensorList = ArrayRef<Tensor>;
+using tensor_list = std::vector<Tensor>;
+
+// libtorch's operators: arithmetic, comparisons (bool tensors), unary minus.
+Tensor operator+(const Tensor& a, const Tensor& b);
+Tensor operator+(const Tensor& a, const Scalar& b);
+Tensor operator+(const Scalar& a, const Tensor& b);
+Tensor operator-(const Tensor& a, const Tensor& b);
+Tensor operator-(const Tensor& a, const Scalar& b);
+Tensor operator-(const Scalar& a, const Tensor& b);
+Tensor operator*(const Tensor& a, const Tensor& b);
+Tensor operator*(const Tensor& a, const Scalar& b);
+Tensor operator*(const Scalar& a, const Tensor& b);
+Tensor operator/(const Tensor& a, const Tensor& b);
+Tensor operator/(const Tensor& a, const Scalar& b);
+Tensor operator/(const Scalar& a, const Tensor& b);
+Tensor operator-(const Tensor& a);
+Tensor operator==(const Tensor& a, const Tensor& b);
+Tensor operator==(const Tensor& a, const Scalar& b);
+Tensor operator!=(const Tensor& a, const Tensor& b);
+Tensor operator!=(const Tensor& a, const Scalar& b);
+Tensor operator<(const Tensor& a, const Tensor& b);
+Tensor operator<(const Tensor& a, const Scalar& b);
+Tensor operator<=(const Tensor& a, const Tensor& b);
+Tensor operator<=(const Tensor& a, const Scalar& b);
+Tensor operator>(const Tensor& a, const Tensor& b);
+Tensor operator>(const Tensor& a, const Scalar& b);
+Tensor operator>=(const Tensor& a, const Tensor& b);
+Tensor operator>=(const Tensor& a, const Scalar& b);
+Tensor& operator+=(Tensor& a, const Tensor& b);
+Tensor& operator+=(Tensor& a, const Scalar& b);
+Tensor& operator-=(Tensor& a, const Tensor& b);
+Tensor& operator-=(Tensor& a, const Scalar& b);
+Tensor& operator*=(Tensor& a, const Tensor& b);
+Tensor& operator*=(Tensor& a, const Scalar& b);
+Tensor& operator/=(Tensor& a, const Tensor& b);
+Tensor& operator/=(Tensor& a, const Scalar& b);
+
+// Prints the values like PyTorch, then the shape, dtype and device (print.cpp).
+std::ostream& operator<<(std::ostream& os, const Tensor& t);
+
+}  // namespace ember

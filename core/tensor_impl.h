@@ -1,0 +1,63 @@
+#pragma once
+// TensorImpl: what a Tensor handle points to. Storage + offset + sizes +
+// strides say where each element lives (element i,j of a 2-d tensor is at
+// data + (offset + i*stride[0] + j*stride[1]) * element_size); views are new
+// TensorImpls on the same storage. The autograd slot is empty until a tensor
+// requires grad or gets a grad_fn.
+#include <memory>
+
+#include "ember/core/dim_vector.h"
+#include "ember/core/dtype.h"
+#include "ember/core/storage.h"
+
+namespace ember {
+
+struct AutogradMeta;
+
+class TensorImpl {
+ public:
+  TensorImpl(std::shared_ptr<StorageImpl> storage, int64_t storage_offset, DimVector sizes,
+             DimVector strides, ScalarType dtype);
+  ~TensorImpl();
+  TensorImpl(const TensorImpl&) = delete;
+  TensorImpl& operator=(const TensorImpl&) = delete;
+
+  IntArrayRef sizes() const { return sizes_; }
+  IntArrayRef strides() const { return strides_; }
+  int64_t dim() const { return static_cast<int64_t>(sizes_.size()); }
+  int64_t numel() const { return numel_; }
+  ScalarType dtype() const { return dtype_; }
+  Device device() const { return storage_->device(); }
+  bool is_contiguous() const { return is_contiguous_; }
+  int64_t storage_offset() const { return storage_offset_; }
+  const std::shared_ptr<StorageImpl>& storage() const { return storage_; }
+  // Address of element 0 (storage data + offset).
+  void* data() const {
+    return static_cast<char*>(storage_->data()) + storage_offset_ * element_size(dtype_);
+  }
+
+  uint32_t version() const { return storage_->version(); }
+  void bump_version() { storage_->bump_version(); }
+
+  // Made by a view op from another tensor (autograd refuses in-place ops on
+  // views of tensors that require grad: their base would not see the change).
+  bool is_view() const { return is_view_; }
+  void set_is_view(bool v) { is_view_ = v; }
+
+  AutogradMeta* autograd_meta() const { return autograd_meta_.get(); }
+  AutogradMeta& ensure_autograd_meta();
+  void clear_autograd_meta();
+
+ private:
+  std::shared_ptr<StorageImpl> storage_;
+  int64_t storage_offset_;
+  DimVector sizes_;
+  DimVector strides_;
+  int64_t numel_;
+  ScalarType dtype_;
+  bool is_contiguous_;
+  bool is_view_ = false;
+  std::unique_ptr<AutogradMeta> autograd_meta_;
+};
+
+}  // namespace ember

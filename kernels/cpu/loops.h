@@ -1,0 +1,185 @@
+#pragma once
+// The one strided loop every CPU elementwise op runs on.
+//
+// elementwise<Out, In...>(out, {inputs...}, f) computes out[i] = f(in[i]...)
+// over out's shape. Inputs must already have the dtypes In... and shapes that
+// broadcast to out's (expand() strides of 0 are fine, so are transposes and
+// slices). Dims are coalesced first, so contiguous tensors become one flat run.
+// The innermost run is compiled once for every pattern of "input k repeats one
+// value" (stride 0), so x + bias and x * 2 vectorize like x + y does.
+#include <array>
+#include <utility>
+
+#include "ember/core/parallel.h"
+#include "ember/core/tensor.h"
+
+namespace ember::cpu {
+
+constexpr int64_t kGrainSize = 32768;
+
+// Shape and byte strides of N operands (operand 0 is the output), coalesced.
+template <size_t N>
+struct StridedLayout {
+  DimVector shape;
+  std::array<DimVector, N> strides;
+  std::array<char*, N> data;
+  int64_t numel = 1;
+
+  StridedLayout(const Tensor& out, const std::array<const Tensor*, N - 1>& inputs) {
+    const int64_t nd = out.dim();
+    shape = DimVector(out.sizes());
+    numel = out.numel();
+    data[0] = static_cast<char*>(out.data_ptr());
+    strides[0] = byte_strides(out, nd);
+    for (size_t k = 1; k < N; ++k) {
+      data[k] = static_cast<char*>(inputs[k - 1]->data_ptr());
+      strides[k] = byte_strides(*inputs[k - 1], nd);
+    }
+    coalesce();
+  }
+
+ private:
+  // Right-aligned strides in bytes; broadcast dims (size 1 or missing) get 0.
+  DimVector byte_strides(const Tensor& t, int64_t nd) const {
+    DimVector s(static_cast<size_t>(nd), 0);
+    const int64_t off = nd - t.dim(), es = static_cast<int64_t>(t.element_size());
+    for (int64_t d = 0; d < t.dim(); ++d)
+      s[off + d] = t.size(d) == 1 ? 0 : t.stride(d) * es;
+    return s;
+  }
+
+  void coalesce() {
+    // Drop size-1 dims, then merge dim d into d+1 where every operand steps
+    // through d exactly as a continuation of d+1.
+    DimVector new_shape;
+    std::array<DimVector, N> new_strides;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (shape[d] == 1) continue;
+      if (!new_shape.empty()) {
+        bool mergeable = true;
+        for (size_t k = 0; k < N; ++k)
+          mergeable = mergeable && new_strides[k].back() == strides[k][d] * shape[d];
+        if (mergeable) {
+          new_shape.back() *= shape[d];
+          for (size_t k = 0; k < N; ++k) new_strides[k].back() = strides[k][d];
+          continue;
+        }
+      }
+      new_shape.push_back(shape[d]);
+      for (size_t k = 0; k < N; ++k) new_strides[k].push_back(strides[k][d]);
+    }
+    if (new_shape.empty()) {  // a single element
+      new_shape.push_back(1);
+      for (size_t k = 0; k < N; ++k) new_strides[k].push_back(0);
+    }
+    shape = std::move(new_shape);
+    strides = std::move(new_strides);
+  }
+};
+
+namespace detail {
+
+// Input k of the run is at ptr[k] with a stride of sizeof or, when bit k of
+// ScalarMask is set, 0. The output is contiguous.
+template <unsigned ScalarMask, typename Out, typename... In, typename F, size_t... K>
+void contiguous_run(Out* out, const std::tuple<const In*...>& in, int64_t n, const F& f,
+                    std::index_sequence<K...>) {
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = static_cast<Out>(f(std::get<K>(in)[(ScalarMask >> K) & 1u ? 0 : i]...));
+}
+
+template <typename Out, typename... In, typename F, size_t... K>
+void strided_run(char* out, int64_t out_stride, const std::array<char*, sizeof...(In)>& in,
+                 const std::array<int64_t, sizeof...(In)>& in_strides, int64_t n, const F& f,
+                 std::index_sequence<K...>) {
+  for (int64_t i = 0; i < n; ++i)
+    *reinterpret_cast<Out*>(out + i * out_stride) = static_cast<Out>(
+        f(*reinterpret_cast<const In*>(in[K] + i * in_strides[K])...));
+}
+
+template <unsigned Mask, typename Out, typename... In, typename F>
+void dispatch_mask(unsigned mask, Out* out, const std::tuple<const In*...>& in, int64_t n, const F& f) {
+  constexpr unsigned kCases = 1u << sizeof...(In);
+  if constexpr (Mask < kCases) {
+    if (mask == Mask)
+      contiguous_run<Mask, Out, In...>(out, in, n, f, std::index_sequence_for<In...>{});
+    else
+      dispatch_mask<Mask + 1, Out, In...>(mask, out, in, n, f);
+  }
+}
+
+// One innermost run of n elements starting at ptrs with the given byte strides.
+template <typename Out, typename... In, typename F>
+void run(const std::array<char*, sizeof...(In) + 1>& ptrs,
+         const std::array<int64_t, sizeof...(In) + 1>& strides, int64_t n, const F& f) {
+  constexpr size_t NI = sizeof...(In);
+  constexpr std::array<int64_t, NI + 1> sizes{static_cast<int64_t>(sizeof(Out)),
+                                              static_cast<int64_t>(sizeof(In))...};
+  bool contiguous = strides[0] == sizes[0];
+  unsigned mask = 0;
+  for (size_t k = 1; k <= NI; ++k) {
+    if (strides[k] == 0) mask |= 1u << (k - 1);
+    else if (strides[k] != sizes[k]) contiguous = false;
+  }
+  if (contiguous) {
+    std::tuple<const In*...> in = [&]<size_t... K>(std::index_sequence<K...>) {
+      return std::tuple<const In*...>(reinterpret_cast<const In*>(ptrs[K + 1])...);
+    }(std::index_sequence_for<In...>{});
+    dispatch_mask<0, Out, In...>(mask, reinterpret_cast<Out*>(ptrs[0]), in, n, f);
+    return;
+  }
+  std::array<char*, NI> in_ptrs;
+  std::array<int64_t, NI> in_strides;
+  for (size_t k = 0; k < NI; ++k) {
+    in_ptrs[k] = ptrs[k + 1];
+    in_strides[k] = strides[k + 1];
+  }
+  strided_run<Out, In...>(ptrs[0], strides[0], in_ptrs, in_strides, n, f,
+                          std::index_sequence_for<In...>{});
+}
+
+}  // namespace detail
+
+// Visits [begin, end) of the layout's linear index space in innermost runs:
+// run(ptrs, inner_strides, count).
+template <size_t N, typename RunFn>
+void for_each_run(const StridedLayout<N>& L, int64_t begin, int64_t end, const RunFn& run) {
+  const size_t nd = L.shape.size();
+  const int64_t inner = L.shape[nd - 1];
+  std::array<int64_t, N> inner_strides;
+  for (size_t k = 0; k < N; ++k) inner_strides[k] = L.strides[k][nd - 1];
+  // Multi-index of `begin` over the outer dims.
+  DimVector idx(nd, 0);
+  int64_t rem = begin;
+  for (size_t d = nd; d-- > 0;) {
+    idx[d] = rem % L.shape[d];
+    rem /= L.shape[d];
+  }
+  int64_t pos = begin;
+  while (pos < end) {
+    std::array<char*, N> ptrs = L.data;
+    for (size_t d = 0; d < nd; ++d)
+      for (size_t k = 0; k < N; ++k) ptrs[k] += idx[d] * L.strides[k][d];
+    const int64_t n = std::min(inner - idx[nd - 1], end - pos);
+    run(ptrs, inner_strides, n);
+    pos += n;
+    idx[nd - 1] += n;
+    for (size_t d = nd - 1; d > 0 && idx[d] == L.shape[d]; --d) {
+      idx[d] = 0;
+      ++idx[d - 1];
+    }
+  }
+}
+
+template <typename Out, typename... In, typename F>
+void elementwise(const Tensor& out, const std::array<const Tensor*, sizeof...(In)>& inputs, const F& f) {
+  if (out.numel() == 0) return;
+  StridedLayout<sizeof...(In) + 1> layout(out, inputs);
+  parallel_for(0, layout.numel, kGrainSize, [&](int64_t begin, int64_t end) {
+    for_each_run(layout, begin, end, [&](const auto& ptrs, const auto& strides, int64_t n) {
+      detail::run<Out, In...>(ptrs, strides, n, f);
+    });
+  });
+}
+
+}  // namespace ember::cpu
