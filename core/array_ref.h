@@ -15,8 +15,13 @@ class ArrayRef {
   constexpr ArrayRef() = default;
   constexpr ArrayRef(const T& one) : data_(&one), size_(1) {}  // NOLINT: implicit as libtorch
   constexpr ArrayRef(const T* data, size_t size) : data_(data), size_(size) {}
+  // A braced list lives until the end of the full expression, which is as
+  // long as an argument needs; GCC warns about the pattern regardless.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
   constexpr ArrayRef(std::initializer_list<T> list)  // NOLINT
       : data_(list.begin()), size_(list.size()) {}
+#pragma GCC diagnostic pop
   ArrayRef(const std::vector<T>& v) : data_(v.data()), size_(v.size()) {}  // NOLINT
   template <typename Container,
             typename = decltype(std::declval<const Container&>().data()),

@@ -1,5 +1,6 @@
 // Copies and conversions: copy_, clone, contiguous, to(dtype / device).
 #include "ember/autograd/function.h"
+#include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/loops.h"
@@ -23,7 +24,7 @@ Tensor& Tensor::copy_(const Tensor& src, bool /*non_blocking*/) {
               " cannot be broadcast to destination of shape ", sizes());
   EMBER_CHECK(is_cpu() && src.is_cpu(), "copy_: copies between ", src.device(), " and ",
               device(), " need the CUDA backend");
-  autograd::check_inplace(*this, "copy_");
+  autograd::check_inplace(*this, "copy_", {src});
   if (!is_same(src)) copy_kernel(*this, src);
   impl()->bump_version();
   if (autograd::needs_grad(*this, src)) {
@@ -83,22 +84,22 @@ Tensor Tensor::to(Device target, ScalarType dtype, bool /*non_blocking*/, bool c
 Tensor Tensor::cpu() const { return to(Device(kCPU)); }
 Tensor Tensor::cuda() const { return to(Device(kCUDA, 0)); }
 
-}  // namespace ember
-
-namespace ember {
+void detail::fill_kernel(const Tensor& t, const Scalar& value) {
+  EMBER_CHECK(t.is_cpu(), "fill_: ", t.toString(), " needs the CUDA backend");
+  dispatch_all(t.scalar_type(), "fill_", [&]<typename T>() {
+    const T v = value.to<T>();
+    if (t.is_contiguous()) {
+      T* p = t.data_ptr<T>();
+      parallel_for(0, t.numel(), cpu::kGrainSize, [&](int64_t b, int64_t e) { std::fill(p + b, p + e, v); });
+    } else {
+      cpu::elementwise<T>(t, {}, [v]() { return v; });
+    }
+  });
+}
 
 Tensor& Tensor::fill_(const Scalar& value) {
   autograd::check_inplace(*this, "fill_");
-  EMBER_CHECK(is_cpu(), "fill_: ", toString(), " needs the CUDA backend");
-  dispatch_all(scalar_type(), "fill_", [&]<typename T>() {
-    const T v = value.to<T>();
-    if (is_contiguous()) {
-      T* p = data_ptr<T>();
-      parallel_for(0, numel(), cpu::kGrainSize, [&](int64_t b, int64_t e) { std::fill(p + b, p + e, v); });
-    } else {
-      cpu::elementwise<T>(*this, {}, [v]() { return v; });
-    }
-  });
+  detail::fill_kernel(*this, value);
   impl()->bump_version();
   if (autograd::needs_grad(*this)) {  // the old values no longer matter
     autograd::rebase_history(*this, autograd::make_node("FillBackward", tensor_list{},

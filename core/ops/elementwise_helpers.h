@@ -35,6 +35,10 @@ inline void check_inplace_dtype(const char* op, const Tensor& self, ScalarType r
               result, " can't be cast to the destination's dtype ", self.scalar_type());
 }
 
+// Writes `value` into every element of t (no version bump, no autograd):
+// the body of fill_ and of the factories.
+void fill_kernel(const Tensor& t, const Scalar& value);
+
 // out = op(a, b) elementwise in dtype T (a, b already of dtype T, broadcastable to out).
 template <typename T, typename Op>
 void launch_binary(const Tensor& out, const Tensor& a, const Tensor& b, const Op& op) {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ember/core/autograd_meta.h"
+#include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/shape.h"
 
 namespace ember {
@@ -40,7 +41,7 @@ Tensor empty(IntArrayRef size, const TensorOptions& options) {
 
 Tensor full(IntArrayRef size, const Scalar& fill_value, const TensorOptions& options) {
   Tensor t = empty(size, options.requires_grad(false));
-  t.fill_(fill_value);
+  detail::fill_kernel(t, fill_value);  // a new tensor starts at version 0
   return apply_requires_grad(std::move(t), options);
 }
 Tensor zeros(IntArrayRef size, const TensorOptions& options) { return full(size, 0, options); }

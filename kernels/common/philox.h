@@ -77,7 +77,7 @@ EMBER_HOST_DEVICE double normal(uint64_t seed, uint64_t base, uint64_t i) {
   const Block b = generate(seed, base + i);
   const double u1 = 1.0 - to_double01(b.v[0], b.v[1]);
   const double u2 = to_double01(b.v[2], b.v[3]);
-  return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+  return ::sqrt(-2.0 * ::log(u1)) * ::cos(6.283185307179586 * u2);
 }
 
 }  // namespace ember::philox

@@ -8,7 +8,12 @@
 // The innermost run is compiled once for every pattern of "input k repeats one
 // value" (stride 0), so x + bias and x * 2 vectorize like x + y does.
 #include <array>
+#include <cstdint>
 #include <utility>
+
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 
 #include "ember/core/parallel.h"
 #include "ember/core/tensor.h"
@@ -41,10 +46,11 @@ struct StridedLayout {
  private:
   // Right-aligned strides in bytes; broadcast dims (size 1 or missing) get 0.
   DimVector byte_strides(const Tensor& t, int64_t nd) const {
+    const TensorImpl& impl = *t.unsafeGetTensorImpl();
     DimVector s(static_cast<size_t>(nd), 0);
-    const int64_t off = nd - t.dim(), es = static_cast<int64_t>(t.element_size());
-    for (int64_t d = 0; d < t.dim(); ++d)
-      s[off + d] = t.size(d) == 1 ? 0 : t.stride(d) * es;
+    const int64_t off = nd - impl.dim(), es = static_cast<int64_t>(element_size(impl.dtype()));
+    for (int64_t d = 0; d < impl.dim(); ++d)
+      s[off + d] = impl.sizes()[d] == 1 ? 0 : impl.strides()[d] * es;
     return s;
   }
 
@@ -79,13 +85,43 @@ struct StridedLayout {
 
 namespace detail {
 
+// Runs longer than this write their output with non-temporal stores: the
+// output will not fit in the caches anyway, and streaming skips reading each
+// line before overwriting it (a third of the memory traffic of c = a + b).
+constexpr int64_t kStreamingBytes = int64_t(4) << 20;
+
+#if defined(__AVX512F__)
+// out[i] = value(i) with 64-byte streaming stores (float or double).
+template <typename Out, typename Value>
+void streaming_run(Out* out, int64_t n, const Value& value) {
+  constexpr int64_t kLanes = 64 / sizeof(Out);
+  int64_t i = 0;
+  for (; i < n && reinterpret_cast<uintptr_t>(out + i) % 64 != 0; ++i) out[i] = value(i);
+  for (; i + kLanes <= n; i += kLanes) {
+    alignas(64) Out block[kLanes];
+    for (int64_t j = 0; j < kLanes; ++j) block[j] = value(i + j);
+    if constexpr (std::is_same_v<Out, float>) _mm512_stream_ps(out + i, _mm512_load_ps(block));
+    else _mm512_stream_pd(out + i, _mm512_load_pd(block));
+  }
+  for (; i < n; ++i) out[i] = value(i);
+  _mm_sfence();  // make the streamed lines visible before the op returns
+}
+#endif
+
 // Input k of the run is at ptr[k] with a stride of sizeof or, when bit k of
 // ScalarMask is set, 0. The output is contiguous.
 template <unsigned ScalarMask, typename Out, typename... In, typename F, size_t... K>
 void contiguous_run(Out* out, const std::tuple<const In*...>& in, int64_t n, const F& f,
                     std::index_sequence<K...>) {
-  for (int64_t i = 0; i < n; ++i)
-    out[i] = static_cast<Out>(f(std::get<K>(in)[(ScalarMask >> K) & 1u ? 0 : i]...));
+  const auto value = [&](int64_t i) {
+    return static_cast<Out>(f(std::get<K>(in)[(ScalarMask >> K) & 1u ? 0 : i]...));
+  };
+#if defined(__AVX512F__)
+  if constexpr (std::is_same_v<Out, float> || std::is_same_v<Out, double>) {
+    if (n * static_cast<int64_t>(sizeof(Out)) >= kStreamingBytes) return streaming_run(out, n, value);
+  }
+#endif
+  for (int64_t i = 0; i < n; ++i) out[i] = value(i);
 }
 
 template <typename Out, typename... In, typename F, size_t... K>
@@ -171,10 +207,43 @@ void for_each_run(const StridedLayout<N>& L, int64_t begin, int64_t end, const R
   }
 }
 
+namespace detail {
+// The common case needs no layout: a contiguous output whose inputs are each
+// contiguous with the same element count, or a single repeated element.
+template <size_t NI>
+bool flat_layout(const Tensor& out, const std::array<const Tensor*, NI>& inputs,
+                 std::array<char*, NI + 1>& ptrs, std::array<int64_t, NI + 1>& strides) {
+  const TensorImpl& o = *out.unsafeGetTensorImpl();
+  if (!o.is_contiguous()) return false;
+  ptrs[0] = static_cast<char*>(o.data());
+  strides[0] = static_cast<int64_t>(element_size(o.dtype()));
+  for (size_t k = 0; k < NI; ++k) {
+    const TensorImpl& in = *inputs[k]->unsafeGetTensorImpl();
+    if (in.numel() == 1) strides[k + 1] = 0;
+    else if (in.is_contiguous() && in.numel() == o.numel()) strides[k + 1] = static_cast<int64_t>(element_size(in.dtype()));
+    else return false;
+    ptrs[k + 1] = static_cast<char*>(in.data());
+  }
+  return true;
+}
+}  // namespace detail
+
 template <typename Out, typename... In, typename F>
 void elementwise(const Tensor& out, const std::array<const Tensor*, sizeof...(In)>& inputs, const F& f) {
-  if (out.numel() == 0) return;
-  StridedLayout<sizeof...(In) + 1> layout(out, inputs);
+  constexpr size_t N = sizeof...(In) + 1;
+  const int64_t numel = out.numel();
+  if (numel == 0) return;
+  std::array<char*, N> ptrs;
+  std::array<int64_t, N> strides;
+  if (detail::flat_layout(out, inputs, ptrs, strides)) {
+    parallel_for(0, numel, kGrainSize, [&](int64_t begin, int64_t end) {
+      std::array<char*, N> p = ptrs;
+      for (size_t k = 0; k < N; ++k) p[k] += begin * strides[k];
+      detail::run<Out, In...>(p, strides, end - begin, f);
+    });
+    return;
+  }
+  StridedLayout<N> layout(out, inputs);
   parallel_for(0, layout.numel, kGrainSize, [&](int64_t begin, int64_t end) {
     for_each_run(layout, begin, end, [&](const auto& ptrs, const auto& strides, int64_t n) {
       detail::run<Out, In...>(ptrs, strides, n, f);

@@ -1,0 +1,76 @@
+// copy_, fill_, zero_, clone, contiguous and to(): values, versions, gradients.
+#include "test_helpers.h"
+
+using namespace ember;
+using autograd::gradcheck;
+using ember_test::values;
+
+TEST_CASE("copy_ broadcasts the source and converts its dtype", "[copy]") {
+  Tensor dst = zeros({2, 3});
+  dst.copy_(tensor({1, 2, 3}));  // int64 row -> float32 rows
+  REQUIRE(values(dst) == std::vector<double>{1, 2, 3, 1, 2, 3});
+  Tensor t = zeros({3, 2});
+  t.t().copy_(arange(6, kDouble).reshape({2, 3}));  // write through a transposed view
+  REQUIRE(values(t) == std::vector<double>{0, 3, 1, 4, 2, 5});
+  REQUIRE_THROWS_WITH(dst.copy_(zeros({4})), Catch::Contains("source of shape [4] cannot be broadcast to destination of shape [2, 3]"));
+}
+
+TEST_CASE("copy_, fill_ and zero_ bump the version counter", "[copy]") {
+  Tensor t = ones({4});
+  uint32_t v = t._version();
+  t.copy_(zeros({4}));
+  REQUIRE(t._version() == ++v);
+  t.fill_(3);
+  REQUIRE(t._version() == ++v);
+  REQUIRE(values(t) == std::vector<double>(4, 3));
+  t.zero_();
+  REQUIRE(t._version() == ++v);
+  REQUIRE(values(t) == std::vector<double>(4, 0));
+}
+
+TEST_CASE("fill_ writes through non-contiguous views only", "[copy]") {
+  Tensor t = zeros({3, 4});
+  t.select(1, 2).fill_(5);
+  REQUIRE(values(t) == std::vector<double>{0, 0, 5, 0, 0, 0, 5, 0, 0, 0, 5, 0});
+  Tensor b = zeros({3}, kBool);
+  b.fill_(true);
+  REQUIRE(values(b) == std::vector<double>{1, 1, 1});
+}
+
+TEST_CASE("fill_ and copy_ on a leaf that requires grad are refused outside NoGradGuard", "[copy]") {
+  Tensor w = zeros({3}, TensorOptions().dtype(kDouble).requires_grad(true));
+  REQUIRE_THROWS_WITH(w.fill_(1), Catch::Contains("leaf tensor that requires grad"));
+  {
+    NoGradGuard guard;
+    w.fill_(1);
+  }
+  REQUIRE(values(w) == std::vector<double>{1, 1, 1});
+  REQUIRE(w.is_leaf());
+}
+
+TEST_CASE("copy_ into a non-leaf sends the gradient to the source only", "[copy]") {
+  Tensor a = tensor({1.0, 2.0}, kDouble).requires_grad_();
+  Tensor b = tensor({5.0, 7.0}, kDouble).requires_grad_();
+  Tensor y = a * 3.0;
+  y.copy_(b);
+  REQUIRE(y.grad_fn()->name() == "CopyBackward");
+  (y * y).backward(ones({2}, kDouble));
+  REQUIRE(values(b.grad()) == std::vector<double>{10, 14});
+  REQUIRE_FALSE(a.grad().defined());
+}
+
+TEST_CASE("gradcheck: clone, contiguous and to(dtype)", "[copy]") {
+  Tensor x = randn({3, 4}, kDouble).requires_grad_();
+  REQUIRE_GRADCHECK(gradcheck([](const tensor_list& in) { return in[0].clone(); }, {x}));
+  REQUIRE_GRADCHECK(gradcheck([](const tensor_list& in) { return in[0].t().contiguous(); }, {x}));
+  REQUIRE_GRADCHECK(gradcheck([](const tensor_list& in) { return in[0].to(kFloat).to(kDouble) * in[0]; }, {x}, 1e-3, 1e-2, 1e-2));  // float32 round trip: coarse eps
+}
+
+TEST_CASE("a float32 gradient reaching a float64 leaf is cast back", "[copy]") {
+  Tensor x = ones({2}, kDouble).requires_grad_();
+  Tensor y = x.to(kFloat) * 2.0;
+  y.backward(ones({2}));
+  REQUIRE(x.grad().scalar_type() == kDouble);
+  REQUIRE(values(x.grad()) == std::vector<double>{2, 2});
+  REQUIRE_THROWS_WITH(x.to(kInt64).requires_grad(), Catch::Contains("cannot convert a tensor that requires grad to int64"));
+}

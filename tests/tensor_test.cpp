@@ -1,0 +1,156 @@
+// The Tensor handle, metadata, factories, dtypes and conversions.
+#include "test_helpers.h"
+
+using namespace ember;
+using ember_test::values;
+
+TEST_CASE("a Tensor is a handle: copies alias, clone copies", "[tensor]") {
+  Tensor a = zeros({2, 3});
+  Tensor b = a;
+  b.fill_(7);
+  REQUIRE(values(a) == std::vector<double>(6, 7.0));
+  Tensor c = a.clone();
+  c.fill_(1);
+  REQUIRE(values(a) == std::vector<double>(6, 7.0));
+  REQUIRE_FALSE(c.is_alias_of(a));
+  REQUIRE(b.is_same(a));
+}
+
+TEST_CASE("metadata: sizes, strides, numel, dim, element size", "[tensor]") {
+  Tensor t = empty({2, 3, 4}, kDouble);
+  REQUIRE(t.sizes() == IntArrayRef{2, 3, 4});
+  REQUIRE(t.strides() == IntArrayRef{12, 4, 1});
+  REQUIRE(t.numel() == 24);
+  REQUIRE(t.dim() == 3);
+  REQUIRE(t.size(-1) == 4);
+  REQUIRE(t.stride(0) == 12);
+  REQUIRE(t.element_size() == 8);
+  REQUIRE(t.nbytes() == 192);
+  REQUIRE(t.is_contiguous());
+  REQUIRE(t.scalar_type() == kFloat64);
+  REQUIRE(t.device() == Device(kCPU));
+  REQUIRE_THROWS_WITH(t.size(3), Catch::Contains("dimension 3 out of range for a 3-d tensor"));
+}
+
+TEST_CASE("factories fill the stated values", "[tensor]") {
+  REQUIRE(values(zeros({3})) == std::vector<double>{0, 0, 0});
+  REQUIRE(values(ones({2}, kInt64)) == std::vector<double>{1, 1});
+  REQUIRE(ones({2}, kInt64).scalar_type() == kInt64);
+  REQUIRE(values(full({2, 2}, 2.5)) == std::vector<double>{2.5, 2.5, 2.5, 2.5});
+  REQUIRE(values(arange(5)) == std::vector<double>{0, 1, 2, 3, 4});
+  REQUIRE(arange(5).scalar_type() == kInt64);
+  REQUIRE(values(arange(1, 2, 0.25)) == std::vector<double>{1, 1.25, 1.5, 1.75});
+  REQUIRE(arange(1, 2, 0.25).scalar_type() == kFloat32);
+  REQUIRE(values(arange(10, 0, -3)) == std::vector<double>{10, 7, 4, 1});
+  REQUIRE(values(linspace(0, 1, 5, kDouble)) == std::vector<double>{0, 0.25, 0.5, 0.75, 1});
+  REQUIRE(values(eye(2)) == std::vector<double>{1, 0, 0, 1});
+  Tensor like = zeros_like(empty({4, 5}, kDouble));
+  REQUIRE(like.sizes() == IntArrayRef{4, 5});
+  REQUIRE(like.scalar_type() == kDouble);
+  REQUIRE(values(ones_like(like)).front() == 1.0);
+  REQUIRE(empty_like(like).sizes() == like.sizes());
+  REQUIRE(zeros({0, 3}).numel() == 0);
+  REQUIRE_THROWS_WITH(empty({2, -1}), Catch::Contains("negative size"));
+}
+
+TEST_CASE("ember::tensor infers dtype and shape from nested lists", "[tensor]") {
+  Tensor f = tensor({{1.0, 2.0}, {3.0, 4.0}});
+  REQUIRE(f.sizes() == IntArrayRef{2, 2});
+  REQUIRE(f.scalar_type() == kFloat32);
+  REQUIRE(values(f) == std::vector<double>{1, 2, 3, 4});
+  REQUIRE(tensor({1, 2, 3}).scalar_type() == kInt64);
+  REQUIRE(tensor({true, false}).scalar_type() == kBool);
+  REQUIRE(tensor(3.5).dim() == 0);
+  REQUIRE(tensor({1, 2}, kDouble).scalar_type() == kDouble);
+  REQUIRE(values(tensor(std::vector<double>{0.5, 1.5})) == std::vector<double>{0.5, 1.5});
+  REQUIRE_THROWS_WITH(tensor({{1.0, 2.0}, {3.0}}), Catch::Contains("rectangular"));
+  REQUIRE(tensor({1.0}, TensorOptions().requires_grad(true)).requires_grad());
+}
+
+TEST_CASE("from_blob wraps caller memory without copying and runs the deleter", "[tensor]") {
+  float data[6] = {1, 2, 3, 4, 5, 6};
+  Tensor t = from_blob(data, {2, 3});
+  REQUIRE(t.data_ptr<float>() == data);
+  t.fill_(0);
+  REQUIRE(data[5] == 0.0f);
+  Tensor strided = from_blob(data, {3}, {2});
+  REQUIRE(strided.stride(0) == 2);
+  bool deleted = false;
+  {
+    Tensor owned = from_blob(data, {6}, [&](void*) { deleted = true; });
+    Tensor alias = owned.view({2, 3});
+    owned = Tensor();
+    REQUIRE_FALSE(deleted);
+  }
+  REQUIRE(deleted);
+}
+
+TEST_CASE("item returns the single element and refuses other sizes", "[tensor]") {
+  REQUIRE(tensor({2.5}).item<float>() == 2.5f);
+  REQUIRE(tensor(7).item<int64_t>() == 7);
+  REQUIRE(tensor(true).item<bool>());
+  const double d = tensor({{4.0}}, kDouble).item();
+  REQUIRE(d == 4.0);
+  REQUIRE_THROWS_WITH(zeros({2, 3}).item(), Catch::Contains("6 elements (shape [2, 3])"));
+  REQUIRE_THROWS_WITH(zeros({0}).item(), Catch::Contains("0 elements"));
+}
+
+TEST_CASE("to(dtype) converts values and keeps the tensor when nothing changes", "[tensor]") {
+  Tensor f = tensor({1.7, -2.2, 0.0});
+  Tensor i = f.to(kInt64);
+  REQUIRE(values(i) == std::vector<double>{1, -2, 0});  // truncation, as C++ and PyTorch
+  REQUIRE(values(f.to(kBool)) == std::vector<double>{1, 1, 0});
+  REQUIRE(f.to(kFloat32).is_same(f));
+  REQUIRE_FALSE(f.to(kFloat32, false, /*copy=*/true).is_same(f));
+  REQUIRE(f.to(kDouble).scalar_type() == kDouble);
+  REQUIRE_THROWS_WITH(f.to(Device(kCUDA)), Catch::Contains("CUDA"));
+}
+
+TEST_CASE("dtype promotion follows PyTorch", "[tensor]") {
+  REQUIRE(promote_types(kInt64, kFloat32) == kFloat32);
+  REQUIRE(promote_types(kFloat32, kFloat64) == kFloat64);
+  REQUIRE(promote_types(kBool, kInt64) == kInt64);
+  REQUIRE(result_type(ones({2}, kInt64), Scalar(2.5)) == kFloat32);
+  REQUIRE(result_type(ones({2}, kFloat32), Scalar(2)) == kFloat32);
+  REQUIRE(result_type(ones({2}, kBool), Scalar(2)) == kInt64);
+  REQUIRE(result_type(ones({2}, kFloat32), ones({}, kFloat64)) == kFloat32);  // 0-dim: category only
+  REQUIRE(result_type(ones({2}, kInt64), ones({}, kFloat64)) == kFloat64);
+  REQUIRE(result_type(ones({2}, kFloat32), ones({2}, kFloat64)) == kFloat64);
+}
+
+TEST_CASE("TensorOptions and Device parse and print", "[tensor]") {
+  TensorOptions o = TensorOptions().dtype(kDouble).requires_grad(true);
+  REQUIRE(o.dtype() == kDouble);
+  REQUIRE(o.requires_grad());
+  REQUIRE(Device("cuda:1").index() == 1);
+  REQUIRE(Device("cpu").is_cpu());
+  REQUIRE(Device("cuda").str() == "cuda");
+  REQUIRE_THROWS_WITH(Device("tpu"), Catch::Contains("unknown device 'tpu'"));
+  REQUIRE(zeros({2}, o).requires_grad());
+}
+
+TEST_CASE("printing shows values, shape, dtype and device", "[tensor]") {
+  std::ostringstream os;
+  os << tensor({{1, 2}, {3, 4}});
+  REQUIRE(os.str() == "[[1, 2],\n [3, 4]]\n[ int64 [2, 2] on cpu ]");
+  std::ostringstream big;
+  big << arange(2000);
+  REQUIRE_THAT(big.str(), Catch::Contains("...") && Catch::Contains("[ int64 [2000] on cpu ]"));
+  std::ostringstream undefined;
+  undefined << Tensor();
+  REQUIRE(undefined.str() == "[ Tensor (undefined) ]");
+  REQUIRE(zeros({2, 3}).toString() == "float32 tensor [2, 3] on cpu");
+}
+
+TEST_CASE("errors on undefined tensors name the problem", "[tensor]") {
+  Tensor t;
+  REQUIRE_FALSE(t.defined());
+  REQUIRE_THROWS_WITH(t.sizes(), Catch::Contains("undefined"));
+  REQUIRE_FALSE(t.requires_grad());
+}
+
+TEST_CASE("data_ptr checks the requested type", "[tensor]") {
+  Tensor t = zeros({2});
+  REQUIRE(t.data_ptr<float>() != nullptr);
+  REQUIRE_THROWS_WITH(t.data_ptr<double>(), Catch::Contains("dtype float32 but float64 was requested"));
+}
