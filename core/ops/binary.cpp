@@ -48,20 +48,38 @@ Tensor binary(const char* name, const Tensor& a, const Tensor& b, ScalarType com
   return out;
 }
 
-// self = Op(self, other) in place; other broadcasts to self.
+// self = Op(self, other) in place; other broadcasts to self. `result` is the
+// dtype the out-of-place op would return, which self's dtype must be able to hold.
 template <template <typename> class Op, typename... Args>
-void binary_inplace(const char* name, const Tensor& self, const Tensor& other, Args... args) {
+void binary_inplace(const char* name, const Tensor& self, const Tensor& other, ScalarType result,
+                    Args... args) {
   detail::check_same_device(name, self, other);
   detail::check_cpu(name, self);
   EMBER_CHECK(is_expandable_to(other.sizes(), self.sizes()), name, ": the operand of shape ",
               other.sizes(), " does not broadcast to the destination's shape ", self.sizes());
-  const ScalarType compute = result_type(self, other);
-  detail::check_inplace_dtype(name, self, compute);
+  detail::check_inplace_dtype(name, self, result);
   const Tensor oc = cast_for_kernel(other, self.scalar_type());
   dispatch_all(self.scalar_type(), name, [&]<typename T>() {
     detail::launch_binary<T>(self, self, oc, Op<T>{static_cast<T>(args)...});
   });
   self.impl()->bump_version();
+}
+
+// True division: integer operands give float32.
+ScalarType div_type(const Tensor& a, const Tensor& b) {
+  const ScalarType t = result_type(a, b);
+  return is_floating_point(t) ? t : kFloat;
+}
+
+// As PyTorch: a fractional alpha would be truncated by an integer add/sub.
+void check_alpha(const char* name, ScalarType compute, const Scalar& alpha) {
+  EMBER_CHECK(!alpha.is_floating_point() || is_floating_point(compute), name, ": for ", compute,
+              " tensors, alpha must not be a floating point number, got ", alpha);
+}
+
+// -s, keeping an integer alpha integral (sub_ forwards to add_ with -alpha).
+Scalar negate(const Scalar& s) {
+  return s.is_floating_point() ? Scalar(-s.toDouble()) : Scalar(-s.toLong());
 }
 
 Tensor wrap(const Scalar& s, const Tensor& like) {
@@ -102,6 +120,7 @@ std::shared_ptr<Node> div_node(const Tensor& a, const Tensor& b, const Tensor& a
 // ---- add / sub ----
 
 Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  check_alpha("add", result_type(a, b), alpha);
   Tensor out = binary<functors::Add>("add", a, b, result_type(a, b), alpha.toDouble());
   if (autograd::needs_grad(a, b)) autograd::set_history(out, add_node("AddBackward", a, b, alpha.toDouble()));
   return out;
@@ -110,6 +129,9 @@ Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
   return add(a, wrap(b, a), alpha);
 }
 Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
+  EMBER_CHECK(result_type(a, b) != kBool, "sub: subtracting bool tensors is not supported; use "
+              "logical_not() or the ^ of two comparisons instead");
+  check_alpha("sub", result_type(a, b), alpha);
   Tensor out = binary<functors::Sub>("sub", a, b, result_type(a, b), alpha.toDouble());
   if (autograd::needs_grad(a, b)) autograd::set_history(out, add_node("SubBackward", a, b, -alpha.toDouble()));
   return out;
@@ -131,9 +153,7 @@ Tensor mul(const Tensor& a, const Tensor& b) {
 Tensor mul(const Tensor& a, const Scalar& b) { return mul(a, wrap(b, a)); }
 
 Tensor div(const Tensor& a, const Tensor& b) {
-  ScalarType t = result_type(a, b);
-  if (!is_floating_point(t)) t = kFloat;  // true division
-  Tensor out = binary<functors::Div>("div", a, b, t);
+  Tensor out = binary<functors::Div>("div", a, b, div_type(a, b));
   if (autograd::needs_grad(a, b)) autograd::set_history(out, div_node(a, b, a));
   return out;
 }
@@ -162,6 +182,8 @@ Tensor pow(const Tensor& base, const Tensor& exponent) {
 
 Tensor pow(const Tensor& base, const Scalar& exponent) {
   const ScalarType t = result_type(base, exponent);
+  EMBER_CHECK(is_floating_point(t) || exponent.toDouble() >= 0, "pow: integers to negative integer "
+              "powers are not allowed (", base.scalar_type(), " tensor ** ", exponent, ")");
   const Tensor e = scalar_tensor(exponent, base.options().dtype(t));
   Tensor out = binary<functors::Pow>("pow", base, e, t);
   if (autograd::needs_grad(base)) {
@@ -261,36 +283,39 @@ Tensor Tensor::maximum(const Tensor& o) const { return ember::maximum(*this, o);
 Tensor Tensor::minimum(const Tensor& o) const { return ember::minimum(*this, o); }
 
 Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
-  autograd::check_inplace(*this, "add_");
+  autograd::check_inplace(*this, "add_", {other});
   const bool grad = autograd::needs_grad(*this, other);
+  check_alpha("add_", result_type(*this, other), alpha);
   auto node = grad ? add_node("AddBackward", *this, other, alpha.toDouble()) : nullptr;
-  binary_inplace<functors::Add>("add_", *this, other, alpha.toDouble());
+  binary_inplace<functors::Add>("add_", *this, other, result_type(*this, other), alpha.toDouble());
   if (node) autograd::rebase_history(*this, node);
   return *this;
 }
 Tensor& Tensor::add_(const Scalar& o, const Scalar& alpha) { return add_(wrap(o, *this), alpha); }
 Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
-  return add_(other, -alpha.toDouble());
+  return add_(other, negate(alpha));
 }
-Tensor& Tensor::sub_(const Scalar& o, const Scalar& alpha) { return add_(wrap(o, *this), -alpha.toDouble()); }
+Tensor& Tensor::sub_(const Scalar& o, const Scalar& alpha) { return add_(wrap(o, *this), negate(alpha)); }
 
 Tensor& Tensor::mul_(const Tensor& other) {
-  autograd::check_inplace(*this, "mul_");
+  autograd::check_inplace(*this, "mul_", {other});
   std::shared_ptr<Node> node;
-  if (autograd::needs_grad(*this, other))  // other's gradient needs the value self had
-    node = mul_node(*this, other, other.requires_grad() ? clone().detach() : Tensor());
-  binary_inplace<functors::Mul>("mul_", *this, other);
+  // other's gradient needs the value self had: a clone that keeps self's
+  // history, so double backward also reaches self through it.
+  if (autograd::needs_grad(*this, other))
+    node = mul_node(*this, other, other.requires_grad() ? clone() : Tensor());
+  binary_inplace<functors::Mul>("mul_", *this, other, result_type(*this, other));
   if (node) autograd::rebase_history(*this, node);
   return *this;
 }
 Tensor& Tensor::mul_(const Scalar& o) { return mul_(wrap(o, *this)); }
 
 Tensor& Tensor::div_(const Tensor& other) {
-  autograd::check_inplace(*this, "div_");
+  autograd::check_inplace(*this, "div_", {other});
   std::shared_ptr<Node> node;
   if (autograd::needs_grad(*this, other))
-    node = div_node(*this, other, other.requires_grad() ? clone().detach() : Tensor());
-  binary_inplace<functors::Div>("div_", *this, other);
+    node = div_node(*this, other, other.requires_grad() ? clone() : Tensor());  // as mul_
+  binary_inplace<functors::Div>("div_", *this, other, div_type(*this, other));
   if (node) autograd::rebase_history(*this, node);
   return *this;
 }

@@ -1,46 +1,91 @@
-// STUB: replaced by the real implementation.
+// eq, ne, lt, le, gt, ge (and their operators), equal, allclose: bool
+// results, computed in the dtype the operands promote to. Nothing here is
+// differentiable, so no op records autograd.
 #include "ember/core/ops/compare.h"
-#include "ember/core/error.h"
+
+#include <algorithm>
+
+#include "ember/core/ops/binary.h"
+#include "ember/core/ops/elementwise_helpers.h"
+#include "ember/kernels/common/compare_functors.h"
 
 namespace ember {
+namespace {
 
-Tensor eq(const Tensor& a, const Tensor& b) { EMBER_ERROR("eq: not implemented yet"); }
-Tensor eq(const Tensor& a, const Scalar& b) { EMBER_ERROR("eq: not implemented yet"); }
-Tensor ne(const Tensor& a, const Tensor& b) { EMBER_ERROR("ne: not implemented yet"); }
-Tensor ne(const Tensor& a, const Scalar& b) { EMBER_ERROR("ne: not implemented yet"); }
-Tensor lt(const Tensor& a, const Tensor& b) { EMBER_ERROR("lt: not implemented yet"); }
-Tensor lt(const Tensor& a, const Scalar& b) { EMBER_ERROR("lt: not implemented yet"); }
-Tensor le(const Tensor& a, const Tensor& b) { EMBER_ERROR("le: not implemented yet"); }
-Tensor le(const Tensor& a, const Scalar& b) { EMBER_ERROR("le: not implemented yet"); }
-Tensor gt(const Tensor& a, const Tensor& b) { EMBER_ERROR("gt: not implemented yet"); }
-Tensor gt(const Tensor& a, const Scalar& b) { EMBER_ERROR("gt: not implemented yet"); }
-Tensor ge(const Tensor& a, const Tensor& b) { EMBER_ERROR("ge: not implemented yet"); }
-Tensor ge(const Tensor& a, const Scalar& b) { EMBER_ERROR("ge: not implemented yet"); }
-bool equal(const Tensor& a, const Tensor& b) { EMBER_ERROR("equal: not implemented yet"); }
-bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) { EMBER_ERROR("allclose: not implemented yet"); }
-Tensor Tensor::eq(const Tensor& other) const { EMBER_ERROR("eq: not implemented yet"); }
-Tensor Tensor::eq(const Scalar& other) const { EMBER_ERROR("eq: not implemented yet"); }
-Tensor Tensor::ne(const Tensor& other) const { EMBER_ERROR("ne: not implemented yet"); }
-Tensor Tensor::ne(const Scalar& other) const { EMBER_ERROR("ne: not implemented yet"); }
-Tensor Tensor::lt(const Tensor& other) const { EMBER_ERROR("lt: not implemented yet"); }
-Tensor Tensor::lt(const Scalar& other) const { EMBER_ERROR("lt: not implemented yet"); }
-Tensor Tensor::le(const Tensor& other) const { EMBER_ERROR("le: not implemented yet"); }
-Tensor Tensor::le(const Scalar& other) const { EMBER_ERROR("le: not implemented yet"); }
-Tensor Tensor::gt(const Tensor& other) const { EMBER_ERROR("gt: not implemented yet"); }
-Tensor Tensor::gt(const Scalar& other) const { EMBER_ERROR("gt: not implemented yet"); }
-Tensor Tensor::ge(const Tensor& other) const { EMBER_ERROR("ge: not implemented yet"); }
-Tensor Tensor::ge(const Scalar& other) const { EMBER_ERROR("ge: not implemented yet"); }
-Tensor operator==(const Tensor& a, const Tensor& b) { EMBER_ERROR("eq: not implemented yet"); }
-Tensor operator==(const Tensor& a, const Scalar& b) { EMBER_ERROR("eq: not implemented yet"); }
-Tensor operator!=(const Tensor& a, const Tensor& b) { EMBER_ERROR("ne: not implemented yet"); }
-Tensor operator!=(const Tensor& a, const Scalar& b) { EMBER_ERROR("ne: not implemented yet"); }
-Tensor operator<(const Tensor& a, const Tensor& b) { EMBER_ERROR("lt: not implemented yet"); }
-Tensor operator<(const Tensor& a, const Scalar& b) { EMBER_ERROR("lt: not implemented yet"); }
-Tensor operator<=(const Tensor& a, const Tensor& b) { EMBER_ERROR("le: not implemented yet"); }
-Tensor operator<=(const Tensor& a, const Scalar& b) { EMBER_ERROR("le: not implemented yet"); }
-Tensor operator>(const Tensor& a, const Tensor& b) { EMBER_ERROR("gt: not implemented yet"); }
-Tensor operator>(const Tensor& a, const Scalar& b) { EMBER_ERROR("gt: not implemented yet"); }
-Tensor operator>=(const Tensor& a, const Tensor& b) { EMBER_ERROR("ge: not implemented yet"); }
-Tensor operator>=(const Tensor& a, const Scalar& b) { EMBER_ERROR("ge: not implemented yet"); }
+// out = Op<T>(a, b) as bool, T the promoted dtype of a and b, broadcast.
+template <template <typename> class Op, typename... Args>
+Tensor compare(const char* name, const Tensor& a, const Tensor& b, Args... args) {
+  detail::check_same_device(name, a, b);
+  detail::check_cpu(name, a);
+  const ScalarType t = result_type(a, b);
+  Tensor out = empty(broadcast_shapes(a.sizes(), b.sizes(), name), a.options().dtype(kBool));
+  const Tensor ac = detail::cast_for_kernel(a, t), bc = detail::cast_for_kernel(b, t);
+  dispatch_all(t, name, [&]<typename T>() {
+    cpu::elementwise<bool, T, T>(out, {&ac, &bc}, Op<T>{args...});
+  });
+  return out;
+}
+
+// b as a 0-dim tensor of the dtype the comparison with a computes in.
+Tensor wrap(const Scalar& b, const Tensor& a) {
+  return scalar_tensor(b, a.options().dtype(result_type(a, b)));
+}
+
+// True when every element of a freshly computed (contiguous) bool tensor is set.
+bool all_true(const Tensor& mask) {
+  const bool* p = mask.data_ptr<bool>();
+  return std::all_of(p, p + mask.numel(), [](bool v) { return v; });
+}
+
+}  // namespace
+
+Tensor eq(const Tensor& a, const Tensor& b) { return compare<functors::Eq>("eq", a, b); }
+Tensor eq(const Tensor& a, const Scalar& b) { return eq(a, wrap(b, a)); }
+Tensor ne(const Tensor& a, const Tensor& b) { return compare<functors::Ne>("ne", a, b); }
+Tensor ne(const Tensor& a, const Scalar& b) { return ne(a, wrap(b, a)); }
+Tensor lt(const Tensor& a, const Tensor& b) { return compare<functors::Lt>("lt", a, b); }
+Tensor lt(const Tensor& a, const Scalar& b) { return lt(a, wrap(b, a)); }
+Tensor le(const Tensor& a, const Tensor& b) { return compare<functors::Le>("le", a, b); }
+Tensor le(const Tensor& a, const Scalar& b) { return le(a, wrap(b, a)); }
+Tensor gt(const Tensor& a, const Tensor& b) { return compare<functors::Gt>("gt", a, b); }
+Tensor gt(const Tensor& a, const Scalar& b) { return gt(a, wrap(b, a)); }
+Tensor ge(const Tensor& a, const Tensor& b) { return compare<functors::Ge>("ge", a, b); }
+Tensor ge(const Tensor& a, const Scalar& b) { return ge(a, wrap(b, a)); }
+
+bool equal(const Tensor& a, const Tensor& b) {
+  if (a.sizes() != b.sizes()) return false;
+  return all_true(eq(a, b));
+}
+
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
+  if (a.sizes() != b.sizes()) return false;
+  return all_true(compare<functors::IsClose>("allclose", a, b, rtol, atol));
+}
+
+Tensor Tensor::eq(const Tensor& other) const { return ember::eq(*this, other); }
+Tensor Tensor::eq(const Scalar& other) const { return ember::eq(*this, other); }
+Tensor Tensor::ne(const Tensor& other) const { return ember::ne(*this, other); }
+Tensor Tensor::ne(const Scalar& other) const { return ember::ne(*this, other); }
+Tensor Tensor::lt(const Tensor& other) const { return ember::lt(*this, other); }
+Tensor Tensor::lt(const Scalar& other) const { return ember::lt(*this, other); }
+Tensor Tensor::le(const Tensor& other) const { return ember::le(*this, other); }
+Tensor Tensor::le(const Scalar& other) const { return ember::le(*this, other); }
+Tensor Tensor::gt(const Tensor& other) const { return ember::gt(*this, other); }
+Tensor Tensor::gt(const Scalar& other) const { return ember::gt(*this, other); }
+Tensor Tensor::ge(const Tensor& other) const { return ember::ge(*this, other); }
+Tensor Tensor::ge(const Scalar& other) const { return ember::ge(*this, other); }
+
+Tensor operator==(const Tensor& a, const Tensor& b) { return eq(a, b); }
+Tensor operator==(const Tensor& a, const Scalar& b) { return eq(a, b); }
+Tensor operator!=(const Tensor& a, const Tensor& b) { return ne(a, b); }
+Tensor operator!=(const Tensor& a, const Scalar& b) { return ne(a, b); }
+Tensor operator<(const Tensor& a, const Tensor& b) { return lt(a, b); }
+Tensor operator<(const Tensor& a, const Scalar& b) { return lt(a, b); }
+Tensor operator<=(const Tensor& a, const Tensor& b) { return le(a, b); }
+Tensor operator<=(const Tensor& a, const Scalar& b) { return le(a, b); }
+Tensor operator>(const Tensor& a, const Tensor& b) { return gt(a, b); }
+Tensor operator>(const Tensor& a, const Scalar& b) { return gt(a, b); }
+Tensor operator>=(const Tensor& a, const Tensor& b) { return ge(a, b); }
+Tensor operator>=(const Tensor& a, const Scalar& b) { return ge(a, b); }
 
 }  // namespace ember

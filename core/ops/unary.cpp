@@ -1,50 +1,379 @@
-// STUB: replaced by the real implementation.
+// Elementwise functions of one tensor: neg, exp, log, sqrt, rsqrt, abs, sign,
+// square, reciprocal, the activations (relu, leaky_relu, sigmoid, tanh, gelu),
+// clamp, the bool predicates, and the in-place relu_, clamp_, neg_. Each
+// derivative is written with ember ops next to its forward, so it can be
+// differentiated again (double backward).
+//
+// Dtypes follow PyTorch: exp, log, sqrt, rsqrt, sigmoid, tanh and reciprocal
+// compute bool and int64 inputs in float32; neg, abs, relu, clamp keep int64
+// (and reject bool); gelu and leaky_relu take floating inputs only.
 #include "ember/core/ops/unary.h"
-#include "ember/core/error.h"
+
+#include <limits>
+
+#include "ember/autograd/function.h"
+#include "ember/core/ops/binary.h"
+#include "ember/core/ops/compare.h"
+#include "ember/core/ops/elementwise_helpers.h"
+#include "ember/kernels/common/unary_functors.h"
 
 namespace ember {
 
-Tensor neg(const Tensor& x) { EMBER_ERROR("neg: not implemented yet"); }
-Tensor exp(const Tensor& x) { EMBER_ERROR("exp: not implemented yet"); }
-Tensor log(const Tensor& x) { EMBER_ERROR("log: not implemented yet"); }
-Tensor sqrt(const Tensor& x) { EMBER_ERROR("sqrt: not implemented yet"); }
-Tensor rsqrt(const Tensor& x) { EMBER_ERROR("rsqrt: not implemented yet"); }
-Tensor abs(const Tensor& x) { EMBER_ERROR("abs: not implemented yet"); }
-Tensor sign(const Tensor& x) { EMBER_ERROR("sign: not implemented yet"); }
-Tensor square(const Tensor& x) { EMBER_ERROR("square: not implemented yet"); }
-Tensor reciprocal(const Tensor& x) { EMBER_ERROR("reciprocal: not implemented yet"); }
-Tensor relu(const Tensor& x) { EMBER_ERROR("relu: not implemented yet"); }
-Tensor leaky_relu(const Tensor& x, const Scalar& negative_slope) { EMBER_ERROR("leaky_relu: not implemented yet"); }
-Tensor sigmoid(const Tensor& x) { EMBER_ERROR("sigmoid: not implemented yet"); }
-Tensor tanh(const Tensor& x) { EMBER_ERROR("tanh: not implemented yet"); }
-Tensor gelu(const Tensor& x, const std::string& approximate) { EMBER_ERROR("gelu: not implemented yet"); }
-Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> max) { EMBER_ERROR("clamp: not implemented yet"); }
-Tensor clamp_min(const Tensor& x, const Scalar& min) { EMBER_ERROR("clamp_min: not implemented yet"); }
-Tensor clamp_max(const Tensor& x, const Scalar& max) { EMBER_ERROR("clamp_max: not implemented yet"); }
-Tensor isnan(const Tensor& x) { EMBER_ERROR("isnan: not implemented yet"); }
-Tensor isfinite(const Tensor& x) { EMBER_ERROR("isfinite: not implemented yet"); }
-Tensor logical_not(const Tensor& x) { EMBER_ERROR("logical_not: not implemented yet"); }
-Tensor Tensor::neg() const { EMBER_ERROR("neg: not implemented yet"); }
-Tensor Tensor::exp() const { EMBER_ERROR("exp: not implemented yet"); }
-Tensor Tensor::log() const { EMBER_ERROR("log: not implemented yet"); }
-Tensor Tensor::sqrt() const { EMBER_ERROR("sqrt: not implemented yet"); }
-Tensor Tensor::rsqrt() const { EMBER_ERROR("rsqrt: not implemented yet"); }
-Tensor Tensor::abs() const { EMBER_ERROR("abs: not implemented yet"); }
-Tensor Tensor::sign() const { EMBER_ERROR("sign: not implemented yet"); }
-Tensor Tensor::relu() const { EMBER_ERROR("relu: not implemented yet"); }
-Tensor Tensor::leaky_relu(const Scalar& negative_slope) const { EMBER_ERROR("leaky_relu: not implemented yet"); }
-Tensor Tensor::sigmoid() const { EMBER_ERROR("sigmoid: not implemented yet"); }
-Tensor Tensor::tanh() const { EMBER_ERROR("tanh: not implemented yet"); }
-Tensor Tensor::gelu(const std::string& approximate) const { EMBER_ERROR("gelu: not implemented yet"); }
-Tensor Tensor::square() const { EMBER_ERROR("square: not implemented yet"); }
-Tensor Tensor::reciprocal() const { EMBER_ERROR("reciprocal: not implemented yet"); }
-Tensor Tensor::clamp(std::optional<Scalar> min, std::optional<Scalar> max) const { EMBER_ERROR("clamp: not implemented yet"); }
-Tensor Tensor::clamp_min(const Scalar& min) const { EMBER_ERROR("clamp_min: not implemented yet"); }
-Tensor Tensor::clamp_max(const Scalar& max) const { EMBER_ERROR("clamp_max: not implemented yet"); }
-Tensor Tensor::logical_not() const { EMBER_ERROR("logical_not: not implemented yet"); }
-Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) { EMBER_ERROR("clamp_: not implemented yet"); }
-Tensor& Tensor::relu_() { EMBER_ERROR("relu_: not implemented yet"); }
-Tensor& Tensor::neg_() { EMBER_ERROR("neg_: not implemented yet"); }
-Tensor operator-(const Tensor& a) { EMBER_ERROR("neg: not implemented yet"); }
+using autograd::Node;
+
+namespace {
+
+// ---- kernels ----
+
+// out = Op<T>{args...}(x) with x cast to T; out has dtype Out.
+template <template <typename> class Op, typename T, typename Out = T, typename... Args>
+Tensor unary_kernel(const Tensor& x, Args... args) {
+  Tensor out = empty(x.sizes(), x.options().dtype(scalar_type_of<Out>));
+  const Tensor xc = detail::cast_for_kernel(x, scalar_type_of<T>);
+  cpu::elementwise<Out, T>(out, {&xc}, Op<T>{static_cast<T>(args)...});
+  return out;
+}
+
+// exp, log, ...: float dtypes are kept, bool and int64 compute in float32.
+template <template <typename> class Op>
+Tensor floating_result_unary(const char* name, const Tensor& x) {
+  detail::check_cpu(name, x);
+  const ScalarType t = is_floating_point(x.scalar_type()) ? x.scalar_type() : kFloat;
+  return dispatch_floating(t, name, [&]<typename T>() { return unary_kernel<Op, T>(x); });
+}
+
+// Float inputs only (gelu, leaky_relu), as PyTorch.
+template <template <typename> class Op, typename... Args>
+Tensor floating_only_unary(const char* name, const Tensor& x, Args... args) {
+  detail::check_cpu(name, x);
+  return dispatch_floating(x.scalar_type(), name,
+                           [&]<typename T>() { return unary_kernel<Op, T>(x, args...); });
+}
+
+// Same dtype out as in; bool is an error.
+template <template <typename> class Op, typename... Args>
+Tensor numeric_unary(const char* name, const Tensor& x, Args... args) {
+  detail::check_cpu(name, x);
+  return dispatch_numeric(x.scalar_type(), name,
+                          [&]<typename T>() { return unary_kernel<Op, T>(x, args...); });
+}
+
+// A bool tensor of Pred<T>(x), any input dtype.
+template <template <typename> class Pred>
+Tensor predicate(const char* name, const Tensor& x) {
+  detail::check_cpu(name, x);
+  return dispatch_all(x.scalar_type(), name,
+                      [&]<typename T>() { return unary_kernel<Pred, T, bool>(x); });
+}
+
+// self = Op<T>(self) in self's dtype (not bool), then bumps the version.
+template <template <typename> class Op>
+void apply_inplace(const char* name, const Tensor& self) {
+  detail::check_cpu(name, self);
+  dispatch_numeric(self.scalar_type(), name,
+                   [&]<typename T>() { cpu::elementwise<T, T>(self, {&self}, Op<T>{}); });
+  self.impl()->bump_version();
+}
+
+void check_neg_dtype(const char* name, const Tensor& x) {
+  EMBER_CHECK(x.scalar_type() != kBool, name,
+              ": negation of a bool tensor is not supported; "
+              "use logical_not() to invert a mask");
+}
+
+// ---- autograd ----
+
+// What a unary node's backward reads: nothing, its input x or its output y.
+enum class Save { kNothing, kInput, kOutput };
+
+// The node of y = f(x) whose backward is grad(g, saved), `saved` being the one
+// tensor the caller saves (undefined for Save::kNothing).
+template <typename Grad>
+std::shared_ptr<Node> unary_node(const char* name, const Tensor& x, Save save, Grad grad) {
+  const bool reads_saved = save != Save::kNothing;
+  return autograd::make_node(name, {x}, [grad, reads_saved](Node& n, const tensor_list& g) {
+    return tensor_list{grad(g[0], reads_saved ? n.saved(0) : Tensor())};
+  });
+}
+
+// Records y = f(x) when x needs grad; returns y.
+template <typename Grad>
+Tensor record(const char* name, const Tensor& x, const Tensor& y, Save save, Grad grad) {
+  if (!autograd::needs_grad(x)) return y;
+  auto node = unary_node(name, x, save, grad);
+  autograd::set_history(y, node);
+  if (save == Save::kInput) node->save(x);
+  // As an output: no node -> y -> node cycle, and unpacking re-attaches y's
+  // history, so double backward differentiates through it.
+  if (save == Save::kOutput) node->save(y, /*is_output=*/true);
+  return y;
+}
+
+// The gradient where `mask` holds, 0 elsewhere.
+Tensor masked_grad(const Tensor& g, const Tensor& mask) { return where(mask, g, 0.0); }
+
+Tensor relu_grad(const Tensor& g, const Tensor& y) { return masked_grad(g, y > 0); }
+
+// phi(x) = exp(-x^2/2) / sqrt(2 pi), the standard normal density.
+Tensor normal_pdf(const Tensor& x) {
+  constexpr double kInvSqrt2Pi = 0.39894228040143267794;
+  return exp(x * x * -0.5) * kInvSqrt2Pi;
+}
+
+// Phi(x), the standard normal CDF, as an op: gelu's derivative needs it, and
+// its own derivative phi(x) keeps gelu twice differentiable.
+Tensor normal_cdf(const Tensor& x) {
+  Tensor y = floating_only_unary<functors::NormalCdf>("gelu", x);
+  return record("NormalCdfBackward", x, y, Save::kInput,
+                [](const Tensor& g, const Tensor& x) { return g * normal_pdf(x); });
+}
+
+// d/dx [x Phi(x)] = Phi(x) + x phi(x)
+Tensor gelu_erf_grad(const Tensor& g, const Tensor& x) {
+  return g * (normal_cdf(x) + x * normal_pdf(x));
+}
+
+// y = 0.5 x (1 + t), t = tanh(u), u = k (x + c x^3):
+// dy/dx = 0.5 (1 + t) + 0.5 x (1 - t^2) k (1 + 3 c x^2)
+Tensor gelu_tanh_grad(const Tensor& g, const Tensor& x) {
+  const double k = functors::kSqrt2OverPi, c = functors::kGeluTanhCubic;
+  const Tensor x2 = x * x;
+  const Tensor t = tanh((x + x2 * x * c) * k);
+  const Tensor du = (x2 * (3 * c) + 1.0) * k;
+  return g * ((t + 1.0) * 0.5 + x * (1.0 - t * t) * du * 0.5);
+}
+
+// ---- clamp ----
+
+// The dtype clamp computes in: x's, raised by floating bounds (as torch.clamp).
+ScalarType clamp_type(const Tensor& x, const std::optional<Scalar>& lo,
+                      const std::optional<Scalar>& hi) {
+  if (x.scalar_type() == kBool) dtype_not_supported("clamp", kBool, "int64, float32 or float64");
+  const bool floating_bound = (lo && lo->is_floating_point()) || (hi && hi->is_floating_point());
+  return floating_bound && !is_floating_point(x.scalar_type()) ? kFloat : x.scalar_type();
+}
+
+// A missing bound is the widest value of T.
+template <typename T>
+T lower_bound(const std::optional<Scalar>& lo) {
+  if (lo) return lo->to<T>();
+  return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                              : std::numeric_limits<T>::lowest();
+}
+template <typename T>
+T upper_bound(const std::optional<Scalar>& hi) {
+  if (hi) return hi->to<T>();
+  return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                              : std::numeric_limits<T>::max();
+}
+
+// Where clamp passes the gradient: lo <= x <= hi (a bool tensor).
+Tensor clamp_mask(const Tensor& x, const std::optional<Scalar>& lo,
+                  const std::optional<Scalar>& hi) {
+  return dispatch_floating(x.scalar_type(), "clamp", [&]<typename T>() {
+    return unary_kernel<functors::InRange, T, bool>(x, lower_bound<T>(lo), upper_bound<T>(hi));
+  });
+}
+
+void check_clamp_bounds(const char* name, const std::optional<Scalar>& lo,
+                        const std::optional<Scalar>& hi) {
+  EMBER_CHECK(lo || hi, name, ": at least one of 'min' or 'max' must be given");
+}
+
+}  // namespace
+
+// ---- forward and derivative of each op ----
+
+Tensor neg(const Tensor& x) {
+  check_neg_dtype("neg", x);
+  return record("NegBackward", x, numeric_unary<functors::Neg>("neg", x), Save::kNothing,
+                [](const Tensor& g, const Tensor&) { return -g; });
+}
+
+Tensor exp(const Tensor& x) {
+  return record("ExpBackward", x, floating_result_unary<functors::Exp>("exp", x), Save::kOutput,
+                [](const Tensor& g, const Tensor& y) { return g * y; });
+}
+
+Tensor log(const Tensor& x) {
+  return record("LogBackward", x, floating_result_unary<functors::Log>("log", x), Save::kInput,
+                [](const Tensor& g, const Tensor& x) { return g / x; });
+}
+
+Tensor sqrt(const Tensor& x) {
+  return record("SqrtBackward", x, floating_result_unary<functors::Sqrt>("sqrt", x), Save::kOutput,
+                [](const Tensor& g, const Tensor& y) { return g / (y * 2.0); });
+}
+
+// d/dx x^(-1/2) = -0.5 y^3
+Tensor rsqrt(const Tensor& x) {
+  return record("RsqrtBackward", x, floating_result_unary<functors::Rsqrt>("rsqrt", x),
+                Save::kOutput,
+                [](const Tensor& g, const Tensor& y) { return g * pow(y, 3) * -0.5; });
+}
+
+Tensor abs(const Tensor& x) {
+  return record("AbsBackward", x, numeric_unary<functors::Abs>("abs", x), Save::kInput,
+                [](const Tensor& g, const Tensor& x) { return g * sign(x); });
+}
+
+Tensor sign(const Tensor& x) {
+  detail::check_cpu("sign", x);
+  Tensor y = dispatch_all(x.scalar_type(), "sign",
+                          [&]<typename T>() { return unary_kernel<functors::Sign, T>(x); });
+  return record("SignBackward", x, y, Save::kNothing,
+                [](const Tensor& g, const Tensor&) { return zeros_like(g); });
+}
+
+// bool squares to int64, as torch.square (x ** 2).
+Tensor square(const Tensor& x) {
+  detail::check_cpu("square", x);
+  const ScalarType t = x.scalar_type() == kBool ? kLong : x.scalar_type();
+  Tensor y = dispatch_numeric(t, "square",
+                              [&]<typename T>() { return unary_kernel<functors::Square, T>(x); });
+  return record("SquareBackward", x, y, Save::kInput,
+                [](const Tensor& g, const Tensor& x) { return g * x * 2.0; });
+}
+
+// d/dx 1/x = -y^2
+Tensor reciprocal(const Tensor& x) {
+  return record("ReciprocalBackward", x,
+                floating_result_unary<functors::Reciprocal>("reciprocal", x), Save::kOutput,
+                [](const Tensor& g, const Tensor& y) { return -(g * y * y); });
+}
+
+// The mask y > 0 equals x > 0, so the output is saved (no extra memory).
+Tensor relu(const Tensor& x) {
+  return record("ReluBackward", x, numeric_unary<functors::Relu>("relu", x), Save::kOutput,
+                relu_grad);
+}
+
+Tensor leaky_relu(const Tensor& x, const Scalar& negative_slope) {
+  const double slope = negative_slope.toDouble();
+  Tensor y = floating_only_unary<functors::LeakyRelu>("leaky_relu", x, slope);
+  return record("LeakyReluBackward", x, y, Save::kInput,
+                [slope](const Tensor& g, const Tensor& x) { return where(x > 0, g, g * slope); });
+}
+
+// s' = s (1 - s)
+Tensor sigmoid(const Tensor& x) {
+  return record("SigmoidBackward", x, floating_result_unary<functors::Sigmoid>("sigmoid", x),
+                Save::kOutput, [](const Tensor& g, const Tensor& s) { return g * s * (1.0 - s); });
+}
+
+// t' = 1 - t^2
+Tensor tanh(const Tensor& x) {
+  return record("TanhBackward", x, floating_result_unary<functors::Tanh>("tanh", x), Save::kOutput,
+                [](const Tensor& g, const Tensor& t) { return g * (1.0 - t * t); });
+}
+
+Tensor gelu(const Tensor& x, const std::string& approximate) {
+  if (approximate == "none")
+    return record("GeluBackward", x, floating_only_unary<functors::Gelu>("gelu", x), Save::kInput,
+                  gelu_erf_grad);
+  if (approximate == "tanh")
+    return record("GeluBackward", x, floating_only_unary<functors::GeluTanh>("gelu", x),
+                  Save::kInput, gelu_tanh_grad);
+  EMBER_ERROR("gelu: argument 'approximate' must be \"none\" or \"tanh\", got \"", approximate,
+              "\"");
+}
+
+Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> max) {
+  check_clamp_bounds("clamp", min, max);
+  detail::check_cpu("clamp", x);
+  Tensor y = dispatch_numeric(clamp_type(x, min, max), "clamp", [&]<typename T>() {
+    return unary_kernel<functors::Clamp, T>(x, lower_bound<T>(min), upper_bound<T>(max));
+  });
+  return record("ClampBackward", x, y, Save::kInput, [min, max](const Tensor& g, const Tensor& x) {
+    return masked_grad(g, clamp_mask(x, min, max));
+  });
+}
+Tensor clamp_min(const Tensor& x, const Scalar& min) { return clamp(x, min, std::nullopt); }
+Tensor clamp_max(const Tensor& x, const Scalar& max) { return clamp(x, std::nullopt, max); }
+
+Tensor isnan(const Tensor& x) { return predicate<functors::IsNan>("isnan", x); }
+Tensor isfinite(const Tensor& x) { return predicate<functors::IsFinite>("isfinite", x); }
+Tensor logical_not(const Tensor& x) { return predicate<functors::LogicalNot>("logical_not", x); }
+
+// ---- in place (Note [Version counters]; the pattern of Tensor::mul_ in binary.cpp) ----
+
+Tensor& Tensor::neg_() {
+  check_neg_dtype("neg_", *this);
+  autograd::check_inplace(*this, "neg_");
+  auto node = autograd::needs_grad(*this)
+                  ? unary_node("NegBackward", *this, Save::kNothing,
+                               [](const Tensor& g, const Tensor&) { return -g; })
+                  : nullptr;
+  apply_inplace<functors::Neg>("neg_", *this);
+  if (node) autograd::rebase_history(*this, node);
+  return *this;
+}
+
+// relu's backward needs only where the output is positive, and the output is
+// exactly what self holds after the write: saving self (as the node's output,
+// after rebase_history) costs no clone, and the version check still catches a
+// later in-place write to it.
+Tensor& Tensor::relu_() {
+  autograd::check_inplace(*this, "relu_");
+  auto node = autograd::needs_grad(*this)
+                  ? unary_node("ReluBackward", *this, Save::kOutput, relu_grad)
+                  : nullptr;
+  apply_inplace<functors::Relu>("relu_", *this);
+  if (node) {
+    autograd::rebase_history(*this, node);
+    node->save(*this, /*is_output=*/true);
+  }
+  return *this;
+}
+
+// The output cannot tell x == min from x < min, so the gradient mask is taken
+// from x before the write (1 byte an element, less than a clone of x).
+Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
+  check_clamp_bounds("clamp_", min, max);
+  detail::check_cpu("clamp_", *this);
+  detail::check_inplace_dtype("clamp_", *this, clamp_type(*this, min, max));
+  autograd::check_inplace(*this, "clamp_");
+  std::shared_ptr<Node> node;
+  if (autograd::needs_grad(*this)) {
+    node = unary_node("ClampBackward", *this, Save::kInput, masked_grad);  // reads the mask
+    node->save(clamp_mask(*this, min, max));
+  }
+  dispatch_numeric(scalar_type(), "clamp_", [&]<typename T>() {
+    cpu::elementwise<T, T>(*this, {this},
+                           functors::Clamp<T>{lower_bound<T>(min), upper_bound<T>(max)});
+  });
+  impl()->bump_version();
+  if (node) autograd::rebase_history(*this, node);
+  return *this;
+}
+
+// ---- Tensor methods ----
+
+Tensor Tensor::neg() const { return ember::neg(*this); }
+Tensor Tensor::exp() const { return ember::exp(*this); }
+Tensor Tensor::log() const { return ember::log(*this); }
+Tensor Tensor::sqrt() const { return ember::sqrt(*this); }
+Tensor Tensor::rsqrt() const { return ember::rsqrt(*this); }
+Tensor Tensor::abs() const { return ember::abs(*this); }
+Tensor Tensor::sign() const { return ember::sign(*this); }
+Tensor Tensor::relu() const { return ember::relu(*this); }
+Tensor Tensor::leaky_relu(const Scalar& negative_slope) const {
+  return ember::leaky_relu(*this, negative_slope);
+}
+Tensor Tensor::sigmoid() const { return ember::sigmoid(*this); }
+Tensor Tensor::tanh() const { return ember::tanh(*this); }
+Tensor Tensor::gelu(const std::string& approximate) const {
+  return ember::gelu(*this, approximate);
+}
+Tensor Tensor::square() const { return ember::square(*this); }
+Tensor Tensor::reciprocal() const { return ember::reciprocal(*this); }
+Tensor Tensor::clamp(std::optional<Scalar> min, std::optional<Scalar> max) const {
+  return ember::clamp(*this, min, max);
+}
+Tensor Tensor::clamp_min(const Scalar& min) const { return ember::clamp_min(*this, min); }
+Tensor Tensor::clamp_max(const Scalar& max) const { return ember::clamp_max(*this, max); }
+Tensor Tensor::logical_not() const { return ember::logical_not(*this); }
+
+Tensor operator-(const Tensor& a) { return neg(a); }
 
 }  // namespace ember

@@ -1,6 +1,7 @@
 #pragma once
 // Binary elementwise maths, shared by the CPU loops and the CUDA kernels.
 #include <cmath>
+#include <type_traits>
 
 #include "ember/kernels/common/macros.h"
 
@@ -36,7 +37,9 @@ struct Div {
 template <typename T>
 struct Pow {
   EMBER_HOST_DEVICE T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>) {  // exact integer power; negative exponents give 0 (|a|>1)
+    if constexpr (std::is_same_v<T, bool>) {  // a^0 = 1, a^1 = a
+      return a || !b;
+    } else if constexpr (std::is_integral_v<T>) {  // exact; negative exponents give 0 (|a|>1)
       T result = 1;
       if (b < 0) return a == 1 ? 1 : (a == -1 ? (b % 2 ? -1 : 1) : 0);
       for (T e = b, x = a; e > 0; e >>= 1, x *= x)

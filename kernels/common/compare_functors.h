@@ -1,0 +1,47 @@
+#pragma once
+// Comparisons (T, T) -> bool, shared by the CPU loops and the CUDA kernels. T
+// is the promoted dtype both operands were cast to. NaN compares unequal to
+// everything, itself included (IEEE), so ne is the only one true for NaN.
+#include "ember/kernels/common/macros.h"
+
+namespace ember::functors {
+
+template <typename T>
+struct Eq {
+  EMBER_HOST_DEVICE bool operator()(T a, T b) const { return a == b; }
+};
+template <typename T>
+struct Ne {
+  EMBER_HOST_DEVICE bool operator()(T a, T b) const { return a != b; }
+};
+template <typename T>
+struct Lt {
+  EMBER_HOST_DEVICE bool operator()(T a, T b) const { return a < b; }
+};
+template <typename T>
+struct Le {
+  EMBER_HOST_DEVICE bool operator()(T a, T b) const { return a <= b; }
+};
+template <typename T>
+struct Gt {
+  EMBER_HOST_DEVICE bool operator()(T a, T b) const { return a > b; }
+};
+template <typename T>
+struct Ge {
+  EMBER_HOST_DEVICE bool operator()(T a, T b) const { return a >= b; }
+};
+// |a - b| <= atol + rtol |b| in float64, as torch.isclose (equal_nan=false):
+// a == b covers equal infinities; otherwise the difference must be finite
+// (diff - diff is NaN for inf and NaN), so inf is never close to a number.
+template <typename T>
+struct IsClose {
+  double rtol, atol;
+  EMBER_HOST_DEVICE bool operator()(T a, T b) const {
+    const double x = static_cast<double>(a), y = static_cast<double>(b);
+    if (x == y) return true;
+    const double diff = x > y ? x - y : y - x;
+    return diff - diff == 0 && diff <= atol + rtol * (y < 0 ? -y : y);
+  }
+};
+
+}  // namespace ember::functors

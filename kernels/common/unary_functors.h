@@ -1,0 +1,154 @@
+#pragma once
+// Unary elementwise maths, shared by the CPU loops and the CUDA kernels. T is
+// the dtype the op computes in: float32/float64 for the transcendental
+// functions, also int64 (and bool where PyTorch allows it) for the rest.
+#include <math.h>
+
+#include <type_traits>
+
+#include "ember/kernels/common/macros.h"
+
+namespace ember::functors {
+
+// The C maths function of T's precision (expf for float, exp for double), so
+// float32 kernels never round-trip through double. Both names exist on the
+// host and in CUDA device code.
+namespace math {
+#define EMBER_UNARY_MATH(name)              \
+  template <typename T>                     \
+  EMBER_HOST_DEVICE T name(T x) {           \
+    if constexpr (std::is_same_v<T, float>) \
+      return ::name##f(x);                  \
+    else                                    \
+      return ::name(x);                     \
+  }
+EMBER_UNARY_MATH(exp)
+EMBER_UNARY_MATH(log)
+EMBER_UNARY_MATH(sqrt)
+EMBER_UNARY_MATH(tanh)
+EMBER_UNARY_MATH(erf)
+EMBER_UNARY_MATH(fabs)
+#undef EMBER_UNARY_MATH
+}  // namespace math
+
+// sqrt(1/2) and sqrt(2/pi), for the normal CDF and gelu's tanh form.
+constexpr double kSqrtHalf = 0.70710678118654752440;
+constexpr double kSqrt2OverPi = 0.79788456080286535588;
+constexpr double kGeluTanhCubic = 0.044715;
+
+template <typename T>
+struct Neg {
+  EMBER_HOST_DEVICE T operator()(T x) const { return -x; }
+};
+template <typename T>
+struct Exp {
+  EMBER_HOST_DEVICE T operator()(T x) const { return math::exp(x); }
+};
+template <typename T>
+struct Log {
+  EMBER_HOST_DEVICE T operator()(T x) const { return math::log(x); }
+};
+template <typename T>
+struct Sqrt {
+  EMBER_HOST_DEVICE T operator()(T x) const { return math::sqrt(x); }
+};
+template <typename T>
+struct Rsqrt {
+  EMBER_HOST_DEVICE T operator()(T x) const { return T(1) / math::sqrt(x); }
+};
+template <typename T>
+struct Abs {
+  EMBER_HOST_DEVICE T operator()(T x) const {
+    if constexpr (std::is_integral_v<T>)
+      return x < 0 ? -x : x;
+    else
+      return math::fabs(x);
+  }
+};
+// -1, 0 or 1 (0 for NaN, as torch.sign); bool maps to itself.
+template <typename T>
+struct Sign {
+  EMBER_HOST_DEVICE T operator()(T x) const {
+    if constexpr (std::is_same_v<T, bool>)
+      return x;
+    else
+      return static_cast<T>((T(0) < x) - (x < T(0)));
+  }
+};
+template <typename T>
+struct Square {
+  EMBER_HOST_DEVICE T operator()(T x) const { return x * x; }
+};
+template <typename T>
+struct Reciprocal {
+  EMBER_HOST_DEVICE T operator()(T x) const { return T(1) / x; }
+};
+// NaN propagates (x < 0 is false for NaN), as torch.relu.
+template <typename T>
+struct Relu {
+  EMBER_HOST_DEVICE T operator()(T x) const { return x < T(0) ? T(0) : x; }
+};
+template <typename T>
+struct LeakyRelu {
+  T negative_slope;
+  EMBER_HOST_DEVICE T operator()(T x) const { return x > T(0) ? x : x * negative_slope; }
+};
+template <typename T>
+struct Sigmoid {
+  EMBER_HOST_DEVICE T operator()(T x) const { return T(1) / (T(1) + math::exp(-x)); }
+};
+template <typename T>
+struct Tanh {
+  EMBER_HOST_DEVICE T operator()(T x) const { return math::tanh(x); }
+};
+// Phi(x), the standard normal CDF: gelu(x) = x * Phi(x).
+template <typename T>
+struct NormalCdf {
+  EMBER_HOST_DEVICE T operator()(T x) const {
+    return T(0.5) * (T(1) + math::erf(x * T(kSqrtHalf)));
+  }
+};
+template <typename T>
+struct Gelu {
+  EMBER_HOST_DEVICE T operator()(T x) const { return x * NormalCdf<T>{}(x); }
+};
+// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+template <typename T>
+struct GeluTanh {
+  EMBER_HOST_DEVICE T operator()(T x) const {
+    const T inner = T(kSqrt2OverPi) * (x + T(kGeluTanhCubic) * x * x * x);
+    return T(0.5) * x * (T(1) + math::tanh(inner));
+  }
+};
+// min(max(x, lo), hi): lo > hi gives hi everywhere and NaN propagates, as torch.clamp.
+template <typename T>
+struct Clamp {
+  T lo, hi;
+  EMBER_HOST_DEVICE T operator()(T x) const {
+    const T y = x < lo ? lo : x;
+    return y > hi ? hi : y;
+  }
+};
+// Where clamp passes the gradient: lo <= x <= hi (bounds included, as PyTorch).
+template <typename T>
+struct InRange {
+  T lo, hi;
+  EMBER_HOST_DEVICE bool operator()(T x) const { return lo <= x && x <= hi; }
+};
+
+// Predicates: T -> bool. x != x is the NaN test that also compiles for CUDA;
+// x - x is 0 for finite x and NaN for inf and NaN.
+template <typename T>
+struct IsNan {
+  EMBER_HOST_DEVICE bool operator()(T x) const { return x != x; }
+};
+template <typename T>
+struct IsFinite {
+  EMBER_HOST_DEVICE bool operator()(T x) const { return x - x == T(0); }
+};
+template <typename T>
+struct LogicalNot {
+  EMBER_HOST_DEVICE bool operator()(T x) const { return x == T(0); }
+};
+
+}  // namespace ember::functors
