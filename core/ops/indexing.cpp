@@ -1,19 +1,258 @@
-// STUB: replaced by the real implementation.
+// Indexing by int64 index tensors: index_select, gather, scatter_add (and its
+// in-place form), masked_fill, and embedding / one_hot built on them. Indices
+// do not wrap: a negative or too-large value is an error naming the op, the
+// value and the valid range, as PyTorch. Each derivative is another op of this
+// family (gather <-> scatter_add), so double backward works.
 #include "ember/core/ops/indexing.h"
-#include "ember/core/error.h"
+
+#include <algorithm>
+
+#include "ember/autograd/function.h"
+#include "ember/core/ops/elementwise_helpers.h"
+#include "ember/core/ops/factory.h"
+#include "ember/kernels/cpu/indexing.h"
 
 namespace ember {
 
-Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) { EMBER_ERROR("index_select: not implemented yet"); }
-Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) { EMBER_ERROR("gather: not implemented yet"); }
-Tensor scatter_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src) { EMBER_ERROR("scatter_add: not implemented yet"); }
-Tensor embedding(const Tensor& weight, const Tensor& indices) { EMBER_ERROR("embedding: not implemented yet"); }
-Tensor one_hot(const Tensor& indices, int64_t num_classes) { EMBER_ERROR("one_hot: not implemented yet"); }
-Tensor masked_fill(const Tensor& x, const Tensor& mask, const Scalar& value) { EMBER_ERROR("masked_fill: not implemented yet"); }
-Tensor Tensor::index_select(int64_t dim, const Tensor& index) const { EMBER_ERROR("index_select: not implemented yet"); }
-Tensor Tensor::gather(int64_t dim, const Tensor& index) const { EMBER_ERROR("gather: not implemented yet"); }
-Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const { EMBER_ERROR("scatter_add: not implemented yet"); }
-Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) { EMBER_ERROR("scatter_add_: not implemented yet"); }
-Tensor Tensor::masked_fill(const Tensor& mask, const Scalar& value) const { EMBER_ERROR("masked_fill: not implemented yet"); }
+using autograd::Node;
+
+namespace {
+
+void check_index_dtype(const char* op, const Tensor& index) {
+  EMBER_CHECK(index.scalar_type() == kLong, op, ": expected an int64 index tensor, got ",
+              index.scalar_type());
+}
+
+void check_index_values(const char* op, const Tensor& index, int64_t dim, int64_t size) {
+  const std::optional<int64_t> bad = cpu::find_out_of_range(index, size);
+  if (!bad) return;
+  if (size == 0)
+    EMBER_ERROR(op, ": index ", *bad, " is out of bounds for dimension ", dim,
+                " with size 0 (no valid index)");
+  EMBER_ERROR(op, ": index ", *bad, " is out of bounds for dimension ", dim, " with size ", size,
+              " (valid range [0, ", size - 1, "])");
+}
+
+// 0-d tensors act as 1-d of one element (as PyTorch's gather/scatter do).
+Tensor at_least_1d(const Tensor& t) { return t.dim() > 0 ? t : t.view({1}); }
+
+// gather/scatter_add shape rules: equal ranks, index no larger than `other` in
+// any dim (src for scatter_add, none for gather), and than self in dims != dim.
+void check_index_shape(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
+                       const Tensor* src) {
+  const int64_t nd = std::max<int64_t>(self.dim(), 1);
+  EMBER_CHECK(std::max<int64_t>(index.dim(), 1) == nd, op, ": index ", index.sizes(),
+              " must have as many dimensions as self ", self.sizes());
+  if (src)
+    EMBER_CHECK(std::max<int64_t>(src->dim(), 1) == nd, op, ": src ", src->sizes(),
+                " must have as many dimensions as self ", self.sizes());
+  auto size_at = [](const Tensor& t, int64_t d) { return t.dim() == 0 ? 1 : t.size(d); };
+  for (int64_t d = 0; d < nd; ++d) {
+    const int64_t n = size_at(index, d);
+    EMBER_CHECK(d == dim || n <= size_at(self, d), op, ": index ", index.sizes(),
+                " is larger than self ", self.sizes(), " in dimension ", d, " (", n, " > ",
+                size_at(self, d), "); only dimension ", dim, " may be larger");
+    if (src)
+      EMBER_CHECK(n <= size_at(*src, d), op, ": index ", index.sizes(), " is larger than src ",
+                  src->sizes(), " in dimension ", d, " (", n, " > ", size_at(*src, d), ")");
+  }
+}
+
+// g (index's shape) placed at the leading corner of zeros of `sizes`: the
+// gradient of a src larger than index. Itself a scatter_add, so differentiable.
+Tensor pad_to(const Tensor& g, IntArrayRef sizes, int64_t dim) {
+  if (g.sizes() == sizes) return g;
+  DimVector line(g.dim(), 1);
+  line[dim] = g.size(dim);
+  const Tensor positions = arange(g.size(dim)).view(line).expand(g.sizes());
+  return scatter_add(zeros(sizes, g.options()), dim, positions, g);
+}
+
+Tensor scatter_add_grad_src(const Tensor& g, int64_t dim, const Tensor& index,
+                            IntArrayRef src_sizes) {
+  return pad_to(g.gather(dim, index), src_sizes, dim);
+}
+
+std::shared_ptr<Node> scatter_add_node(const Tensor& self, int64_t dim, const Tensor& index,
+                                       const Tensor& src) {
+  const DimVector src_sizes(src.sizes());
+  auto node = autograd::make_node("ScatterAddBackward", {self, src},
+      [dim, src_sizes](Node& n, const tensor_list& g) {
+        Tensor g_src;
+        if (n.needs_input_grad(1)) g_src = scatter_add_grad_src(g[0], dim, n.saved(0), src_sizes);
+        return tensor_list{n.needs_input_grad(0) ? g[0] : Tensor(), g_src};
+      });
+  node->save(index);
+  return node;
+}
+
+// Checks for scatter_add(_); returns the wrapped dim.
+int64_t check_scatter_add(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
+                          const Tensor& src) {
+  detail::check_same_device(op, self, index);
+  detail::check_same_device(op, self, src);
+  detail::check_cpu(op, self);
+  check_index_dtype(op, index);
+  EMBER_CHECK(src.scalar_type() == self.scalar_type(), op, ": expected src to have self's dtype ",
+              self.scalar_type(), ", got ", src.scalar_type());
+  dim = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), op);
+  check_index_shape(op, self, dim, index, &src);
+  check_index_values(op, index, dim, at_least_1d(self).size(dim));
+  return dim;
+}
+
+void scatter_add_into(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  cpu::scatter_add(at_least_1d(self), dim, at_least_1d(index), at_least_1d(src));
+}
+
+Tensor index_select_impl(const char* op, const Tensor& x, int64_t dim, const Tensor& index) {
+  detail::check_same_device(op, x, index);
+  detail::check_cpu(op, x);
+  check_index_dtype(op, index);
+  EMBER_CHECK(index.dim() <= 1, op, ": index must be 0-d or 1-d, got shape ", index.sizes());
+  const Tensor xs = at_least_1d(x);
+  dim = wrap_dim(dim, xs.dim(), op);
+  const Tensor idx = at_least_1d(index);
+  EMBER_CHECK(x.dim() > 0 || idx.numel() == 1, op, ": a 0-d input takes exactly one index, got ",
+              idx.numel());
+  check_index_values(op, idx, dim, xs.size(dim));
+  DimVector out_sizes(xs.sizes());
+  out_sizes[dim] = idx.numel();
+  Tensor out = empty(x.dim() > 0 ? out_sizes.ref() : IntArrayRef(), x.options());
+  cpu::index_select(at_least_1d(out), xs, dim, idx);
+  if (autograd::needs_grad(x)) {
+    // dx = zeros of x's shape with g's slices added at their indices (repeats sum).
+    const DimVector x_sizes(x.sizes()), xs_sizes(xs.sizes());
+    auto node = autograd::make_node("IndexSelectBackward", {x},
+        [dim, x_sizes, xs_sizes](Node& n, const tensor_list& g) {
+          const Tensor gs = at_least_1d(g[0]);
+          DimVector line(gs.dim(), 1);
+          line[dim] = gs.size(dim);
+          const Tensor index = n.saved(0).view(line).expand(gs.sizes());
+          const Tensor dx = scatter_add(zeros(xs_sizes, gs.options()), dim, index, gs);
+          return tensor_list{dx.view(x_sizes)};
+        });
+    node->save(idx);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
+  return index_select_impl("index_select", x, dim, index);
+}
+
+// out[p] = x[p with p[dim] = index[p]], out of index's shape.
+Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
+  detail::check_same_device("gather", x, index);
+  detail::check_cpu("gather", x);
+  check_index_dtype("gather", index);
+  dim = wrap_dim(dim, std::max<int64_t>(x.dim(), 1), "gather");
+  check_index_shape("gather", x, dim, index, nullptr);
+  check_index_values("gather", index, dim, at_least_1d(x).size(dim));
+  Tensor out = empty(index.sizes(), x.options());
+  cpu::gather(at_least_1d(out), at_least_1d(x), dim, at_least_1d(index));
+  if (autograd::needs_grad(x)) {
+    const DimVector x_sizes(x.sizes());
+    auto node = autograd::make_node("GatherBackward", {x},
+        [dim, x_sizes](Node& n, const tensor_list& g) {
+          return tensor_list{scatter_add(zeros(x_sizes, g[0].options()), dim, n.saved(0), g[0])};
+        });
+    node->save(index);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+Tensor scatter_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src) {
+  dim = check_scatter_add("scatter_add", x, dim, index, src);
+  Tensor out = x.detach().clone();
+  scatter_add_into(out, dim, index, src);
+  if (autograd::needs_grad(x, src))
+    autograd::set_history(out, scatter_add_node(x, dim, index, src));
+  return out;
+}
+
+Tensor masked_fill(const Tensor& x, const Tensor& mask, const Scalar& value) {
+  EMBER_CHECK(mask.scalar_type() == kBool, "masked_fill: expected a bool mask, got ",
+              mask.scalar_type());
+  detail::check_same_device("masked_fill", x, mask);
+  detail::check_cpu("masked_fill", x);
+  Tensor out = empty(broadcast_shapes(x.sizes(), mask.sizes(), "masked_fill"), x.options());
+  dispatch_all(x.scalar_type(), "masked_fill", [&]<typename T>() {
+    const T v = value.to<T>();
+    cpu::elementwise<T, T, bool>(out, {&x, &mask}, [v](T a, bool m) { return m ? v : a; });
+  });
+  if (autograd::needs_grad(x)) {
+    auto node = autograd::make_node("MaskedFillBackward", {x}, [](Node& n, const tensor_list& g) {
+      return tensor_list{masked_fill(g[0], n.saved(0), 0)};  // the engine sums to x's shape
+    });
+    node->save(mask);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+// weight: (V, D), indices: any shape S -> (S..., D)
+Tensor embedding(const Tensor& weight, const Tensor& indices) {
+  EMBER_CHECK(weight.dim() == 2,
+              "embedding: weight must be 2-d (num_embeddings, embedding_dim), got ",
+              weight.sizes());
+  check_index_dtype("embedding", indices);
+  DimVector out_sizes(indices.sizes());
+  out_sizes.push_back(weight.size(1));
+  const Tensor flat = indices.reshape({indices.numel()});
+  return index_select_impl("embedding", weight, 0, flat).view(out_sizes);
+}
+
+// indices: int64, any shape S -> int64 (S..., num_classes) of zeros with a 1 at each value.
+Tensor one_hot(const Tensor& indices, int64_t num_classes) {
+  check_index_dtype("one_hot", indices);
+  detail::check_cpu("one_hot", indices);
+  EMBER_CHECK(num_classes >= -1, "one_hot: num_classes must be -1 (infer) or >= 0, got ",
+              num_classes);
+  const Tensor flat = indices.contiguous();
+  const int64_t* v = flat.data_ptr<int64_t>();
+  const int64_t n = flat.numel();
+  if (num_classes == -1) {
+    EMBER_CHECK(n > 0, "one_hot: cannot infer num_classes from an empty tensor; pass num_classes");
+    num_classes = *std::max_element(v, v + n) + 1;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    EMBER_CHECK(v[i] >= 0, "one_hot: class values must be non-negative, got ", v[i]);
+    EMBER_CHECK(v[i] < num_classes, "one_hot: class value ", v[i], " is out of range for ",
+                num_classes, " classes (valid range [0, ", num_classes - 1, "])");
+  }
+  DimVector out_sizes(indices.sizes());
+  out_sizes.push_back(num_classes);
+  Tensor out = zeros(out_sizes, indices.options());
+  int64_t* o = out.data_ptr<int64_t>();
+  for (int64_t i = 0; i < n; ++i) o[i * num_classes + v[i]] = 1;
+  return out;
+}
+
+Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
+  return ember::index_select(*this, dim, index);
+}
+Tensor Tensor::gather(int64_t dim, const Tensor& index) const {
+  return ember::gather(*this, dim, index);
+}
+Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const {
+  return ember::scatter_add(*this, dim, index, src);
+}
+Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) {
+  autograd::check_inplace(*this, "scatter_add_", {src});
+  dim = check_scatter_add("scatter_add_", *this, dim, index, src);
+  auto node = autograd::needs_grad(*this, src) ? scatter_add_node(*this, dim, index, src) : nullptr;
+  scatter_add_into(*this, dim, index, src);
+  impl()->bump_version();
+  if (node) autograd::rebase_history(*this, node);
+  return *this;
+}
+Tensor Tensor::masked_fill(const Tensor& mask, const Scalar& value) const {
+  return ember::masked_fill(*this, mask, value);
+}
 
 }  // namespace ember

@@ -1,0 +1,117 @@
+// CPU figures to set against libtorch's (docs/benchmarks.md): the fixed cost
+// of one op, the bandwidth of a large elementwise op next to std::memcpy on
+// the same machine in the same run, and GEMM throughput. Each figure is the
+// median of repeated runs, with 2 threads.
+//
+//   build-*/benchmarks/cpu_ops [--reps N]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <ember/ember.h>
+
+using namespace ember;
+
+namespace {
+
+// Median wall time of `reps` calls of f, in seconds.
+template <typename F>
+double median_seconds(int reps, const F& f) {
+  std::vector<double> times;
+  for (int r = 0; r < reps; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    f();
+    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+void report(const char* what, double value, const char* unit, const char* target) {
+  std::printf("%-50s %9.3f %-9s %s\n", what, value, unit, target);
+}
+
+// Microseconds per `a + b` of one element, timed over a loop of many ops.
+double add_overhead_us(const Tensor& a, const Tensor& b, int reps) {
+  constexpr int kOps = 200000;
+  const double s = median_seconds(reps, [&] {
+    for (int i = 0; i < kOps; ++i) {
+      const Tensor c = a + b;
+    }
+  });
+  return s / kOps * 1e6;
+}
+
+// GB/s of c = a + b over n floats, counting a, b and c once each.
+double add_bandwidth(const Tensor& a, const Tensor& b, int reps) {
+  { const Tensor warm = a + b; }  // the first output block comes from the system
+  const double s = median_seconds(reps, [&] { const Tensor c = a + b; });
+  return 3.0 * static_cast<double>(a.nbytes()) / s / 1e9;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 15;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
+  }
+  set_num_threads(2);
+  std::printf("ember cpu_ops: %d threads, median of %d runs\n\n", get_num_threads(), reps);
+
+  // (a) per-op overhead
+  {
+    const Tensor a = ones({1}), b = ones({1});
+    const Tensor a_grad = ones({1}).requires_grad_();
+    {
+      NoGradGuard no_grad;
+      add_overhead_us(a, b, 2);  // warm-up
+      report("1-element add, grad mode off", add_overhead_us(a, b, reps), "us/op", "(target <= 0.30)");
+    }
+    add_overhead_us(a_grad, b, 2);
+    report("1-element add, input requires grad", add_overhead_us(a_grad, b, reps), "us/op",
+           "(target <= 0.57)");
+  }
+
+  // (b) 16M-float add that allocates its output, next to memcpy of the same bytes
+  {
+    NoGradGuard no_grad;
+    constexpr int64_t kN = int64_t(1) << 24;  // 64 MiB of float32
+    const Tensor a = rand({kN}), b = rand({kN});
+    report("16M float add (3 x 64 MiB moved)", add_bandwidth(a, b, reps), "GB/s",
+           "(target >= libtorch, 40-68)");
+    const size_t bytes = static_cast<size_t>(kN) * sizeof(float);
+    std::vector<char> src(bytes, 1), dst(bytes, 0);
+    const double copy_s = median_seconds(reps, [&] { std::memcpy(dst.data(), src.data(), bytes); });
+    report("  std::memcpy of 64 MiB (2 x 64 MiB moved)", 2.0 * bytes / copy_s / 1e9, "GB/s",
+           "(one thread)");
+    const double copy2_s = median_seconds(reps, [&] {  // each thread copies one half
+      parallel_for(0, 2, 1, [&](int64_t begin, int64_t end) {
+        for (int64_t h = begin; h < end; ++h)
+          std::memcpy(dst.data() + h * bytes / 2, src.data() + h * bytes / 2, bytes / 2);
+      });
+    });
+    report("  std::memcpy of 64 MiB, two threads", 2.0 * bytes / copy2_s / 1e9, "GB/s", "");
+    cpu::set_caching_enabled(false);
+    cpu::empty_cache();
+    report("  same add, caching allocator off", add_bandwidth(a, b, reps), "GB/s",
+           "(fresh pages each call)");
+    cpu::set_caching_enabled(true);
+  }
+
+  // (c) GEMM
+  {
+    NoGradGuard no_grad;
+    constexpr int64_t kSize = 1024;
+    const Tensor a = randn({kSize, kSize}), b = randn({kSize, kSize});
+    for (int i = 0; i < 2; ++i) mm(a, b);  // warm-up
+    const double s = median_seconds(std::max(3, reps / 2), [&] { mm(a, b); });
+    report("1024^3 float32 matmul", 2.0 * kSize * kSize * kSize / s / 1e9, "GFLOP/s",
+           "(target >= 200)");
+  }
+  return 0;
+}

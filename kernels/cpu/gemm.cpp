@@ -1,0 +1,73 @@
+#include "ember/kernels/cpu/gemm.h"
+
+// GCC 12 reports false "may be used uninitialized" warnings inside the AVX-512
+// intrinsics that Eigen's GEMM kernels inline.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <Eigen/Core>
+
+namespace ember::cpu {
+namespace {
+
+template <typename T, int Order>
+using ConstMatrixMap =
+    Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Order>, Eigen::Unaligned,
+               Eigen::OuterStride<>>;
+template <typename T>
+using OutMatrixMap = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>,
+                                Eigen::Unaligned, Eigen::OuterStride<>>;
+
+// One instantiation per storage order of a and b, so Eigen packs each
+// operand straight from its own layout.
+template <typename T, int OrderA, int OrderB>
+void gemm_maps(int64_t m, int64_t n, int64_t k, T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta,
+               OutMatrixMap<T>& c) {
+  ConstMatrixMap<T, OrderA> A(a.data, m, k, Eigen::OuterStride<>(a.ld));
+  ConstMatrixMap<T, OrderB> B(b.data, k, n, Eigen::OuterStride<>(b.ld));
+  if (beta == T(0)) {
+    c.noalias() = alpha * A * B;
+    return;
+  }
+  if (beta != T(1)) c *= beta;
+  c.noalias() += alpha * A * B;
+}
+
+}  // namespace
+
+template <typename T>
+void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta, T* c,
+          int64_t ldc) {
+  if (m == 0 || n == 0) return;
+  OutMatrixMap<T> C(c, m, n, Eigen::OuterStride<>(ldc));
+  if (k == 0) {  // an empty sum: alpha * 0 + beta * c
+    if (beta == T(0)) C.setZero();
+    else C *= beta;
+    return;
+  }
+  constexpr int R = Eigen::RowMajor, Col = Eigen::ColMajor;
+  if (!a.col_major && !b.col_major) gemm_maps<T, R, R>(m, n, k, alpha, a, b, beta, C);
+  else if (!a.col_major) gemm_maps<T, R, Col>(m, n, k, alpha, a, b, beta, C);
+  else if (!b.col_major) gemm_maps<T, Col, R>(m, n, k, alpha, a, b, beta, C);
+  else gemm_maps<T, Col, Col>(m, n, k, alpha, a, b, beta, C);
+}
+
+template <typename T>
+T dot(int64_t n, const T* x, int64_t incx, const T* y, int64_t incy) {
+  if (n == 0) return T(0);
+  if (incx == 1 && incy == 1) {  // compile-time unit strides let Eigen vectorize
+    using Dense = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>>;
+    return Dense(x, n).dot(Dense(y, n));
+  }
+  using Vec =
+      Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>, Eigen::Unaligned, Eigen::InnerStride<>>;
+  return Vec(x, n, Eigen::InnerStride<>(incx)).dot(Vec(y, n, Eigen::InnerStride<>(incy)));
+}
+
+#define EMBER_INSTANTIATE_GEMM(T)                                                              \
+  template void gemm<T>(int64_t, int64_t, int64_t, T, MatrixRef<T>, MatrixRef<T>, T, T*, int64_t); \
+  template T dot<T>(int64_t, const T*, int64_t, const T*, int64_t);
+EMBER_INSTANTIATE_GEMM(float)
+EMBER_INSTANTIATE_GEMM(double)
+EMBER_INSTANTIATE_GEMM(int64_t)
+#undef EMBER_INSTANTIATE_GEMM
+
+}  // namespace ember::cpu
