@@ -143,12 +143,20 @@ void GraphTask::execute(Node& node, tensor_list&& inputs) {
   bool any = false;
   for (const Tensor& g : inputs) any = any || g.defined();
   // A node none of whose outputs got a gradient passes on nothing.
-  tensor_list outputs = any ? node.apply(std::move(inputs)) : tensor_list(node.next_edges().size());
-  if (!keep_graph_) node.release_saved();
-  validate(node, outputs);
+  tensor_list outputs;
+  try {
+    outputs = any ? node.apply(std::move(inputs)) : tensor_list(node.next_edges().size());
+    if (!keep_graph_) node.release_saved();
+    validate(node, outputs);
+  } catch (...) {
+    if (tracing) std::cerr << "  -> error\n";  // end the trace line before the Error propagates
+    throw;
+  }
   if (tracing) {
     std::cerr << "  ->";
-    for (const Tensor& g : outputs) std::cerr << ' ' << (g.defined() ? detail::str_cat(g.sizes()) : "none");
+    for (const Tensor& g : outputs)
+      std::cerr << ' ' << (g.defined() ? detail::str_cat(g.sizes()) : "none");
+    if (dynamic_cast<AccumulateGrad*>(&node)) std::cerr << " .grad";
     std::cerr << '\n';
   }
   if (AnomalyMode::is_enabled()) {

@@ -14,15 +14,16 @@ bool needs_grad_list(TensorList inputs) {
   return false;
 }
 
-std::shared_ptr<Node> make_node(std::string name, TensorList inputs, BackwardFn fn) {
-  auto node = std::make_shared<FunctionNode>(std::move(name), std::move(fn));
+std::shared_ptr<Node> make_node(const char* name, TensorList inputs, BackwardFn fn) {
+  auto node = std::make_shared<FunctionNode>(name, std::move(fn));
+  node->reserve_inputs(inputs.size());
   for (const Tensor& t : inputs) node->add_input(t);
   return node;
 }
 
-std::shared_ptr<Node> make_node(std::string name, std::initializer_list<Tensor> inputs,
+std::shared_ptr<Node> make_node(const char* name, std::initializer_list<Tensor> inputs,
                                 BackwardFn fn) {
-  return make_node(std::move(name), TensorList(inputs.begin(), inputs.size()), std::move(fn));
+  return make_node(name, TensorList(inputs.begin(), inputs.size()), std::move(fn));
 }
 
 void set_history(const Tensor& output, const std::shared_ptr<Node>& node) {
@@ -33,22 +34,20 @@ void set_history(const Tensor& output, const std::shared_ptr<Node>& node) {
   node->add_output(output);
 }
 
-void check_inplace(const Tensor& self, const char* op) {
+void check_inplace(const Tensor& self, const char* op, TensorList sources) {
   if (!GradMode::is_enabled()) return;
   EMBER_CHECK(!(self.is_leaf() && self.requires_grad()), op,
               ": a leaf tensor that requires grad is being used in an in-place operation; "
               "wrap the update in ember::NoGradGuard (as optimizers do) or use an "
               "out-of-place op");
-  EMBER_CHECK(!(self.impl()->is_view() && self.requires_grad()), op,
-              ": in-place operations on a view of a tensor that requires grad are not "
-              "supported by ember (the base tensor would not see the change); use an "
-              "out-of-place op");
+  EMBER_CHECK(!(self.impl()->is_view() && (self.requires_grad() || needs_grad_list(sources))), op,
+              ": in-place operations on a view whose result requires grad are not supported by "
+              "ember (the base tensor would not see the change); use an out-of-place op");
 }
 
 void rebase_history(const Tensor& self, const std::shared_ptr<Node>& node) {
-  EMBER_CHECK(!self.impl()->is_view(), node->name(), ": an in-place operation wrote a value that "
-              "requires grad into a view; ember cannot track that (the base tensor would not "
-              "see the change). Use an out-of-place op.");
+  EMBER_INTERNAL_ASSERT(!self.impl()->is_view(), node->name(),
+                        " rebased a view: the op must call check_inplace with its sources first");
   set_history(self, node);
 }
 

@@ -16,8 +16,10 @@
 //
 // The backward lambda must not capture tensors (save them instead, so the
 // version check and release after backward apply); capturing sizes or
-// scalars is fine. Gradients may keep a broadcast shape: the engine sums
-// them to each input's shape.
+// scalars is fine. An op that differentiates from its result saves it with
+// node->save(out, /*is_output=*/true), before or after set_history.
+// Gradients may keep a broadcast shape: the engine sums them to each input's
+// shape.
 #include <functional>
 #include <initializer_list>
 #include <memory>
@@ -31,7 +33,7 @@ using BackwardFn = std::function<tensor_list(Node& self, const tensor_list& grad
 
 class FunctionNode final : public Node {
  public:
-  FunctionNode(std::string name, BackwardFn fn) : Node(std::move(name)), fn_(std::move(fn)) {}
+  FunctionNode(const char* name, BackwardFn fn) : Node(name), fn_(std::move(fn)) {}
   tensor_list apply(tensor_list&& grads) override;
 
  private:
@@ -46,15 +48,17 @@ bool needs_grad(const Ts&... inputs) {
 bool needs_grad_list(TensorList inputs);
 
 // A node with one edge per input (in order).
-std::shared_ptr<Node> make_node(std::string name, TensorList inputs, BackwardFn fn);
-std::shared_ptr<Node> make_node(std::string name, std::initializer_list<Tensor> inputs, BackwardFn fn);
+std::shared_ptr<Node> make_node(const char* name, TensorList inputs, BackwardFn fn);
+std::shared_ptr<Node> make_node(const char* name, std::initializer_list<Tensor> inputs, BackwardFn fn);
 
 // Makes `node` the grad_fn of `output` (its next output number).
 void set_history(const Tensor& output, const std::shared_ptr<Node>& node);
 
-// Before an in-place op writes `self`: errors for a leaf that requires grad
-// (under grad mode) and for views whose autograd ember does not track.
-void check_inplace(const Tensor& self, const char* op);
+// Before an in-place op writes `self` (from `sources`, its other inputs):
+// errors for a leaf that requires grad (under grad mode), and for a view whose
+// result would require grad, which ember does not track (its base would not
+// see the change). Checked before the write, so a refused op changes nothing.
+void check_inplace(const Tensor& self, const char* op, TensorList sources = {});
 // After an in-place op on `self` recorded `node`: `self` now comes from node.
 void rebase_history(const Tensor& self, const std::shared_ptr<Node>& node);
 

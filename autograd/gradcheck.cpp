@@ -68,9 +68,10 @@ GradcheckResult gradcheck(const GradcheckFn& fn, const tensor_list& inputs, doub
       double* p = element(x, i);
       const double orig = *p;
       *p = orig + eps;
-      const Tensor plus = flat_output(fn, inputs).contiguous();
+      // clone(): the output may be a view of x itself.
+      const Tensor plus = flat_output(fn, inputs).detach().clone();
       *p = orig - eps;
-      const Tensor minus = flat_output(fn, inputs).contiguous();
+      const Tensor minus = flat_output(fn, inputs).detach().clone();
       *p = orig;
       for (int64_t j = 0; j < n_out; ++j) {
         const double numeric = (plus.data_ptr<double>()[j] - minus.data_ptr<double>()[j]) / (2 * eps);

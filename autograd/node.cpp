@@ -15,16 +15,11 @@ std::atomic<unsigned> next_hook_handle{1};
 
 uint64_t peek_sequence_nr() { return next_sequence_nr.load(); }
 
-SavedTensor::SavedTensor(const Tensor& t, bool is_output) : is_output_(is_output) {
+SavedTensor::SavedTensor(const Tensor& t, bool is_output, uint32_t output_nr)
+    : output_nr_(output_nr), is_output_(is_output) {
   if (!t.defined()) return;
   version_ = t._version();
-  requires_grad_ = t.requires_grad();
-  if (is_output) {
-    output_nr_ = t.output_nr();
-    data_ = t.detach();
-  } else {
-    data_ = t;
-  }
+  data_ = is_output ? t.detach() : t;
 }
 
 Tensor SavedTensor::unpack(const std::shared_ptr<Node>& saved_by) const {
@@ -34,8 +29,9 @@ Tensor SavedTensor::unpack(const std::shared_ptr<Node>& saved_by) const {
               "in-place operation: ", saved_by->name(), " saved a ", data_.toString(),
               " at version ", version_, "; it is now at version ", data_._version(),
               ". Use an out-of-place op, or clone() the tensor before modifying it.");
-  if (!is_output_ || !requires_grad_) return data_;
-  // Re-attach the saved output to its node, so double backward sees its history.
+  if (!is_output_) return data_;
+  // Re-attach the saved output to its node (every output of a node requires
+  // grad), so double backward sees its history.
   Tensor t = data_.detach();
   AutogradMeta& meta = t.impl()->ensure_autograd_meta();
   meta.grad_fn = saved_by;
@@ -43,7 +39,12 @@ Tensor SavedTensor::unpack(const std::shared_ptr<Node>& saved_by) const {
   return t;
 }
 
-Node::Node(std::string name) : name_(std::move(name)), sequence_nr_(next_sequence_nr++) {}
+Node::Node(const char* name) : name_(name), sequence_nr_(next_sequence_nr++) {}
+
+void Node::reserve_inputs(size_t n) {
+  next_edges_.reserve(n);
+  input_meta_.reserve(n);
+}
 
 void Node::add_input(const Tensor& input) {
   next_edges_.push_back(input.defined() ? gradient_edge(input) : Edge{});
@@ -55,6 +56,17 @@ void Node::add_input(const Tensor& input) {
 
 void Node::add_output(const Tensor& output) {
   output_meta_.push_back({DimVector(output.sizes()), output.scalar_type(), output.device()});
+}
+
+void Node::save(const Tensor& t, bool is_output) {
+  const bool registered = t.defined() && t.grad_fn().get() == this;
+  const auto output_nr = static_cast<uint32_t>(registered ? t.output_nr() : num_outputs());
+  saved_.emplace_back(t, is_output, output_nr);
+}
+
+size_t Node::num_saved() const {
+  return static_cast<size_t>(std::count_if(saved_.begin(), saved_.end(),
+                                           [](const SavedTensor& s) { return s.defined(); }));
 }
 
 Tensor Node::saved(size_t i) {

@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -39,10 +40,10 @@ struct TensorMeta {
 class SavedTensor {
  public:
   SavedTensor() = default;
-  // is_output: the tensor is an output of the saving node itself. It is then
-  // stored without its grad_fn (which would be a reference cycle) and
+  // is_output: the tensor is output `output_nr` of the saving node itself. It
+  // is then stored without its grad_fn (which would be a reference cycle) and
   // re-attached to the node when unpacked.
-  SavedTensor(const Tensor& t, bool is_output);
+  SavedTensor(const Tensor& t, bool is_output, uint32_t output_nr = 0);
   Tensor unpack(const std::shared_ptr<Node>& saved_by) const;
   size_t nbytes() const { return data_.defined() ? data_.nbytes() : 0; }
   bool defined() const { return data_.defined(); }
@@ -52,17 +53,17 @@ class SavedTensor {
   uint32_t version_ = 0;
   uint32_t output_nr_ = 0;
   bool is_output_ = false;
-  bool requires_grad_ = false;
 };
 
 class Node : public std::enable_shared_from_this<Node> {
  public:
-  explicit Node(std::string name);
+  // name: a string literal (nodes keep the pointer).
+  explicit Node(const char* name);
   virtual ~Node() = default;
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
 
-  const std::string& name() const { return name_; }
+  std::string_view name() const { return name_; }
   // Order of creation across all nodes: the engine runs later nodes first
   // among those ready, and anomaly messages cite it as the forward's index.
   uint64_t sequence_nr() const { return sequence_nr_; }
@@ -78,10 +79,12 @@ class Node : public std::enable_shared_from_this<Node> {
   bool needs_input_grad(size_t i) const { return i < next_edges_.size() && next_edges_[i].valid(); }
 
   // Saved tensors: save() records, saved(i) unpacks with the version check.
-  void save(const Tensor& t, bool is_output = false) { saved_.emplace_back(t, is_output); }
+  // An output may be saved before or after set_history() makes it this
+  // node's output (before: it becomes the next output).
+  void save(const Tensor& t, bool is_output = false);
   Tensor saved(size_t i);
   size_t saved_bytes() const;
-  size_t num_saved() const { return saved_.size(); }
+  size_t num_saved() const;  // defined ones: an undefined save() is a placeholder
   // Frees saved tensors after backward (unless retain_graph).
   virtual void release_saved();
   bool saved_released() const { return released_; }
@@ -95,11 +98,12 @@ class Node : public std::enable_shared_from_this<Node> {
   void set_retain_grad_hook(uint32_t output_nr, std::weak_ptr<TensorImpl> tensor);
 
   // Set up by the op that records this node (autograd/function.h).
+  void reserve_inputs(size_t n);
   void add_input(const Tensor& input);
   void add_output(const Tensor& output);
 
  private:
-  std::string name_;
+  const char* name_;
   uint64_t sequence_nr_;
   std::vector<Edge> next_edges_;
   std::vector<TensorMeta> input_meta_;

@@ -24,12 +24,14 @@ Tensor& Tensor::requires_grad_(bool requires_grad) {
 }
 
 bool Tensor::is_leaf() const {
+  if (!defined()) return true;
   const AutogradMeta* m = impl()->autograd_meta();
   return m == nullptr || m->grad_fn == nullptr;
 }
 
 const Tensor& Tensor::grad() const {
   static const Tensor undefined;
+  if (!defined()) return undefined;
   const AutogradMeta* m = impl()->autograd_meta();
   return m ? m->grad : undefined;
 }
@@ -43,11 +45,13 @@ void Tensor::set_grad(const Tensor& grad) {
 }
 
 std::shared_ptr<autograd::Node> Tensor::grad_fn() const {
+  if (!defined()) return nullptr;
   const AutogradMeta* m = impl()->autograd_meta();
   return m ? m->grad_fn : nullptr;
 }
 
 uint32_t Tensor::output_nr() const {
+  if (!defined()) return 0;
   const AutogradMeta* m = impl()->autograd_meta();
   return m ? m->output_nr : 0;
 }
