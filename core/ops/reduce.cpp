@@ -1,44 +1,389 @@
-// STUB: replaced by the real implementation.
+// Reductions: sum, mean, sum_to, max/min (all, or along a dim with indices),
+// argmax/argmin, var/std, norm, all/any, and their derivatives (written with
+// ember ops, so they can be differentiated again). The loops are in
+// kernels/cpu/reduce.h, the per-element maths in kernels/common/reduce_functors.h.
+// softmax, log_softmax and logsumexp are in softmax.cpp.
 #include "ember/core/ops/reduce.h"
-#include "ember/core/error.h"
+
+#include <cmath>
+
+#include "ember/autograd/function.h"
+#include "ember/core/ops/binary.h"
+#include "ember/core/ops/compare.h"
+#include "ember/core/ops/elementwise_helpers.h"
+#include "ember/core/ops/reduce_helpers.h"
+#include "ember/core/ops/unary.h"
+#include "ember/kernels/common/reduce_functors.h"
+#include "ember/kernels/cpu/reduce.h"
 
 namespace ember {
 
-Tensor sum(const Tensor& x, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) { EMBER_ERROR("sum: not implemented yet"); }
-Tensor mean(const Tensor& x, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) { EMBER_ERROR("mean: not implemented yet"); }
-Tensor sum_to(const Tensor& x, IntArrayRef shape) { EMBER_ERROR("sum_to: not implemented yet"); }
-Tensor max(const Tensor& x) { EMBER_ERROR("max: not implemented yet"); }
-std::tuple<Tensor, Tensor> max(const Tensor& x, int64_t dim, bool keepdim) { EMBER_ERROR("max: not implemented yet"); }
-Tensor min(const Tensor& x) { EMBER_ERROR("min: not implemented yet"); }
-std::tuple<Tensor, Tensor> min(const Tensor& x, int64_t dim, bool keepdim) { EMBER_ERROR("min: not implemented yet"); }
-Tensor argmax(const Tensor& x, std::optional<int64_t> dim, bool keepdim) { EMBER_ERROR("argmax: not implemented yet"); }
-Tensor argmin(const Tensor& x, std::optional<int64_t> dim, bool keepdim) { EMBER_ERROR("argmin: not implemented yet"); }
-Tensor var(const Tensor& x, IntArrayRef dim, bool unbiased, bool keepdim) { EMBER_ERROR("var: not implemented yet"); }
-Tensor std(const Tensor& x, IntArrayRef dim, bool unbiased, bool keepdim) { EMBER_ERROR("std: not implemented yet"); }
-Tensor norm(const Tensor& x, std::optional<Scalar> p, IntArrayRef dim, bool keepdim) { EMBER_ERROR("norm: not implemented yet"); }
-Tensor all(const Tensor& x) { EMBER_ERROR("all: not implemented yet"); }
-Tensor any(const Tensor& x) { EMBER_ERROR("any: not implemented yet"); }
-Tensor softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype) { EMBER_ERROR("softmax: not implemented yet"); }
-Tensor log_softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype) { EMBER_ERROR("log_softmax: not implemented yet"); }
-Tensor logsumexp(const Tensor& x, IntArrayRef dim, bool keepdim) { EMBER_ERROR("logsumexp: not implemented yet"); }
-Tensor Tensor::sum(std::optional<ScalarType> dtype) const { EMBER_ERROR("sum: not implemented yet"); }
-Tensor Tensor::sum(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const { EMBER_ERROR("sum: not implemented yet"); }
-Tensor Tensor::mean(std::optional<ScalarType> dtype) const { EMBER_ERROR("mean: not implemented yet"); }
-Tensor Tensor::mean(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const { EMBER_ERROR("mean: not implemented yet"); }
-Tensor Tensor::max() const { EMBER_ERROR("max: not implemented yet"); }
-std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool keepdim) const { EMBER_ERROR("max: not implemented yet"); }
-Tensor Tensor::min() const { EMBER_ERROR("min: not implemented yet"); }
-std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const { EMBER_ERROR("min: not implemented yet"); }
-Tensor Tensor::argmax(std::optional<int64_t> dim, bool keepdim) const { EMBER_ERROR("argmax: not implemented yet"); }
-Tensor Tensor::argmin(std::optional<int64_t> dim, bool keepdim) const { EMBER_ERROR("argmin: not implemented yet"); }
-Tensor Tensor::var(bool unbiased) const { EMBER_ERROR("var: not implemented yet"); }
-Tensor Tensor::var(IntArrayRef dim, bool unbiased, bool keepdim) const { EMBER_ERROR("var: not implemented yet"); }
-Tensor Tensor::std(bool unbiased) const { EMBER_ERROR("std: not implemented yet"); }
-Tensor Tensor::std(IntArrayRef dim, bool unbiased, bool keepdim) const { EMBER_ERROR("std: not implemented yet"); }
-Tensor Tensor::norm(const Scalar& p) const { EMBER_ERROR("norm: not implemented yet"); }
-Tensor Tensor::norm(std::optional<Scalar> p, IntArrayRef dim, bool keepdim) const { EMBER_ERROR("norm: not implemented yet"); }
-Tensor Tensor::softmax(int64_t dim, std::optional<ScalarType> dtype) const { EMBER_ERROR("softmax: not implemented yet"); }
-Tensor Tensor::log_softmax(int64_t dim, std::optional<ScalarType> dtype) const { EMBER_ERROR("log_softmax: not implemented yet"); }
-Tensor Tensor::all() const { EMBER_ERROR("all: not implemented yet"); }
-Tensor Tensor::any() const { EMBER_ERROR("any: not implemented yet"); }
+using autograd::Node;
+using detail::DimMask;
+using detail::ReduceShape;
+
+namespace {
+
+// A new tensor of shape rs.out and dtype Out holding x reduced by ops.
+template <typename In, typename Acc, typename Out, typename Ops>
+Tensor launch_reduce(const Tensor& x, const ReduceShape& rs, const Ops& ops) {
+  Tensor out = empty(rs.out, x.options().dtype(scalar_type_of<Out>));
+  cpu::reduce<In, Acc, Out>(out.data_ptr<Out>(), x, rs.keep, ops);
+  return out;
+}
+
+DimMask all_dims(const Tensor& x) { return detail::reduction_mask("", x, {}); }
+
+// The gradient of a sum: g spread over the reduced dims (a view, no copy).
+Tensor expand_reduced(const Tensor& g, const DimVector& in_sizes, DimMask mask, bool keepdim) {
+  return detail::restore_reduced_dims(g, static_cast<int64_t>(in_sizes.size()), mask, keepdim)
+      .expand(in_sizes);
+}
+
+// sum (scale == 1) or mean (scale == 1/count): the gradient is g * scale spread out.
+void record_sum_like(const char* name, const Tensor& x, const Tensor& out, DimMask mask,
+                     bool keepdim, double scale) {
+  if (!autograd::needs_grad(x)) return;
+  const DimVector in_sizes(x.sizes());
+  auto node = autograd::make_node(name, {x}, [=](Node&, const tensor_list& g) {
+    const Tensor scaled = scale == 1 ? g[0] : g[0] * scale;
+    return tensor_list{expand_reduced(scaled, in_sizes, mask, keepdim)};
+  });
+  autograd::set_history(out, node);
+}
+
+}  // namespace
+
+// ---- sum / mean / sum_to ----
+
+Tensor sum(const Tensor& input, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  detail::check_cpu("sum", input);
+  EMBER_CHECK(dtype != kBool, "sum: dtype bool is not supported (use any() or all())");
+  const Tensor x = dtype ? input.to(*dtype) : input;
+  const DimMask mask = detail::reduction_mask("sum", x, dim);
+  const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
+  Tensor out = dispatch_all(x.scalar_type(), "sum", [&]<typename T>() {
+    using Acc = functors::sum_acc_t<T>;
+    using Out = std::conditional_t<std::is_floating_point_v<T>, T, int64_t>;  // int and bool: int64
+    return launch_reduce<T, Acc, Out>(x, rs, functors::SumOps<T, Acc, Out>{});
+  });
+  record_sum_like("SumBackward", x, out, mask, keepdim, 1.0);
+  return out;
+}
+
+Tensor mean(const Tensor& input, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  detail::check_cpu("mean", input);
+  if (dtype) {
+    EMBER_CHECK(is_floating_point(*dtype), "mean: dtype must be a floating point dtype, got ",
+                *dtype);
+  } else {
+    EMBER_CHECK(input.is_floating_point(), "mean: could not infer the output dtype: the input is ",
+                input.scalar_type(),
+                ", which is not floating point; pass a floating dtype (e.g. "
+                "mean(x, dims, keepdim, kFloat))");
+  }
+  const Tensor x = dtype ? input.to(*dtype) : input;
+  const DimMask mask = detail::reduction_mask("mean", x, dim);
+  const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
+  Tensor out = dispatch_floating(x.scalar_type(), "mean", [&]<typename T>() {
+    return launch_reduce<T, double, T>(x, rs,
+                                       functors::MeanOps<T, double, T>{{}, double(rs.count)});
+  });
+  record_sum_like("MeanBackward", x, out, mask, keepdim, 1.0 / static_cast<double>(rs.count));
+  return out;
+}
+
+Tensor sum_to(const Tensor& x, IntArrayRef shape) {
+  if (x.sizes() == shape) return x;
+  EMBER_CHECK(is_expandable_to(shape, x.sizes()), "sum_to: shape ", shape,
+              " does not broadcast to the tensor's shape ", x.sizes());
+  // Sum the leading dims shape lacks and the dims where shape has 1 (size-1
+  // dims of x need no sum: the reshape drops or keeps them).
+  const int64_t lead = x.dim() - static_cast<int64_t>(shape.size());
+  DimVector dims;
+  for (int64_t d = 0; d < x.dim(); ++d)
+    if (x.size(d) != 1 && (d < lead || shape[d - lead] == 1)) dims.push_back(d);
+  return (dims.empty() ? x : sum(x, dims, /*keepdim=*/true)).reshape(shape);
+}
+
+// ---- max / min over all elements ----
+
+namespace {
+
+Tensor max_min_all(const char* op, const Tensor& x, bool is_max) {
+  detail::check_cpu(op, x);
+  EMBER_CHECK(x.numel() > 0, op, ": cannot reduce an empty tensor (shape ", x.sizes(),
+              ") over all elements; pass a dim");
+  const ReduceShape rs = detail::reduce_shape(x, all_dims(x), false);
+  Tensor out = dispatch_all(x.scalar_type(), op, [&]<typename T>() {
+    return is_max ? launch_reduce<T, T, T>(x, rs, functors::MaxOps<T>{})
+                  : launch_reduce<T, T, T>(x, rs, functors::MinOps<T>{});
+  });
+  if (autograd::needs_grad(x)) {
+    // The gradient is split evenly between the elements equal to the result.
+    auto node = autograd::make_node(
+        is_max ? "MaxBackward" : "MinBackward", {x}, [](Node& n, const tensor_list& g) {
+          const Tensor hit = (n.saved(0) == n.saved(1)).to(g[0].scalar_type());
+          return tensor_list{g[0] * hit / hit.sum()};
+        });
+    node->save(x);
+    node->save(out, /*is_output=*/true);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+// values (or nothing when !with_values) and int64 indices of the best element along d.
+std::tuple<Tensor, Tensor> arg_reduce_dim(const char* op, const Tensor& x, int64_t d, bool keepdim,
+                                          bool is_max, bool with_values) {
+  const detail::LineShape l = detail::line_shape(x, d);
+  EMBER_CHECK(l.n > 0, op, ": cannot reduce over dimension ", d, " of size 0 (tensor of shape ",
+              x.sizes(), ")");
+  const DimMask mask = x.dim() == 0 ? 0 : DimMask(1) << d;
+  const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
+  Tensor values = with_values ? empty(rs.out, x.options()) : Tensor();
+  Tensor indices = empty(rs.out, x.options().dtype(kLong));
+  const Tensor xc = detail::contiguous_for_kernel(x);
+  dispatch_all(x.scalar_type(), op, [&]<typename T>() {
+    T* v = with_values ? values.data_ptr<T>() : nullptr;
+    int64_t* i = indices.data_ptr<int64_t>();
+    const T* src = xc.data_ptr<T>();
+    if (is_max)
+      cpu::arg_reduce(src, l.outer, l.n, l.inner, v, i, functors::ArgMaxOps<T>{});
+    else
+      cpu::arg_reduce(src, l.outer, l.n, l.inner, v, i, functors::ArgMinOps<T>{});
+  });
+  return {values, indices};
+}
+
+// The gradient of picking x's elements `indices` along d: g at those
+// positions, 0 elsewhere (a one-hot mask from comparing 0..n-1 with the indices).
+Tensor value_selecting_backward(const Tensor& g, const Tensor& indices, const DimVector& in_sizes,
+                                int64_t d, bool keepdim) {
+  const int64_t nd = static_cast<int64_t>(in_sizes.size());
+  if (nd == 0) return g;
+  const DimMask mask = DimMask(1) << d;
+  DimVector line(in_sizes.size(), 1);  // (1, .., n, .., 1)
+  line[d] = in_sizes[d];
+  const Tensor hit = arange(in_sizes[d], kLong).view(line) ==
+                     detail::restore_reduced_dims(indices, nd, mask, keepdim);
+  return where(hit, detail::restore_reduced_dims(g, nd, mask, keepdim), 0.0);
+}
+
+std::tuple<Tensor, Tensor> max_min_dim(const char* op, const Tensor& x, int64_t dim, bool keepdim,
+                                       bool is_max) {
+  detail::check_cpu(op, x);
+  const int64_t d = detail::wrap_reduction_dim(op, x, dim);
+  auto [values, indices] = arg_reduce_dim(op, x, d, keepdim, is_max, /*with_values=*/true);
+  if (autograd::needs_grad(x)) {
+    const DimVector in_sizes(x.sizes());
+    auto node = autograd::make_node(
+        is_max ? "MaxBackward" : "MinBackward", {x},
+        [in_sizes, d, keepdim](Node& n, const tensor_list& g) {
+          return tensor_list{value_selecting_backward(g[0], n.saved(0), in_sizes, d, keepdim)};
+        });
+    node->save(indices);
+    autograd::set_history(values, node);
+  }
+  return {values, indices};
+}
+
+Tensor arg_max_min(const char* op, const Tensor& x, std::optional<int64_t> dim, bool keepdim,
+                   bool is_max) {
+  detail::check_cpu(op, x);
+  if (dim) {
+    const int64_t d = detail::wrap_reduction_dim(op, x, *dim);
+    return std::get<1>(arg_reduce_dim(op, x, d, keepdim, is_max, /*with_values=*/false));
+  }
+  EMBER_CHECK(x.numel() > 0, op, ": cannot reduce an empty tensor (shape ", x.sizes(),
+              ") over all elements; pass a dim");
+  // The flat index into x, as PyTorch; keepdim keeps x's rank with all sizes 1.
+  Tensor flat;
+  {
+    NoGradGuard guard;
+    flat = x.reshape({-1});
+  }
+  Tensor index = std::get<1>(arg_reduce_dim(op, flat, 0, false, is_max, false));
+  return keepdim ? index.reshape(DimVector(static_cast<size_t>(x.dim()), 1)) : index;
+}
+
+}  // namespace
+
+Tensor max(const Tensor& x) { return max_min_all("max", x, true); }
+Tensor min(const Tensor& x) { return max_min_all("min", x, false); }
+std::tuple<Tensor, Tensor> max(const Tensor& x, int64_t dim, bool keepdim) {
+  return max_min_dim("max", x, dim, keepdim, true);
+}
+std::tuple<Tensor, Tensor> min(const Tensor& x, int64_t dim, bool keepdim) {
+  return max_min_dim("min", x, dim, keepdim, false);
+}
+Tensor argmax(const Tensor& x, std::optional<int64_t> dim, bool keepdim) {
+  return arg_max_min("argmax", x, dim, keepdim, true);
+}
+Tensor argmin(const Tensor& x, std::optional<int64_t> dim, bool keepdim) {
+  return arg_max_min("argmin", x, dim, keepdim, false);
+}
+
+// ---- var / std ----
+
+namespace {
+
+// d var / dx = g * 2 (x - mean) / divisor, g broadcast over the reduced dims.
+Tensor var_backward(const Tensor& g, const Tensor& x, const DimVector& dims, DimMask mask,
+                    bool keepdim, double divisor) {
+  const Tensor g_full = detail::restore_reduced_dims(g, x.dim(), mask, keepdim) * (2.0 / divisor);
+  return g_full * (x - mean(x, dims, /*keepdim=*/true));
+}
+
+Tensor var_std(const char* op, const Tensor& x, IntArrayRef dim, bool unbiased, bool keepdim,
+               bool take_sqrt) {
+  detail::check_cpu(op, x);
+  EMBER_CHECK(x.is_floating_point(), op, ": expected a floating point tensor, got ",
+              x.scalar_type());
+  const DimMask mask = detail::reduction_mask(op, x, dim);
+  const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
+  // n - 1 (Bessel) or n; at most 0 gives nan, as PyTorch.
+  const double divisor = static_cast<double>(std::max<int64_t>(0, rs.count - (unbiased ? 1 : 0)));
+  const DimVector dims(dim);
+  Tensor deviation;
+  {
+    NoGradGuard guard;
+    deviation = x - mean(x, dims, /*keepdim=*/true);
+  }
+  Tensor out = dispatch_floating(x.scalar_type(), op, [&]<typename T>() {
+    return launch_reduce<T, double, T>(deviation, rs,
+                                       functors::VarOps<T, double, T>{divisor, take_sqrt});
+  });
+  if (autograd::needs_grad(x)) {
+    auto node = autograd::make_node(
+        take_sqrt ? "StdBackward" : "VarBackward", {x},
+        [dims, mask, keepdim, divisor, take_sqrt](Node& n, const tensor_list& g) {
+          const Tensor x = n.saved(0);
+          if (!take_sqrt) return tensor_list{var_backward(g[0], x, dims, mask, keepdim, divisor)};
+          // d std = d var / (2 std); where std == 0 the gradient is 0, as PyTorch.
+          const Tensor s = n.saved(1);
+          const Tensor g_var = where(s == 0, 0.0, g[0] / (s * 2.0));
+          return tensor_list{var_backward(g_var, x, dims, mask, keepdim, divisor)};
+        });
+    node->save(x);
+    if (take_sqrt) node->save(out, /*is_output=*/true);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor var(const Tensor& x, IntArrayRef dim, bool unbiased, bool keepdim) {
+  return var_std("var", x, dim, unbiased, keepdim, false);
+}
+Tensor std(const Tensor& x, IntArrayRef dim, bool unbiased, bool keepdim) {
+  return var_std("std", x, dim, unbiased, keepdim, true);
+}
+
+// ---- norm ----
+
+namespace {
+
+// d||x||_p / dx = sign(x) |x|^(p-1) / ||x||^(p-1) (x / ||x|| for p = 2, sign(x)
+// for p = 1); where the norm is 0 the gradient is 0, as PyTorch.
+Tensor norm_backward(const Tensor& g, const Tensor& x, const Tensor& norm, double p, DimMask mask,
+                     bool keepdim) {
+  const Tensor g_full = detail::restore_reduced_dims(g, x.dim(), mask, keepdim);
+  if (p == 1) return sign(x) * g_full;
+  const Tensor nrm = detail::restore_reduced_dims(norm, x.dim(), mask, keepdim);
+  if (p == 2) return x * where(nrm == 0, 0.0, g_full / nrm);
+  const Tensor scale = where(nrm == 0, 0.0, g_full / pow(nrm, p - 1));
+  return sign(x) * pow(abs(x), p - 1) * scale;
+}
+
+}  // namespace
+
+Tensor norm(const Tensor& x, std::optional<Scalar> p_arg, IntArrayRef dim, bool keepdim) {
+  detail::check_cpu("norm", x);
+  EMBER_CHECK(x.is_floating_point(), "norm: expected a floating point tensor, got ",
+              x.scalar_type());
+  const double p = p_arg ? p_arg->toDouble() : 2.0;
+  EMBER_CHECK(std::isfinite(p) && p > 0, "norm: p must be positive and finite, got ", p,
+              " (inf and 0 norms are not supported)");
+  const DimMask mask = detail::reduction_mask("norm", x, dim);
+  const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
+  Tensor out = dispatch_floating(x.scalar_type(), "norm", [&]<typename T>() {
+    if (p == 2) return launch_reduce<T, double, T>(x, rs, functors::Norm2Ops<T, double, T>{});
+    if (p == 1) return launch_reduce<T, double, T>(x, rs, functors::Norm1Ops<T, double, T>{});
+    return launch_reduce<T, double, T>(x, rs, functors::NormPOps<T, double, T>{{}, p});
+  });
+  if (autograd::needs_grad(x)) {
+    auto node =
+        autograd::make_node("NormBackward", {x}, [p, mask, keepdim](Node& n, const tensor_list& g) {
+          return tensor_list{norm_backward(g[0], n.saved(0), n.saved(1), p, mask, keepdim)};
+        });
+    node->save(x);
+    node->save(p == 1 ? Tensor() : out, /*is_output=*/true);  // the 1-norm's gradient is sign(x)
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+// ---- all / any ----
+
+Tensor all(const Tensor& x) {
+  detail::check_cpu("all", x);
+  const ReduceShape rs = detail::reduce_shape(x, all_dims(x), false);
+  return dispatch_all(x.scalar_type(), "all", [&]<typename T>() {
+    return launch_reduce<T, bool, bool>(x, rs, functors::AllOps<T>{});
+  });
+}
+
+Tensor any(const Tensor& x) {
+  detail::check_cpu("any", x);
+  const ReduceShape rs = detail::reduce_shape(x, all_dims(x), false);
+  return dispatch_all(x.scalar_type(), "any", [&]<typename T>() {
+    return launch_reduce<T, bool, bool>(x, rs, functors::AnyOps<T>{});
+  });
+}
+
+// ---- Tensor methods ----
+
+Tensor Tensor::sum(std::optional<ScalarType> dtype) const {
+  return ember::sum(*this, {}, false, dtype);
+}
+Tensor Tensor::sum(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
+  return ember::sum(*this, dim, keepdim, dtype);
+}
+Tensor Tensor::mean(std::optional<ScalarType> dtype) const {
+  return ember::mean(*this, {}, false, dtype);
+}
+Tensor Tensor::mean(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
+  return ember::mean(*this, dim, keepdim, dtype);
+}
+Tensor Tensor::max() const { return ember::max(*this); }
+std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool keepdim) const {
+  return ember::max(*this, dim, keepdim);
+}
+Tensor Tensor::min() const { return ember::min(*this); }
+std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const {
+  return ember::min(*this, dim, keepdim);
+}
+Tensor Tensor::argmax(std::optional<int64_t> dim, bool keepdim) const {
+  return ember::argmax(*this, dim, keepdim);
+}
+Tensor Tensor::argmin(std::optional<int64_t> dim, bool keepdim) const {
+  return ember::argmin(*this, dim, keepdim);
+}
+Tensor Tensor::var(bool unbiased) const { return ember::var(*this, {}, unbiased, false); }
+Tensor Tensor::var(IntArrayRef dim, bool unbiased, bool keepdim) const {
+  return ember::var(*this, dim, unbiased, keepdim);
+}
+Tensor Tensor::std(bool unbiased) const { return ember::std(*this, {}, unbiased, false); }
+Tensor Tensor::std(IntArrayRef dim, bool unbiased, bool keepdim) const {
+  return ember::std(*this, dim, unbiased, keepdim);
+}
+Tensor Tensor::norm(const Scalar& p) const { return ember::norm(*this, p, {}, false); }
+Tensor Tensor::norm(std::optional<Scalar> p, IntArrayRef dim, bool keepdim) const {
+  return ember::norm(*this, p, dim, keepdim);
+}
+Tensor Tensor::all() const { return ember::all(*this); }
+Tensor Tensor::any() const { return ember::any(*this); }
+
 }  // namespace ember

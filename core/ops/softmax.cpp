@@ -1,0 +1,115 @@
+// softmax, log_softmax and logsumexp: forward through the numerically stable
+// kernels of kernels/cpu/softmax.h, derivatives written with ember ops (so
+// they can be differentiated again):
+//   softmax:     dx = y * (g - sum(g * y, dim))
+//   log_softmax: dx = g - exp(y) * sum(g, dim)
+//   logsumexp:   dx = g * exp(x - y)
+#include "ember/autograd/function.h"
+#include "ember/core/ops/binary.h"
+#include "ember/core/ops/elementwise_helpers.h"
+#include "ember/core/ops/reduce.h"
+#include "ember/core/ops/reduce_helpers.h"
+#include "ember/core/ops/unary.h"
+#include "ember/core/ops/views.h"
+#include "ember/kernels/cpu/softmax.h"
+
+namespace ember {
+
+using autograd::Node;
+
+namespace {
+
+// x in the requested dtype (recording the cast), which must be floating.
+Tensor floating_input(const char* op, const Tensor& input, std::optional<ScalarType> dtype) {
+  detail::check_cpu(op, input);
+  const Tensor x = dtype ? input.to(*dtype) : input;
+  EMBER_CHECK(x.is_floating_point(), op, ": expected a floating point tensor, got ",
+              x.scalar_type(), " (pass a floating dtype to convert it)");
+  return x;
+}
+
+// The derivative of softmax (log_softmax when Log) along d, from its output y.
+template <bool Log>
+Tensor softmax_backward(const Tensor& g, const Tensor& y, int64_t d) {
+  if constexpr (Log)
+    return g - exp(y) * g.sum({d}, true);
+  else
+    return y * (g - (g * y).sum({d}, true));
+}
+
+template <bool Log>
+Tensor softmax_forward(const char* op, const Tensor& input, int64_t dim,
+                       std::optional<ScalarType> dtype) {
+  const Tensor x = floating_input(op, input, dtype);
+  const int64_t d = detail::wrap_reduction_dim(op, x, dim);
+  const detail::LineShape l = detail::line_shape(x, d);
+  const Tensor xc = detail::contiguous_for_kernel(x);
+  Tensor y = empty(x.sizes(), x.options());
+  dispatch_floating(x.scalar_type(), op, [&]<typename T>() {
+    cpu::softmax<T, Log>(xc.data_ptr<T>(), y.data_ptr<T>(), l.outer, l.n, l.inner);
+  });
+  if (autograd::needs_grad(x)) {
+    auto node = autograd::make_node(
+        Log ? "LogSoftmaxBackward" : "SoftmaxBackward", {x}, [d](Node& n, const tensor_list& g) {
+          return tensor_list{softmax_backward<Log>(g[0], n.saved(0), d)};
+        });
+    node->save(y, /*is_output=*/true);
+    autograd::set_history(y, node);
+  }
+  return y;
+}
+
+}  // namespace
+
+Tensor softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype) {
+  return softmax_forward<false>("softmax", x, dim, dtype);
+}
+Tensor log_softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype) {
+  return softmax_forward<true>("log_softmax", x, dim, dtype);
+}
+
+Tensor logsumexp(const Tensor& input, IntArrayRef dim, bool keepdim) {
+  // Integer inputs give float32, as PyTorch.
+  const Tensor x = floating_input("logsumexp", input,
+                                  input.is_floating_point() ? std::nullopt : std::optional(kFloat));
+  const detail::DimMask mask = detail::reduction_mask("logsumexp", x, dim);
+  const detail::ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
+  // Kept dims first, reduced dims last: each output reduces one contiguous line.
+  DimVector order;
+  for (int64_t d = 0; d < x.dim(); ++d)
+    if (!detail::is_reduced(mask, d)) order.push_back(d);
+  for (int64_t d = 0; d < x.dim(); ++d)
+    if (detail::is_reduced(mask, d)) order.push_back(d);
+  Tensor lines;
+  {
+    NoGradGuard guard;
+    lines = x.permute(order).contiguous();
+  }
+  Tensor out = empty(rs.out, x.options());
+  const int64_t outputs = out.numel();
+  dispatch_floating(x.scalar_type(), "logsumexp", [&]<typename T>() {
+    cpu::logsumexp<T>(lines.data_ptr<T>(), out.data_ptr<T>(), outputs, rs.count, 1);
+  });
+  if (autograd::needs_grad(x)) {
+    auto node = autograd::make_node(
+        "LogsumexpBackward", {x}, [mask, keepdim](Node& n, const tensor_list& g) {
+          const Tensor x = n.saved(0);
+          const Tensor y = detail::restore_reduced_dims(n.saved(1), x.dim(), mask, keepdim);
+          return tensor_list{detail::restore_reduced_dims(g[0], x.dim(), mask, keepdim) *
+                             exp(x - y)};
+        });
+    node->save(x);
+    node->save(out, /*is_output=*/true);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+Tensor Tensor::softmax(int64_t dim, std::optional<ScalarType> dtype) const {
+  return ember::softmax(*this, dim, dtype);
+}
+Tensor Tensor::log_softmax(int64_t dim, std::optional<ScalarType> dtype) const {
+  return ember::log_softmax(*this, dim, dtype);
+}
+
+}  // namespace ember
