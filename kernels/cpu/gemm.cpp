@@ -1,5 +1,9 @@
 #include "ember/kernels/cpu/gemm.h"
 
+#include <type_traits>
+
+#include "ember/kernels/cpu/sgemm_avx512.h"
+
 // GCC 12 reports false "may be used uninitialized" warnings inside the AVX-512
 // intrinsics that Eigen's GEMM kernels inline.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -37,6 +41,9 @@ template <typename T>
 void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta, T* c,
           int64_t ldc) {
   if (m == 0 || n == 0) return;
+  if constexpr (std::is_same_v<T, float>) {
+    if (sgemm_avx512_pays(m, n, k)) return sgemm_avx512(m, n, k, alpha, a, b, beta, c, ldc);
+  }
   OutMatrixMap<T> C(c, m, n, Eigen::OuterStride<>(ldc));
   if (k == 0) {  // an empty sum: alpha * 0 + beta * c
     if (beta == T(0)) C.setZero();

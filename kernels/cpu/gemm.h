@@ -1,7 +1,8 @@
 #pragma once
-// Matrix products on the CPU through Eigen's GEMM (row-major maps over ember's
-// memory, no copies). Threads: Eigen's OpenMP threading, sized by
-// ember::set_num_threads; inside a parallel region a call runs single-threaded.
+// Matrix products on the CPU: float products of more than a few tiles go to the packed
+// AVX-512 kernel (sgemm_avx512.h) when the build has AVX-512; everything else to Eigen's
+// GEMM (row-major maps over ember's memory, no copies). Threads: up to
+// ember::get_num_threads(); inside a parallel region a call runs single-threaded.
 #include <cstdint>
 
 namespace ember::cpu {

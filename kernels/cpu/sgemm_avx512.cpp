@@ -1,0 +1,308 @@
+#include "ember/kernels/cpu/sgemm_avx512.h"
+
+#include "ember/core/error.h"
+
+#if defined(__AVX512F__)
+// GCC 12's AVX-512 headers make their "undefined" vectors by self-initialisation, which
+// -Wuninitialized reports in every inlined shuffle.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <utility>
+
+#include "ember/core/parallel.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#endif
+
+namespace ember::cpu {
+
+#if defined(__AVX512F__)
+namespace {
+
+// Register tile: kMR rows x kNR columns of c live in kMR * kNV zmm accumulators (28 of 32),
+// plus kNV registers for a row of b; a is broadcast straight from memory. 28 independent
+// FMA chains cover the FMA latency (4 cycles) times its throughput on both pipes.
+constexpr int kNV = 2;             // zmm vectors per tile row
+constexpr int kNR = 16 * kNV;      // tile columns
+constexpr int kMR = 14;            // tile rows (<= 16: a panel row is one masked vector)
+// Cache blocking: a kc x kNR panel of b (48 KiB) stays in L1/L2 while the micro-kernel walks
+// down the mc x kc block of a (420 KiB, L2); the kc x nc block of b sits in L3. Deep kc
+// amortises the load and store of the c tile (1024^3 on one thread: kc 128 gave 81 GFLOP/s,
+// 192 gave 90, 384 gave 98-101).
+constexpr int64_t kKC = 384;
+constexpr int64_t kMC = kMR * 20;
+constexpr int64_t kNC = 2048;
+
+__mmask16 low_mask(int64_t count) {  // lanes [0, count), count clamped to [0, 16]
+  return count >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << std::max<int64_t>(count, 0)) - 1);
+}
+
+// r[i] (16 lanes) -> r[j][i] = old r[i][j]: in-register transpose of a 16 x 16 block.
+void transpose16(__m512 r[16]) {
+  __m512 t[16], u[16];
+  for (int i = 0; i < 8; ++i) {  // per 128-bit lane: pairs of rows interleaved
+    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int g = 0; g < 4; ++g) {  // per lane: 4 rows of one column
+    const __m512d* q = reinterpret_cast<const __m512d*>(t + 4 * g);
+    u[4 * g + 0] = _mm512_castpd_ps(_mm512_unpacklo_pd(q[0], q[2]));
+    u[4 * g + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(q[0], q[2]));
+    u[4 * g + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(q[1], q[3]));
+    u[4 * g + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(q[1], q[3]));
+  }
+  for (int c = 0; c < 4; ++c) {  // gather lane L of the 4 row groups: column 4L + c
+    const __m512 x0 = _mm512_shuffle_f32x4(u[c], u[4 + c], 0x44);
+    const __m512 x1 = _mm512_shuffle_f32x4(u[c], u[4 + c], 0xEE);
+    const __m512 y0 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], 0x44);
+    const __m512 y1 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], 0xEE);
+    r[c] = _mm512_shuffle_f32x4(x0, y0, 0x88);
+    r[4 + c] = _mm512_shuffle_f32x4(x0, y0, 0xDD);
+    r[8 + c] = _mm512_shuffle_f32x4(x1, y1, 0x88);
+    r[12 + c] = _mm512_shuffle_f32x4(x1, y1, 0xDD);
+  }
+}
+
+// Copies the kc x rows block of x with x(p, i) at src[p * ps + i * is] into dst[p * dstride
+// + i], where one of ps, is is 1 and rows <= 16. Contiguous rows copy with masked vectors;
+// strided ones go through 16 x 16 transposes. zero_fill: write all 16 lanes, zeros past rows
+// (needs dstride >= 16).
+void pack_strip(int64_t kc, int64_t rows, const float* src, int64_t ps, int64_t is, float* dst,
+                int64_t dstride, bool zero_fill) {
+  const __mmask16 row_mask = low_mask(rows), store_mask = zero_fill ? 0xFFFF : row_mask;
+  if (is == 1) {
+    for (int64_t p = 0; p < kc; ++p)
+      _mm512_mask_storeu_ps(dst + p * dstride, store_mask,
+                            _mm512_maskz_loadu_ps(row_mask, src + p * ps));
+    return;
+  }
+  for (int64_t p0 = 0; p0 < kc; p0 += 16) {  // src(p, i) = src[p + i * is]
+    const int64_t len = std::min<int64_t>(16, kc - p0);
+    const __mmask16 p_mask = low_mask(len);
+    __m512 r[16];
+    for (int i = 0; i < 16; ++i)
+      r[i] = i < rows ? _mm512_maskz_loadu_ps(p_mask, src + p0 + i * is) : _mm512_setzero_ps();
+    transpose16(r);
+    for (int64_t q = 0; q < len; ++q)
+      _mm512_mask_storeu_ps(dst + (p0 + q) * dstride, store_mask, r[q]);
+  }
+}
+
+// x(i, p) of a MatrixRef as (row stride, k stride).
+std::pair<int64_t, int64_t> strides(const MatrixRef<float>& x) {
+  return x.col_major ? std::pair<int64_t, int64_t>{1, x.ld} : std::pair<int64_t, int64_t>{x.ld, 1};
+}
+
+// a rows [i0, i0 + mc), k [p0, p0 + kc) -> panels of kMR rows, each kc x mr with stride mr
+// (the last panel has mr = mc % kMR rows, packed tight).
+void pack_a(const MatrixRef<float>& a, int64_t i0, int64_t mc, int64_t p0, int64_t kc, float* dst) {
+  const auto [is, ps] = strides(a);
+  for (int64_t i = 0; i < mc; i += kMR) {
+    const int64_t mr = std::min<int64_t>(kMR, mc - i);
+    pack_strip(kc, mr, a.data + (i0 + i) * is + p0 * ps, ps, is, dst + i * kc, mr, false);
+  }
+}
+
+// b k [p0, p0 + kc), columns [j0, j0 + nc) -> panels of kNR columns, each kc x kNR, with the
+// columns past nc zero.
+void pack_b(const MatrixRef<float>& b, int64_t p0, int64_t kc, int64_t j0, int64_t nc, float* dst) {
+  // b(p, j): row-major at data[p * ld + j], column-major at data[p + j * ld]
+  const int64_t ps = b.col_major ? 1 : b.ld, js = b.col_major ? b.ld : 1;
+  for (int64_t j = 0; j < nc; j += 16) {
+    float* panel = dst + (j / kNR) * kc * kNR + j % kNR;
+    pack_strip(kc, std::min<int64_t>(16, nc - j), b.data + p0 * ps + (j0 + j) * js, ps, js, panel,
+               kNR, true);
+  }
+  const int64_t padded = (nc + kNR - 1) / kNR * kNR;
+  for (int64_t j = (nc + 15) / 16 * 16; j < padded; j += 16) {  // whole empty vectors
+    float* panel = dst + (j / kNR) * kc * kNR + j % kNR;
+    for (int64_t p = 0; p < kc; ++p) _mm512_storeu_ps(panel + p * kNR, _mm512_setzero_ps());
+  }
+}
+
+// c (MR x kNR tile, columns masked) = alpha * a_panel @ b_panel + beta * c; beta == 0 does not
+// read c. a_panel: kc x MR (stride MR), b_panel: kc x kNR.
+template <int MR>
+void micro_kernel(int64_t kc, const float* __restrict a, const float* __restrict b, float* c,
+                  int64_t ldc, float alpha, float beta, const __mmask16* col_mask) {
+  __m512 acc[MR][kNV];
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+    for (int v = 0; v < kNV; ++v) acc[i][v] = _mm512_setzero_ps();
+  for (int64_t p = 0; p < kc; ++p) {
+    __m512 bv[kNV];
+#pragma GCC unroll 4
+    for (int v = 0; v < kNV; ++v) bv[v] = _mm512_load_ps(b + p * kNR + 16 * v);
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i) {
+      const __m512 ai = _mm512_set1_ps(a[p * MR + i]);
+#pragma GCC unroll 4
+      for (int v = 0; v < kNV; ++v) acc[i][v] = _mm512_fmadd_ps(ai, bv[v], acc[i][v]);
+    }
+  }
+  const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+    for (int v = 0; v < kNV; ++v) {
+      float* cp = c + i * ldc + 16 * v;
+      __m512 r = _mm512_mul_ps(va, acc[i][v]);
+      if (beta != 0.0f) r = _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(col_mask[v], cp), r);
+      _mm512_mask_storeu_ps(cp, col_mask[v], r);
+    }
+}
+
+using MicroKernel = void (*)(int64_t, const float*, const float*, float*, int64_t, float, float,
+                             const __mmask16*);
+
+template <int... R>
+constexpr auto make_kernels(std::integer_sequence<int, R...>) {
+  return std::array<MicroKernel, sizeof...(R)>{&micro_kernel<R + 1>...};
+}
+// kKernels[mr - 1] handles a tile of mr rows.
+constexpr auto kKernels = make_kernels(std::make_integer_sequence<int, kMR>{});
+
+// A 64-byte aligned scratch buffer per thread, grown on demand and kept for later calls.
+class Scratch {
+ public:
+  ~Scratch() { std::free(data_); }
+  float* get(size_t count) {
+    if (count > capacity_) {
+      std::free(data_);
+      capacity_ = (count + 15) / 16 * 16;
+      data_ = static_cast<float*>(std::aligned_alloc(64, capacity_ * sizeof(float)));
+      EMBER_CHECK(data_ != nullptr, "matmul: out of memory for a ", capacity_ * 4,
+                  "-byte packing buffer");
+    }
+    return data_;
+  }
+
+ private:
+  float* data_ = nullptr;
+  size_t capacity_ = 0;
+};
+
+// Rows [m0, m1) x columns [n0, n1) of c: the whole blocked product on one thread.
+void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
+                const MatrixRef<float>& a, const MatrixRef<float>& b, float beta, float* c,
+                int64_t ldc) {
+  thread_local Scratch a_buffer, b_buffer;
+  const int64_t kc_max = std::min(k, kKC);
+  float* a_pack = a_buffer.get(static_cast<size_t>(std::min(m1 - m0, kMC) * kc_max));
+  const int64_t nc_max = std::min(n1 - n0, kNC);
+  float* b_pack = b_buffer.get(static_cast<size_t>((nc_max + kNR - 1) / kNR * kNR * kc_max));
+  for (int64_t jc = n0; jc < n1; jc += kNC) {
+    const int64_t nc = std::min(kNC, n1 - jc);
+    for (int64_t pc = 0; pc < k; pc += kKC) {
+      const int64_t kc = std::min(kKC, k - pc);
+      pack_b(b, pc, kc, jc, nc, b_pack);
+      // The first k block applies beta; later ones add to what it wrote.
+      const float block_beta = pc == 0 ? beta : 1.0f;
+      for (int64_t ic = m0; ic < m1; ic += kMC) {
+        const int64_t mc = std::min(kMC, m1 - ic);
+        pack_a(a, ic, mc, pc, kc, a_pack);
+        for (int64_t jr = 0; jr < nc; jr += kNR) {
+          __mmask16 col_mask[kNV];
+          for (int v = 0; v < kNV; ++v) col_mask[v] = low_mask(nc - jr - 16 * v);
+          const float* b_panel = b_pack + jr * kc;
+          for (int64_t ir = 0; ir < mc; ir += kMR) {
+            const int64_t mr = std::min<int64_t>(kMR, mc - ir);
+            kKernels[mr - 1](kc, a_pack + ir * kc, b_panel, c + (ic + ir) * ldc + jc + jr, ldc,
+                             alpha, block_beta, col_mask);
+          }
+        }
+      }
+    }
+  }
+}
+
+// Splits c over `threads` threads as a tm x tn grid of blocks of whole tiles. Cost of a
+// block, in packed-element units: its padded multiply-adds over 16 lanes, plus packing its
+// own rows of a and columns of b (about 2 units an element: strided reads, transposes).
+// Narrow products split the rows (each thread packing all of a wide b would dominate), wide
+// ones the columns; ties split the columns (measured faster on Zen 4 at 1024^3).
+std::pair<int, int> thread_grid(int64_t m, int64_t n, int64_t k, int threads) {
+  const int64_t row_tiles = (m + kMR - 1) / kMR, col_tiles = (n + kNR - 1) / kNR;
+  std::pair<int, int> best{1, threads};
+  double best_cost = -1;
+  for (int tm = 1; tm <= threads; ++tm) {
+    if (threads % tm != 0) continue;
+    const int tn = threads / tm;
+    const double rows = double((row_tiles + tm - 1) / tm * kMR),
+                 cols = double((col_tiles + tn - 1) / tn * kNR);
+    const double cost = rows * cols * double(k) / 16 + 2.0 * double(k) * (rows + cols);
+    if (best_cost < 0 || cost < best_cost) best_cost = cost, best = {tm, tn};
+  }
+  return best;
+}
+
+}  // namespace
+
+bool sgemm_avx512_available() { return true; }
+
+// Measured against Eigen at 2 threads (docs/benchmarks.md): the kernel loses when a quarter
+// or more of its 32-column tiles is padding (n = 16, 24, 40: 0.45-0.9x Eigen's speed) and on
+// small products (24 x 256 x 256: 0.93x; 32^3: 0.8-1.07x); it wins from 48^3 up otherwise.
+bool sgemm_avx512_pays(int64_t m, int64_t n, int64_t k) {
+  const int64_t padded_n = (n + kNR - 1) / kNR * kNR;
+  const int64_t work = m * n * k;
+  return n >= kNR && 4 * n >= 3 * padded_n && work >= (int64_t(1) << 16) &&
+         (m >= 32 || work >= (int64_t(1) << 22));
+}
+
+void sgemm_avx512(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float> a,
+                  MatrixRef<float> b, float beta, float* c, int64_t ldc) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {  // an empty sum: alpha * 0 + beta * c
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = beta == 0.0f ? 0.0f : beta * c[i * ldc + j];
+    return;
+  }
+  // About 4 MFLOP per thread before a second thread pays for waking up.
+  int threads = static_cast<int>(
+      std::min<int64_t>(get_num_threads(), std::max<int64_t>(1, m * n * k / (int64_t(1) << 21))));
+#ifdef _OPENMP
+  if (detail::in_parallel_region()) threads = 1;
+#else
+  threads = 1;
+#endif
+  if (threads == 1) return gemm_block(0, m, 0, n, k, alpha, a, b, beta, c, ldc);
+  const auto [tm, tn] = thread_grid(m, n, k, threads);
+  const int64_t row_tiles = (m + kMR - 1) / kMR, col_tiles = (n + kNR - 1) / kNR;
+  const int64_t rows_per = (row_tiles + tm - 1) / tm * kMR,
+                cols_per = (col_tiles + tn - 1) / tn * kNR;
+#pragma omp parallel num_threads(threads)
+  {
+#ifdef _OPENMP
+    const int t = omp_get_thread_num();
+#else
+    const int t = 0;
+#endif
+    const int64_t m0 = std::min(m, (t / tn) * rows_per), n0 = std::min(n, (t % tn) * cols_per);
+    const int64_t m1 = std::min(m, m0 + rows_per), n1 = std::min(n, n0 + cols_per);
+    if (m0 < m1 && n0 < n1) gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc);
+  }
+}
+
+#else  // no AVX-512 in this build: cpu::gemm keeps Eigen
+
+bool sgemm_avx512_available() { return false; }
+
+bool sgemm_avx512_pays(int64_t, int64_t, int64_t) { return false; }
+
+void sgemm_avx512(int64_t, int64_t, int64_t, float, MatrixRef<float>, MatrixRef<float>, float,
+                  float*, int64_t) {
+  EMBER_ERROR("matmul: this build has no AVX-512 float GEMM (compile with -mavx512f)");
+}
+
+#endif
+
+}  // namespace ember::cpu

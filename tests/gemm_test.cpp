@@ -1,0 +1,178 @@
+// The packed AVX-512 float GEMM (kernels/cpu/sgemm_avx512.h) and cpu::gemm's dispatch to it:
+// against a float64 triple loop written here, over odd shapes that leave partial tiles and
+// cross the cache blocks, every storage order of a and b, padded leading dimensions,
+// alpha/beta (beta = 0 never reads c), k = 0, and one or two threads.
+#include <ember/ember.h>
+#include <ember/kernels/cpu/gemm.h>
+#include <ember/kernels/cpu/sgemm_avx512.h>
+
+#include <algorithm>
+#include <array>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+using namespace ember;
+
+namespace {
+
+// A (rows, cols) float matrix in row- or column-major storage with `pad` unused elements at
+// the end of each row (column), filled with uniform values in [-1, 1].
+struct Operand {
+  int64_t rows, cols, ld;
+  bool col_major;
+  std::vector<float> data;
+
+  Operand(int64_t r, int64_t c, bool cm, int64_t pad, std::mt19937& gen)
+      : rows(r), cols(c), ld((cm ? r : c) + pad), col_major(cm) {
+    data.resize(static_cast<size_t>(std::max<int64_t>(1, ld * (cm ? c : r))));
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    for (float& x : data) x = dist(gen);
+  }
+  double at(int64_t i, int64_t j) const { return data[col_major ? i + j * ld : i * ld + j]; }
+  cpu::MatrixRef<float> ref() const { return {data.data(), ld, col_major}; }
+};
+
+// One product checked against float64: c (m, n, ldc = n + 3) starts as `c0`, then
+// c = alpha * a @ b + beta * c through `gemm`. The columns past n must stay untouched.
+// Bound: values in [-1, 1] make each product term at most 1 in size; float32 rounding
+// (u = 6e-8) in a k-term sum grows like a random walk, about k * u in the worst realistic
+// case for blocked sums, so 1e-5 * k leaves a margin of 150x.
+template <typename Gemm>
+void check_product(const Gemm& gemm, int64_t m, int64_t n, int64_t k, bool a_cm, bool b_cm,
+                   int64_t pad, float alpha, float beta, float c0, std::mt19937& gen) {
+  const Operand a(m, k, a_cm, pad, gen), b(k, n, b_cm, pad, gen);
+  const int64_t ldc = n + 3;
+  constexpr float kSentinel = 12345.0f;
+  std::vector<float> c(static_cast<size_t>(m * ldc), kSentinel);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = c0;
+  gemm(m, n, k, alpha, a.ref(), b.ref(), beta, c.data(), ldc);
+  const double tol = 1e-5 * (std::abs(alpha) * std::max<int64_t>(k, 1) + 1.0);
+  int64_t bad = 0;
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t p = 0; p < k; ++p) s += a.at(i, p) * b.at(p, j);
+      const double expected = alpha * s + (beta == 0.0f ? 0.0 : double(beta) * c0);
+      const double got = c[i * ldc + j];
+      if (!(std::abs(got - expected) <= tol)) {
+        if (bad++ == 0) {
+          INFO(m << "x" << n << "x" << k << " a_col_major " << a_cm << " b_col_major " << b_cm
+                  << " pad " << pad << ": c(" << i << ", " << j << ") = " << got << ", expected "
+                  << expected);
+          CHECK(std::abs(got - expected) <= tol);
+        }
+      }
+    }
+    for (int64_t j = n; j < ldc; ++j) REQUIRE(c[i * ldc + j] == kSentinel);
+  }
+  REQUIRE(bad == 0);
+}
+
+// Every storage order of a and b, with and without padded leading dimensions.
+template <typename Gemm>
+void check_all_layouts(const Gemm& gemm, int64_t m, int64_t n, int64_t k, float alpha,
+                       float beta, float c0, std::mt19937& gen) {
+  for (bool a_cm : {false, true})
+    for (bool b_cm : {false, true})
+      for (int64_t pad : {0, 5})
+        check_product(gemm, m, n, k, a_cm, b_cm, pad, alpha, beta, c0, gen);
+}
+
+// Shapes with partial tiles in m (14-row tiles) and n (32 columns), k past one 192-deep
+// block, m past a 420-row block and n past a 2048-column block.
+const std::vector<std::array<int64_t, 3>> kShapes = {
+    {1, 1, 1},    {2, 3, 4},     {14, 32, 16},   {15, 33, 17},   {17, 33, 65},
+    {13, 31, 193}, {127, 129, 131}, {29, 16, 400}, {3, 100, 7}, {430, 40, 20},
+    {5, 2100, 3}, {64, 48, 385}};
+
+void sgemm(int64_t m, int64_t n, int64_t k, float alpha, cpu::MatrixRef<float> a,
+           cpu::MatrixRef<float> b, float beta, float* c, int64_t ldc) {
+  cpu::sgemm_avx512(m, n, k, alpha, a, b, beta, c, ldc);
+}
+
+}  // namespace
+
+TEST_CASE("sgemm_avx512 equals a float64 triple loop for odd shapes and every layout", "[gemm]") {
+  if (!cpu::sgemm_avx512_available()) {  // refused without AVX-512 (cpu::gemm never calls it)
+    float x = 1.0f;
+    REQUIRE_THROWS_WITH(sgemm(1, 1, 1, 1.0f, {&x, 1, false}, {&x, 1, false}, 0.0f, &x, 1),
+                        Catch::Contains("no AVX-512 float GEMM"));
+    return;
+  }
+  std::mt19937 gen(1);
+  set_num_threads(2);
+  for (auto [m, n, k] : kShapes) check_all_layouts(sgemm, m, n, k, 1.0f, 0.0f, 0.0f, gen);
+}
+
+TEST_CASE("sgemm_avx512 applies alpha and beta, and beta = 0 never reads c", "[gemm]") {
+  if (!cpu::sgemm_avx512_available()) return;
+  std::mt19937 gen(2);
+  set_num_threads(2);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (auto [m, n, k] : {std::array<int64_t, 3>{17, 33, 65}, {127, 129, 200}}) {
+    check_all_layouts(sgemm, m, n, k, 0.5f, -2.0f, 0.75f, gen);
+    check_all_layouts(sgemm, m, n, k, -1.5f, 1.0f, 0.25f, gen);
+    check_all_layouts(sgemm, m, n, k, 2.0f, 0.0f, nan, gen);  // c full of NaN: ignored
+  }
+}
+
+TEST_CASE("sgemm_avx512 with k = 0 gives beta * c, or zeros over NaN when beta = 0", "[gemm]") {
+  if (!cpu::sgemm_avx512_available()) return;
+  std::mt19937 gen(3);
+  check_all_layouts(sgemm, 5, 40, 0, 1.0f, 0.0f, std::numeric_limits<float>::quiet_NaN(), gen);
+  check_all_layouts(sgemm, 5, 40, 0, 1.0f, 3.0f, 2.0f, gen);
+}
+
+TEST_CASE("sgemm_avx512 on large products: both threads, row and column splits", "[gemm]") {
+  if (!cpu::sgemm_avx512_available()) return;
+  std::mt19937 gen(4);
+  set_num_threads(2);
+  // Tall (split by rows), wide (split by columns), square with partial tiles and k blocks.
+  for (auto [m, n, k] : {std::array<int64_t, 3>{600, 70, 90}, {30, 700, 90}, {301, 259, 401}})
+    for (bool a_cm : {false, true})
+      for (bool b_cm : {false, true})
+        check_product(sgemm, m, n, k, a_cm, b_cm, 3, 1.0f, 0.5f, 1.0f, gen);
+}
+
+TEST_CASE("sgemm_avx512 gives the same bits on one thread, two, and inside a parallel region",
+          "[gemm]") {
+  if (!cpu::sgemm_avx512_available()) return;
+  std::mt19937 gen(5);
+  const int64_t m = 301, n = 259, k = 401;
+  const Operand a(m, k, false, 0, gen), b(k, n, true, 0, gen);
+  auto run = [&](int threads, bool nested) {
+    set_num_threads(threads);
+    std::vector<float> c(static_cast<size_t>(m * n));
+    if (nested) {
+      parallel_for(0, 2, 1, [&](int64_t begin, int64_t) {
+        if (begin == 0) sgemm(m, n, k, 1.0f, a.ref(), b.ref(), 0.0f, c.data(), n);
+      });
+    } else {
+      sgemm(m, n, k, 1.0f, a.ref(), b.ref(), 0.0f, c.data(), n);
+    }
+    return c;
+  };
+  const std::vector<float> one = run(1, false), two = run(2, false), nested = run(2, true);
+  set_num_threads(2);
+  REQUIRE(one == two);
+  REQUIRE(one == nested);
+}
+
+TEST_CASE("cpu::gemm equals a float64 triple loop for float on both sides of the kernel switch",
+          "[gemm]") {
+  std::mt19937 gen(6);
+  set_num_threads(2);
+  auto gemm = [](int64_t m, int64_t n, int64_t k, float alpha, cpu::MatrixRef<float> a,
+                 cpu::MatrixRef<float> b, float beta, float* c, int64_t ldc) {
+    cpu::gemm<float>(m, n, k, alpha, a, b, beta, c, ldc);
+  };
+  // Tiny (Eigen), thin (Eigen) and large (the packed kernel when the build has AVX-512).
+  for (auto [m, n, k] : {std::array<int64_t, 3>{3, 5, 7}, {4, 300, 50}, {150, 140, 130}})
+    check_all_layouts(gemm, m, n, k, 1.5f, 0.5f, 1.0f, gen);
+  REQUIRE(cpu::sgemm_avx512_pays(150, 140, 130) == cpu::sgemm_avx512_available());
+  REQUIRE_FALSE(cpu::sgemm_avx512_pays(3, 5, 7));
+}
