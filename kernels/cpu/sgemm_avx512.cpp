@@ -70,44 +70,68 @@ void transpose16(__m512 r[16]) {
   }
 }
 
-// Copies the kc x rows block of x with x(p, i) at src[p * ps + i * is] into dst[p * dstride
-// + i], where one of ps, is is 1 and rows <= 16. Contiguous rows copy with masked vectors;
-// strided ones go through 16 x 16 transposes. zero_fill: write all 16 lanes, zeros past rows
-// (needs dstride >= 16).
-void pack_strip(int64_t kc, int64_t rows, const float* src, int64_t ps, int64_t is, float* dst,
-                int64_t dstride, bool zero_fill) {
-  const __mmask16 row_mask = low_mask(rows), store_mask = zero_fill ? 0xFFFF : row_mask;
-  if (is == 1) {
-    for (int64_t p = 0; p < kc; ++p)
-      _mm512_mask_storeu_ps(dst + p * dstride, store_mask,
-                            _mm512_maskz_loadu_ps(row_mask, src + p * ps));
-    return;
-  }
-  for (int64_t p0 = 0; p0 < kc; p0 += 16) {  // src(p, i) = src[p + i * is]
-    const int64_t len = std::min<int64_t>(16, kc - p0);
-    const __mmask16 p_mask = low_mask(len);
-    __m512 r[16];
-    for (int i = 0; i < 16; ++i)
-      r[i] = i < rows ? _mm512_maskz_loadu_ps(p_mask, src + p0 + i * is) : _mm512_setzero_ps();
-    transpose16(r);
-    for (int64_t q = 0; q < len; ++q)
-      _mm512_mask_storeu_ps(dst + (p0 + q) * dstride, store_mask, r[q]);
+// Packing writes x(p, j) (p < kc: the k index; j < width: the rows of a or columns of b) as
+// panels of pw consecutive j: panel q holds j in [q * pw, q * pw + w), w = min(pw, width -
+// q * pw), at dst + q * pw * kc, element (p, j) at p * stride + j % pw. stride is pw when
+// zero_fill (lanes past w hold zeros: b's padded columns), else w (a's last panel is tight).
+
+// x(p, j) = src[p * ps + j]: each row p is contiguous, so read it from start to end (one
+// sequential stream), scattering its pieces to the panels. Walking one panel down all kc rows
+// instead touches a new cache line and page ps floats apart at every step, which the
+// hardware prefetchers do not follow: that order made packing 8% of a 1024^3 product.
+void pack_rows(int64_t kc, int64_t width, const float* src, int64_t ps, int64_t pw, float* dst,
+               bool zero_fill) {
+  for (int64_t p = 0; p < kc; ++p) {
+    const float* row = src + p * ps;
+    for (int64_t j0 = 0; j0 < width; j0 += pw) {
+      const int64_t w = std::min(pw, width - j0), stride = zero_fill ? pw : w;
+      float* out = dst + j0 * kc + p * stride;
+      for (int64_t v = 0; v < stride; v += 16) {
+        const __m512 x = _mm512_maskz_loadu_ps(low_mask(w - v), row + j0 + v);
+        _mm512_mask_storeu_ps(out + v, low_mask(stride - v), x);
+      }
+    }
   }
 }
 
-// x(i, p) of a MatrixRef as (row stride, k stride).
-std::pair<int64_t, int64_t> strides(const MatrixRef<float>& x) {
-  return x.col_major ? std::pair<int64_t, int64_t>{1, x.ld} : std::pair<int64_t, int64_t>{x.ld, 1};
+// x(p, j) = src[p + j * js]: each j is contiguous along p. Per panel, 16 j at a time, 16 x 16
+// blocks are read along p (16 sequential streams) and transposed in registers.
+void pack_columns(int64_t kc, int64_t width, const float* src, int64_t js, int64_t pw,
+                  float* dst, bool zero_fill) {
+  for (int64_t j0 = 0; j0 < width; j0 += pw) {
+    const int64_t w = std::min(pw, width - j0), stride = zero_fill ? pw : w;
+    for (int64_t jj = 0; jj < stride; jj += 16) {  // j0 + jj: the strip's first j
+      const int64_t rows = std::clamp<int64_t>(w - jj, 0, 16);
+      const __mmask16 store_mask = low_mask(std::min<int64_t>(16, stride - jj));
+      float* out = dst + j0 * kc + jj;
+      for (int64_t p0 = 0; p0 < kc; p0 += 16) {
+        const int64_t len = std::min<int64_t>(16, kc - p0);
+        const __mmask16 p_mask = low_mask(len);
+        __m512 r[16];
+        for (int i = 0; i < 16; ++i)
+          r[i] = i < rows ? _mm512_maskz_loadu_ps(p_mask, src + p0 + (j0 + jj + i) * js)
+                          : _mm512_setzero_ps();
+        transpose16(r);
+        for (int64_t q = 0; q < len; ++q)
+          _mm512_mask_storeu_ps(out + (p0 + q) * stride, store_mask, r[q]);
+      }
+    }
+  }
+}
+
+// Packs x(p, j) = data[p * ps + j * js] (one of ps, js is 1) as described above.
+void pack(int64_t kc, int64_t width, const float* data, int64_t ps, int64_t js, int64_t pw,
+          float* dst, bool zero_fill) {
+  if (js == 1) return pack_rows(kc, width, data, ps, pw, dst, zero_fill);
+  pack_columns(kc, width, data, js, pw, dst, zero_fill);
 }
 
 // a rows [i0, i0 + mc), k [p0, p0 + kc) -> panels of kMR rows, each kc x mr with stride mr
 // (the last panel has mr = mc % kMR rows, packed tight).
 void pack_a(const MatrixRef<float>& a, int64_t i0, int64_t mc, int64_t p0, int64_t kc, float* dst) {
-  const auto [is, ps] = strides(a);
-  for (int64_t i = 0; i < mc; i += kMR) {
-    const int64_t mr = std::min<int64_t>(kMR, mc - i);
-    pack_strip(kc, mr, a.data + (i0 + i) * is + p0 * ps, ps, is, dst + i * kc, mr, false);
-  }
+  // a(i, p): row-major at data[i * ld + p], column-major at data[i + p * ld]
+  const int64_t is = a.col_major ? 1 : a.ld, ps = a.col_major ? a.ld : 1;
+  pack(kc, mc, a.data + i0 * is + p0 * ps, ps, is, kMR, dst, false);
 }
 
 // b k [p0, p0 + kc), columns [j0, j0 + nc) -> panels of kNR columns, each kc x kNR, with the
@@ -115,16 +139,7 @@ void pack_a(const MatrixRef<float>& a, int64_t i0, int64_t mc, int64_t p0, int64
 void pack_b(const MatrixRef<float>& b, int64_t p0, int64_t kc, int64_t j0, int64_t nc, float* dst) {
   // b(p, j): row-major at data[p * ld + j], column-major at data[p + j * ld]
   const int64_t ps = b.col_major ? 1 : b.ld, js = b.col_major ? b.ld : 1;
-  for (int64_t j = 0; j < nc; j += 16) {
-    float* panel = dst + (j / kNR) * kc * kNR + j % kNR;
-    pack_strip(kc, std::min<int64_t>(16, nc - j), b.data + p0 * ps + (j0 + j) * js, ps, js, panel,
-               kNR, true);
-  }
-  const int64_t padded = (nc + kNR - 1) / kNR * kNR;
-  for (int64_t j = (nc + 15) / 16 * 16; j < padded; j += 16) {  // whole empty vectors
-    float* panel = dst + (j / kNR) * kc * kNR + j % kNR;
-    for (int64_t p = 0; p < kc; ++p) _mm512_storeu_ps(panel + p * kNR, _mm512_setzero_ps());
-  }
+  pack(kc, nc, b.data + p0 * ps + j0 * js, ps, js, kNR, dst, true);
 }
 
 // c (MR x kNR tile, columns masked) = alpha * a_panel @ b_panel + beta * c; beta == 0 does not
@@ -132,6 +147,15 @@ void pack_b(const MatrixRef<float>& b, int64_t p0, int64_t kc, int64_t j0, int64
 template <int MR>
 void micro_kernel(int64_t kc, const float* __restrict a, const float* __restrict b, float* c,
                   int64_t ldc, float alpha, float beta, const __mmask16* col_mask) {
+  // The c tile is read (beta != 0) and written only after the k loop, and its rows usually
+  // miss every cache (c is larger than L2, and rows ldc apart alias in L1); starting the
+  // fetch into L2 now hides that latency behind the kc-long loop. L2, not L1: the a and b
+  // streams of the loop would evict it from L1 first.
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i) {
+    _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc), _MM_HINT_T1);
+    _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + kNR - 1), _MM_HINT_T1);
+  }
   __m512 acc[MR][kNV];
 #pragma GCC unroll 16
   for (int i = 0; i < MR; ++i)
