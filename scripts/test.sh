@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# One command: sets up, builds and runs every test (.ci/run runs exactly this).
+#  1. Release build in $EMBER_BUILD_DIR (default build/), the CUDA backend when
+#     a toolkit is found (without a GPU the CUDA test binary reports "skipped"),
+#     then all CTest tests: unit tests, CUDA tests, consumer projects.
+#  2. ASan + UBSan build of the CPU tests in $EMBER_SANITIZE_BUILD_DIR
+#     (default build-sanitize/), then those tests.
+# Idempotent: a second run rebuilds only what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+jobs=$(nproc)
+build_dir=${EMBER_BUILD_DIR:-build}
+sanitize_dir=${EMBER_SANITIZE_BUILD_DIR:-build-sanitize}
+
+step() { printf '\n=== %s (%s)\n' "$1" "$(date +%T)"; }
+
+step "release build"
+scripts/build.sh
+step "release tests"
+ctest --test-dir "$build_dir" --output-on-failure --parallel "$jobs"
+
+step "sanitizer build (ASan + UBSan, CPU)"
+# -O1 -g1 (line tables for the reports): instrumented -O2 -g takes twice as long to
+# compile, which the Eigen-heavy files make the bulk of a CI run.
+cmake -S . -B "$sanitize_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DEMBER_SANITIZE=ON \
+  -DEMBER_CUDA=OFF -DEMBER_BUILD_EXAMPLES=OFF -DEMBER_BUILD_BENCHMARKS=OFF
+cmake --build "$sanitize_dir" --parallel "$jobs" --target ember_tests
+step "sanitizer tests"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+ctest --test-dir "$sanitize_dir" --output-on-failure --parallel "$jobs" --label-exclude consumer
+
+step "all tests passed"
