@@ -8,6 +8,7 @@
 #include "test_helpers.h"
 
 using namespace ember;
+using ember_test::require_values;
 using ember_test::values;
 
 namespace {
@@ -66,17 +67,6 @@ double argmax_of(const Group& g) {  // the first maximum
   return static_cast<double>(std::max_element(g.begin(), g.end()) - g.begin());
 }
 
-void require_values(const Tensor& got, const std::vector<double>& want, double tol = 1e-12) {
-  const std::vector<double> v = values(got);
-  REQUIRE(v.size() == want.size());
-  for (size_t i = 0; i < v.size(); ++i) {
-    INFO("element " << i << ": got " << v[i] << ", want " << want[i]);
-    if (std::isnan(want[i]))
-      REQUIRE(std::isnan(v[i]));
-    else
-      REQUIRE(std::abs(v[i] - want[i]) <= tol * std::max(1.0, std::abs(want[i])));
-  }
-}
 
 // The shape of x reduced over dims (all when empty).
 std::vector<int64_t> reduced_shape(const Tensor& x, const std::vector<int64_t>& dims,

@@ -8,6 +8,7 @@
 #include "test_helpers.h"
 
 using namespace ember;
+using ember_test::require_values;
 using ember_test::values;
 
 namespace {
@@ -32,19 +33,6 @@ std::vector<double> naive_softmax(const Tensor& x, int64_t d, bool log) {
   return out;
 }
 
-void require_values(const Tensor& got, const std::vector<double>& want, double tol = 1e-12) {
-  const std::vector<double> v = values(got);
-  REQUIRE(v.size() == want.size());
-  for (size_t i = 0; i < v.size(); ++i) {
-    INFO("element " << i << ": got " << v[i] << ", want " << want[i]);
-    if (std::isnan(want[i]))
-      REQUIRE(std::isnan(v[i]));
-    else if (std::isinf(want[i]))
-      REQUIRE(v[i] == want[i]);
-    else
-      REQUIRE(std::abs(v[i] - want[i]) <= tol * std::max(1.0, std::abs(want[i])));
-  }
-}
 
 }  // namespace
 

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <ember/ember.h>
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace ember_test {
@@ -13,6 +15,23 @@ inline std::vector<double> values(const ember::Tensor& t) {
   const ember::Tensor c = t.contiguous().to(ember::kDouble);
   const double* p = c.data_ptr<double>();
   return std::vector<double>(p, p + c.numel());
+}
+
+// Checks t elementwise against `want` (row-major): NaN and inf must match
+// exactly, other values within tol relative to max(1, |want|).
+inline void require_values(const ember::Tensor& got, const std::vector<double>& want,
+                           double tol = 1e-12) {
+  const std::vector<double> v = values(got);
+  REQUIRE(v.size() == want.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    INFO("element " << i << ": got " << v[i] << ", want " << want[i]);
+    if (std::isnan(want[i]))
+      REQUIRE(std::isnan(v[i]));
+    else if (std::isinf(want[i]))
+      REQUIRE(v[i] == want[i]);
+    else
+      REQUIRE(std::abs(v[i] - want[i]) <= tol * std::max(1.0, std::abs(want[i])));
+  }
 }
 
 // Checks a gradcheck result and prints its report when it fails.

@@ -82,10 +82,6 @@ Scalar negate(const Scalar& s) {
   return s.is_floating_point() ? Scalar(-s.toDouble()) : Scalar(-s.toLong());
 }
 
-Tensor wrap(const Scalar& s, const Tensor& like) {
-  return scalar_tensor(s, like.options().dtype(result_type(like, s)));
-}
-
 // Gradient of add/sub: g to a, sign*alpha*g to b.
 std::shared_ptr<Node> add_node(const char* name, const Tensor& a, const Tensor& b, double b_scale) {
   return autograd::make_node(name, {a, b}, [b_scale](Node& n, const tensor_list& g) {
@@ -126,7 +122,7 @@ Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   return out;
 }
 Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
-  return add(a, wrap(b, a), alpha);
+  return add(a, detail::scalar_operand(b, a), alpha);
 }
 Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   EMBER_CHECK(result_type(a, b) != kBool, "sub: subtracting bool tensors is not supported; use "
@@ -137,10 +133,10 @@ Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   return out;
 }
 Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
-  return sub(a, wrap(b, a), alpha);
+  return sub(a, detail::scalar_operand(b, a), alpha);
 }
 Tensor rsub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
-  return sub(wrap(b, a), a, alpha);
+  return sub(detail::scalar_operand(b, a), a, alpha);
 }
 
 // ---- mul / div ----
@@ -150,14 +146,14 @@ Tensor mul(const Tensor& a, const Tensor& b) {
   if (autograd::needs_grad(a, b)) autograd::set_history(out, mul_node(a, b, a));
   return out;
 }
-Tensor mul(const Tensor& a, const Scalar& b) { return mul(a, wrap(b, a)); }
+Tensor mul(const Tensor& a, const Scalar& b) { return mul(a, detail::scalar_operand(b, a)); }
 
 Tensor div(const Tensor& a, const Tensor& b) {
   Tensor out = binary<functors::Div>("div", a, b, div_type(a, b));
   if (autograd::needs_grad(a, b)) autograd::set_history(out, div_node(a, b, a));
   return out;
 }
-Tensor div(const Tensor& a, const Scalar& b) { return div(a, wrap(b, a)); }
+Tensor div(const Tensor& a, const Scalar& b) { return div(a, detail::scalar_operand(b, a)); }
 
 // ---- pow ----
 
@@ -261,10 +257,10 @@ Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
   return out;
 }
 Tensor where(const Tensor& condition, const Tensor& a, const Scalar& b) {
-  return where(condition, a, wrap(b, a));
+  return where(condition, a, detail::scalar_operand(b, a));
 }
 Tensor where(const Tensor& condition, const Scalar& a, const Tensor& b) {
-  return where(condition, wrap(a, b), b);
+  return where(condition, detail::scalar_operand(a, b), b);
 }
 
 // ---- Tensor methods and in-place forms ----
@@ -291,11 +287,11 @@ Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
   if (node) autograd::rebase_history(*this, node);
   return *this;
 }
-Tensor& Tensor::add_(const Scalar& o, const Scalar& alpha) { return add_(wrap(o, *this), alpha); }
+Tensor& Tensor::add_(const Scalar& o, const Scalar& alpha) { return add_(detail::scalar_operand(o, *this), alpha); }
 Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
   return add_(other, negate(alpha));
 }
-Tensor& Tensor::sub_(const Scalar& o, const Scalar& alpha) { return add_(wrap(o, *this), negate(alpha)); }
+Tensor& Tensor::sub_(const Scalar& o, const Scalar& alpha) { return add_(detail::scalar_operand(o, *this), negate(alpha)); }
 
 Tensor& Tensor::mul_(const Tensor& other) {
   autograd::check_inplace(*this, "mul_", {other});
@@ -308,7 +304,7 @@ Tensor& Tensor::mul_(const Tensor& other) {
   if (node) autograd::rebase_history(*this, node);
   return *this;
 }
-Tensor& Tensor::mul_(const Scalar& o) { return mul_(wrap(o, *this)); }
+Tensor& Tensor::mul_(const Scalar& o) { return mul_(detail::scalar_operand(o, *this)); }
 
 Tensor& Tensor::div_(const Tensor& other) {
   autograd::check_inplace(*this, "div_", {other});
@@ -319,7 +315,7 @@ Tensor& Tensor::div_(const Tensor& other) {
   if (node) autograd::rebase_history(*this, node);
   return *this;
 }
-Tensor& Tensor::div_(const Scalar& o) { return div_(wrap(o, *this)); }
+Tensor& Tensor::div_(const Scalar& o) { return div_(detail::scalar_operand(o, *this)); }
 
 // ---- operators ----
 
@@ -334,7 +330,7 @@ Tensor operator*(const Tensor& a, const Scalar& b) { return mul(a, b); }
 Tensor operator*(const Scalar& a, const Tensor& b) { return mul(b, a); }
 Tensor operator/(const Tensor& a, const Tensor& b) { return div(a, b); }
 Tensor operator/(const Tensor& a, const Scalar& b) { return div(a, b); }
-Tensor operator/(const Scalar& a, const Tensor& b) { return div(wrap(a, b), b); }
+Tensor operator/(const Scalar& a, const Tensor& b) { return div(detail::scalar_operand(a, b), b); }
 Tensor& operator+=(Tensor& a, const Tensor& b) { return a.add_(b); }
 Tensor& operator+=(Tensor& a, const Scalar& b) { return a.add_(b); }
 Tensor& operator-=(Tensor& a, const Tensor& b) { return a.sub_(b); }

@@ -26,11 +26,6 @@ Tensor compare(const char* name, const Tensor& a, const Tensor& b, Args... args)
   return out;
 }
 
-// b as a 0-dim tensor of the dtype the comparison with a computes in.
-Tensor wrap(const Scalar& b, const Tensor& a) {
-  return scalar_tensor(b, a.options().dtype(result_type(a, b)));
-}
-
 // True when every element of a freshly computed (contiguous) bool tensor is set.
 bool all_true(const Tensor& mask) {
   const bool* p = mask.data_ptr<bool>();
@@ -40,17 +35,17 @@ bool all_true(const Tensor& mask) {
 }  // namespace
 
 Tensor eq(const Tensor& a, const Tensor& b) { return compare<functors::Eq>("eq", a, b); }
-Tensor eq(const Tensor& a, const Scalar& b) { return eq(a, wrap(b, a)); }
+Tensor eq(const Tensor& a, const Scalar& b) { return eq(a, detail::scalar_operand(b, a)); }
 Tensor ne(const Tensor& a, const Tensor& b) { return compare<functors::Ne>("ne", a, b); }
-Tensor ne(const Tensor& a, const Scalar& b) { return ne(a, wrap(b, a)); }
+Tensor ne(const Tensor& a, const Scalar& b) { return ne(a, detail::scalar_operand(b, a)); }
 Tensor lt(const Tensor& a, const Tensor& b) { return compare<functors::Lt>("lt", a, b); }
-Tensor lt(const Tensor& a, const Scalar& b) { return lt(a, wrap(b, a)); }
+Tensor lt(const Tensor& a, const Scalar& b) { return lt(a, detail::scalar_operand(b, a)); }
 Tensor le(const Tensor& a, const Tensor& b) { return compare<functors::Le>("le", a, b); }
-Tensor le(const Tensor& a, const Scalar& b) { return le(a, wrap(b, a)); }
+Tensor le(const Tensor& a, const Scalar& b) { return le(a, detail::scalar_operand(b, a)); }
 Tensor gt(const Tensor& a, const Tensor& b) { return compare<functors::Gt>("gt", a, b); }
-Tensor gt(const Tensor& a, const Scalar& b) { return gt(a, wrap(b, a)); }
+Tensor gt(const Tensor& a, const Scalar& b) { return gt(a, detail::scalar_operand(b, a)); }
 Tensor ge(const Tensor& a, const Tensor& b) { return compare<functors::Ge>("ge", a, b); }
-Tensor ge(const Tensor& a, const Scalar& b) { return ge(a, wrap(b, a)); }
+Tensor ge(const Tensor& a, const Scalar& b) { return ge(a, detail::scalar_operand(b, a)); }
 
 bool equal(const Tensor& a, const Tensor& b) {
   if (a.sizes() != b.sizes()) return false;

@@ -3,6 +3,7 @@
 // compare.cpp): device checks, dtype casts that record nothing, and the CPU
 // launch of a functor over broadcast operands.
 #include "ember/autograd/grad_mode.h"
+#include "ember/core/ops/binary.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/loops.h"
@@ -23,6 +24,11 @@ inline Tensor cast_for_kernel(const Tensor& x, ScalarType t) {
   if (x.scalar_type() == t) return x;
   NoGradGuard guard;
   return x.to(t);
+}
+
+// A Scalar operand as a 0-dim tensor of the dtype an op with `like` computes in.
+inline Tensor scalar_operand(const Scalar& s, const Tensor& like) {
+  return scalar_tensor(s, like.options().dtype(result_type(like, s)));
 }
 
 // Category order for promotion: bool 0 < integer 1 < floating 2.
