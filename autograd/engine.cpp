@@ -224,7 +224,8 @@ void add_roots(GraphTask& task, const tensor_list& outputs, const tensor_list& g
     Edge edge = gradient_edge(out);
     EMBER_CHECK(edge.valid(), op, ": element ", i,
                 " of the outputs does not require grad and has no grad_fn (was it computed "
-                "under NoGradGuard, or from tensors that do not require grad?)");
+                "under NoGradGuard, from tensors that do not require grad, or by a "
+                "non-differentiable op such as a comparison, argmax or an integer op?)");
     Tensor g = grad_outputs.empty() ? Tensor() : grad_outputs[i];
     if (!g.defined()) {
       EMBER_CHECK(out.numel() == 1, op, ": the gradient can be implied only for outputs with "

@@ -623,6 +623,7 @@ TEST_CASE("comparisons and argmax give outputs that do not require grad", "[auto
   REQUIRE(am.scalar_type() == kLong);
   REQUIRE_FALSE(am.requires_grad());
   REQUIRE(am.item<int64_t>() == 2);
+  REQUIRE_THROWS_WITH(am.backward(), Contains("non-differentiable op such as a comparison, argmax"));
 }
 
 TEST_CASE("requires_grad_ is refused for integer tensors and for non-leaves", "[autograd]") {
