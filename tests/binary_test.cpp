@@ -481,6 +481,7 @@ TEST_CASE("bool subtraction and negative integer powers are refused as in PyTorc
   REQUIRE_THROWS_WITH(b - b, Catch::Contains("sub: subtracting bool tensors is not supported"));
   Tensor i = tensor({2, 3});
   REQUIRE_THROWS_WITH(pow(i, -1), Catch::Contains("integers to negative integer powers"));
+  REQUIRE(values(pow(i, tensor({3, 0}))) == std::vector<double>{8, 1});
   REQUIRE(values(pow(i, 2)) == std::vector<double>{4, 9});
   REQUIRE(values(pow(b, tensor({false, true}))) == std::vector<double>{1, 0});  // a^0 = 1, a^1 = a
 }

@@ -440,6 +440,16 @@ TEST_CASE("max backward: all-element ties share the gradient, max(dim) sends it 
   require_values(y.grad(), {0, 1, 0, 1, 0, 0});
 }
 
+TEST_CASE("max and min backward: a NaN result sends the gradient to the NaN elements", "[reduce]") {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Tensor x = tensor({1.0, nan, 3.0, nan}, kDouble).requires_grad_();
+  x.max().backward();
+  require_values(x.grad(), {0, 0.5, 0, 0.5});
+  const Tensor y = tensor({nan, -1.0}, kDouble).requires_grad_();
+  y.min().backward();
+  require_values(y.grad(), {1, 0});
+}
+
 TEST_CASE("gradcheck and gradgradcheck: var and std", "[reduce]") {
   const Tensor x = leaf(), xt = transposed_leaf();
   check_grad(

@@ -120,10 +120,13 @@ Tensor max_min_all(const char* op, const Tensor& x, bool is_max) {
                   : launch_reduce<T, T, T>(x, rs, functors::MinOps<T>{});
   });
   if (autograd::needs_grad(x)) {
-    // The gradient is split evenly between the elements equal to the result.
+    // The gradient is split evenly between the elements equal to the result;
+    // a NaN result came from the NaN elements (NaN != NaN, so test them apart).
     auto node = autograd::make_node(
         is_max ? "MaxBackward" : "MinBackward", {x}, [](Node& n, const tensor_list& g) {
-          const Tensor hit = (n.saved(0) == n.saved(1)).to(g[0].scalar_type());
+          const Tensor xs = n.saved(0), result = n.saved(1);
+          // On bool tensors + is or and * is and.
+          const Tensor hit = ((xs == result) + isnan(xs) * isnan(result)).to(g[0].scalar_type());
           return tensor_list{g[0] * hit / hit.sum()};
         });
     node->save(x);
