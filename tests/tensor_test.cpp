@@ -133,6 +133,15 @@ TEST_CASE("printing shows values, shape, dtype and device", "[tensor]") {
   std::ostringstream os;
   os << tensor({{1, 2}, {3, 4}});
   REQUIRE(os.str() == "[[1, 2],\n [3, 4]]\n[ int64 [2, 2] on cpu ]");
+  std::ostringstream aligned;  // right-aligned to the widest value
+  aligned << tensor({{0.5, -12.25}, {3.0, 100.0}});
+  REQUIRE(aligned.str() == "[[   0.5, -12.25],\n [     3,    100]]\n[ float32 [2, 2] on cpu ]");
+  std::ostringstream scalar;
+  scalar << tensor(true);
+  REQUIRE(scalar.str() == "true\n[ bool [] on cpu ]");
+  std::ostringstream empty_tensor;
+  empty_tensor << zeros({0, 2});
+  REQUIRE(empty_tensor.str() == "[]\n[ float32 [0, 2] on cpu ]");
   std::ostringstream big;
   big << arange(2000);
   REQUIRE_THAT(big.str(), Catch::Contains("...") && Catch::Contains("[ int64 [2000] on cpu ]"));
