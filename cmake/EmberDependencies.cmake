@@ -2,6 +2,9 @@
 # the CUDA toolkit with cuBLAS and cuDNN. Sets EMBER_WITH_CUDA.
 find_package(Threads REQUIRED)
 find_package(OpenMP REQUIRED COMPONENTS CXX)
+# zlib is optional so that a GPU machine without Debian packages still builds.
+find_package(ZLIB QUIET)
+set(EMBER_WITH_ZLIB ${ZLIB_FOUND})
 
 find_package(Eigen3 3.3 QUIET NO_MODULE)
 if(NOT TARGET Eigen3::Eigen)

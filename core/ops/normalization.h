@@ -1,0 +1,20 @@
+#pragma once
+// Batch and layer normalization, as torch::batch_norm / torch::layer_norm.
+#include "ember/core/tensor.h"
+
+namespace ember {
+
+// x: (N, C, *). weight, bias, running_mean, running_var: (C) or undefined.
+// training: normalize with the batch statistics and, when running stats are
+// given, update them in place: running = (1 - momentum) * running + momentum *
+// batch, with the unbiased batch variance for running_var (as PyTorch).
+// Not training: normalize with the running statistics.
+Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                  const Tensor& running_mean, const Tensor& running_var, bool training,
+                  double momentum, double eps);
+
+// Normalizes over the trailing dims given by normalized_shape.
+Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight = {},
+                  const Tensor& bias = {}, double eps = 1e-5);
+
+}  // namespace ember

@@ -1,0 +1,29 @@
+#pragma once
+// Pooling and resampling over the last two dims of (N, C, H, W) or (C, H, W)
+// tensors, as torch::max_pool2d / avg_pool2d / adaptive_avg_pool2d / upsample.
+#include <optional>
+#include <tuple>
+
+#include "ember/core/tensor.h"
+
+namespace ember {
+
+// stride defaults to kernel_size when empty.
+Tensor max_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, IntArrayRef dilation = 1, bool ceil_mode = false);
+// Returns (output, indices): indices (int64) are flat positions in each H*W plane.
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input, IntArrayRef kernel_size,
+                                                   IntArrayRef stride = {},
+                                                   IntArrayRef padding = 0,
+                                                   IntArrayRef dilation = 1,
+                                                   bool ceil_mode = false);
+Tensor avg_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, bool ceil_mode = false,
+                  bool count_include_pad = true);
+Tensor adaptive_avg_pool2d(const Tensor& input, IntArrayRef output_size);
+
+// output_size {H', W'}: the scale follows from the sizes, as PyTorch with size=.
+Tensor upsample_nearest2d(const Tensor& input, IntArrayRef output_size);
+Tensor upsample_bilinear2d(const Tensor& input, IntArrayRef output_size, bool align_corners);
+
+}  // namespace ember
