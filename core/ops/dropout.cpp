@@ -1,0 +1,62 @@
+// dropout and dropout_: a scaled keep-mask (0 or 1/(1-p)) drawn from the
+// default generator's Philox stream, then multiplied in with mul/mul_, whose
+// derivative (g times the same mask) and double backward come for free.
+#include "ember/core/ops/dropout.h"
+
+#include "ember/core/generator.h"
+#include "ember/core/ops/elementwise_helpers.h"
+#include "ember/core/ops/factory.h"
+#include "ember/core/parallel.h"
+#include "ember/kernels/common/philox.h"
+
+namespace ember {
+
+namespace {
+
+void check_dropout(const char* op, const Tensor& x, double p) {
+  EMBER_CHECK(p >= 0 && p <= 1, op, ": dropout probability has to be between 0 and 1, but got ", p);
+  EMBER_CHECK(x.is_floating_point(), op, ": expected a floating point input, got ",
+              x.scalar_type());
+  detail::check_cpu(op, x);
+}
+
+// Contiguous mask of x's shape: element i keeps (1/(1-p)) when uniform i of
+// the draw is below 1-p, else 0. Uniforms follow the 32-bit stream layout of
+// kernels/common/philox.h (four per block), whatever the dtype.
+Tensor keep_mask(const Tensor& x, double p) {
+  Tensor mask = empty(x.sizes(), x.options());
+  const int64_t n = mask.numel();
+  const auto [seed, base] = default_generator(x.device()).reserve(philox::blocks_for_uniform32(n));
+  const float keep = static_cast<float>(1 - p);
+  dispatch_floating(x.scalar_type(), "dropout", [&]<typename T>() {
+    const T scale = static_cast<T>(1 / (1 - p));
+    T* m = mask.data_ptr<T>();
+    const int64_t blocks = (n + 3) / 4;
+    parallel_for(0, blocks, 2048, [&](int64_t b0, int64_t b1) {
+      for (int64_t b = b0; b < b1; ++b) {
+        const philox::Block r = philox::generate(seed, base + static_cast<uint64_t>(b));
+        for (int64_t lane = 0; lane < 4 && 4 * b + lane < n; ++lane)
+          m[4 * b + lane] = philox::to_float01(r.v[lane]) < keep ? scale : T(0);
+      }
+    });
+  });
+  return mask;
+}
+
+}  // namespace
+
+Tensor dropout(const Tensor& x, double p, bool train) {
+  check_dropout("dropout", x, p);
+  if (!train || p == 0) return x;
+  if (p == 1) return x * zeros({}, x.options());  // as PyTorch: keeps the graph, gradient 0
+  return x * keep_mask(x, p);
+}
+
+Tensor& dropout_(Tensor& x, double p, bool train) {
+  check_dropout("dropout_", x, p);
+  if (!train || p == 0) return x;
+  if (p == 1) return x.mul_(zeros({}, x.options()));
+  return x.mul_(keep_mask(x, p));
+}
+
+}  // namespace ember

@@ -1,0 +1,137 @@
+// max_pool2d (with indices), avg_pool2d and adaptive_avg_pool2d: argument
+// checks and output sizes as PyTorch, CPU kernels in kernels/cpu/pooling.h.
+// Derivatives: max pooling scatters the gradient to the argmax with
+// scatter_add (whose derivative is a gather); the average poolings are plane
+// maps (Note [Plane maps] in plane_map.h). Both can be differentiated again.
+#include "ember/core/ops/pooling.h"
+
+#include "ember/autograd/function.h"
+#include "ember/core/ops/factory.h"
+#include "ember/core/ops/indexing.h"
+#include "ember/core/ops/plane_map.h"
+#include "ember/core/ops/reduce_helpers.h"
+#include "ember/core/shape.h"
+#include "ember/kernels/cpu/pooling.h"
+
+namespace ember {
+
+using autograd::Node;
+using detail::Pair;
+
+namespace {
+
+int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
+
+// PyTorch's pooling_output_shape: with ceil_mode, the last window must start
+// inside the input or its left padding.
+int64_t pooled_size(int64_t in, int64_t kernel, int64_t pad, int64_t stride, int64_t dilation,
+                    bool ceil_mode) {
+  const int64_t span = in + 2 * pad - dilation * (kernel - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+  int64_t out = floor_div(span, stride) + 1;
+  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
+  return out;
+}
+
+struct PoolGeometry {
+  cpu::PoolWindow window;
+  int64_t out_h, out_w;
+};
+
+PoolGeometry pool_geometry(const char* op, const Tensor& x, IntArrayRef kernel_size,
+                           IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+                           bool ceil_mode) {
+  detail::check_planes_input(op, x);
+  const Pair k = detail::expand_pair(op, "kernel_size", kernel_size);
+  const Pair s = stride.empty() ? k : detail::expand_pair(op, "stride", stride);
+  const Pair p = detail::expand_pair(op, "padding", padding);
+  const Pair d = detail::expand_pair(op, "dilation", dilation);
+  EMBER_CHECK(k.h > 0 && k.w > 0, op, ": kernel_size must be positive, got ", kernel_size);
+  EMBER_CHECK(s.h > 0 && s.w > 0, op, ": stride must be positive, got ", stride);
+  EMBER_CHECK(d.h > 0 && d.w > 0, op, ": dilation must be positive, got ", dilation);
+  EMBER_CHECK(p.h >= 0 && p.w >= 0, op, ": padding must be non-negative, got ", padding);
+  EMBER_CHECK(p.h <= k.h / 2 && p.w <= k.w / 2, op,
+              ": padding should be at most half of the kernel size, got padding (", p.h, ", ", p.w,
+              ") and kernel_size (", k.h, ", ", k.w, ")");
+  const int64_t in_h = x.size(-2), in_w = x.size(-1);
+  const int64_t out_h = pooled_size(in_h, k.h, p.h, s.h, d.h, ceil_mode);
+  const int64_t out_w = pooled_size(in_w, k.w, p.w, s.w, d.w, ceil_mode);
+  EMBER_CHECK(out_h > 0 && out_w > 0, op, ": the kernel (", k.h, ", ", k.w, ") with dilation (",
+              d.h, ", ", d.w, ") is larger than the padded input ", x.sizes(), " (padding (", p.h,
+              ", ", p.w, ")): the output would be ", out_h, "x", out_w);
+  return {{k.h, k.w, s.h, s.w, p.h, p.w, d.h, d.w}, out_h, out_w};
+}
+
+DimVector with_planes(IntArrayRef sizes, int64_t h, int64_t w) {
+  DimVector out(sizes);
+  out[out.size() - 2] = h;
+  out[out.size() - 1] = w;
+  return out;
+}
+
+// dx (x_sizes) = g added at the argmax positions of each plane.
+Tensor max_pool2d_backward(const Tensor& g, const Tensor& indices, IntArrayRef x_sizes) {
+  const int64_t plane = x_sizes[x_sizes.size() - 2] * x_sizes[x_sizes.size() - 1];
+  const int64_t planes = compute_numel(x_sizes) / plane;
+  const int64_t out_plane = g.size(-2) * g.size(-1);
+  const Tensor flat_g = g.reshape({planes, out_plane});
+  const Tensor flat_indices = indices.reshape({planes, out_plane});
+  return scatter_add(zeros({planes, plane}, g.options()), 1, flat_indices, flat_g).view(x_sizes);
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& x, IntArrayRef kernel_size,
+                                                   IntArrayRef stride, IntArrayRef padding,
+                                                   IntArrayRef dilation, bool ceil_mode) {
+  const PoolGeometry geo =
+      pool_geometry("max_pool2d", x, kernel_size, stride, padding, dilation, ceil_mode);
+  const DimVector out_sizes = with_planes(x.sizes(), geo.out_h, geo.out_w);
+  Tensor out = empty(out_sizes, x.options());
+  Tensor indices = empty(out_sizes, x.options().dtype(kLong));
+  if (out.numel() > 0) cpu::max_pool2d(detail::contiguous_for_kernel(x), out, indices, geo.window);
+  if (autograd::needs_grad(x)) {
+    const DimVector x_sizes(x.sizes());
+    auto node = autograd::make_node(
+        "MaxPool2dWithIndicesBackward", {x}, [x_sizes](Node& n, const tensor_list& g) {
+          return tensor_list{max_pool2d_backward(g[0], n.saved(0), x_sizes)};
+        });
+    node->save(indices);
+    autograd::set_history(out, node);
+  }
+  return {out, indices};
+}
+
+Tensor max_pool2d(const Tensor& x, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
+                  IntArrayRef dilation, bool ceil_mode) {
+  return std::get<0>(max_pool2d_with_indices(x, kernel_size, stride, padding, dilation, ceil_mode));
+}
+
+Tensor avg_pool2d(const Tensor& x, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
+                  bool ceil_mode, bool count_include_pad) {
+  const PoolGeometry geo =
+      pool_geometry("avg_pool2d", x, kernel_size, stride, padding, 1, ceil_mode);
+  const cpu::PoolWindow w = geo.window;
+  auto map = std::make_shared<const detail::PlaneMap>(
+      detail::PlaneMap{"AvgPool2dBackward", "AvgPool2dBackwardBackward", x.size(-2), x.size(-1),
+                       geo.out_h, geo.out_w,
+                       [w, count_include_pad](const Tensor& in, const Tensor& out) {
+                         cpu::avg_pool2d(in, out, w, count_include_pad);
+                       },
+                       [w, count_include_pad](const Tensor& in, const Tensor& out) {
+                         cpu::avg_pool2d_backward(in, out, w, count_include_pad);
+                       }});
+  return detail::apply_plane_map(x, map, /*adjoint=*/false);
+}
+
+Tensor adaptive_avg_pool2d(const Tensor& x, IntArrayRef output_size) {
+  detail::check_planes_input("adaptive_avg_pool2d", x);
+  EMBER_CHECK(output_size.size() == 2 && output_size[0] > 0 && output_size[1] > 0,
+              "adaptive_avg_pool2d: output_size must be two positive values (height, width), got ",
+              output_size);
+  auto map = std::make_shared<const detail::PlaneMap>(detail::PlaneMap{
+      "AdaptiveAvgPool2dBackward", "AdaptiveAvgPool2dBackwardBackward", x.size(-2), x.size(-1),
+      output_size[0], output_size[1], cpu::adaptive_avg_pool2d, cpu::adaptive_avg_pool2d_backward});
+  return detail::apply_plane_map(x, map, /*adjoint=*/false);
+}
+
+}  // namespace ember

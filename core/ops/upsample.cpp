@@ -1,0 +1,43 @@
+// upsample_nearest2d and upsample_bilinear2d (declared in pooling.h): checks
+// as PyTorch, CPU kernels in kernels/cpu/upsample.h, derivatives as plane
+// maps (Note [Plane maps] in plane_map.h).
+#include "ember/core/ops/plane_map.h"
+#include "ember/core/ops/pooling.h"
+#include "ember/kernels/cpu/upsample.h"
+
+namespace ember {
+
+namespace {
+
+void check_output_size(const char* op, IntArrayRef output_size) {
+  EMBER_CHECK(output_size.size() == 2 && output_size[0] > 0 && output_size[1] > 0, op,
+              ": output_size must be two positive values (height, width), got ", output_size);
+}
+
+}  // namespace
+
+Tensor upsample_nearest2d(const Tensor& x, IntArrayRef output_size) {
+  detail::check_planes_input("upsample_nearest2d", x);
+  check_output_size("upsample_nearest2d", output_size);
+  auto map = std::make_shared<const detail::PlaneMap>(detail::PlaneMap{
+      "UpsampleNearest2dBackward", "UpsampleNearest2dBackwardBackward", x.size(-2), x.size(-1),
+      output_size[0], output_size[1], cpu::upsample_nearest2d, cpu::upsample_nearest2d_backward});
+  return detail::apply_plane_map(x, map, /*adjoint=*/false);
+}
+
+Tensor upsample_bilinear2d(const Tensor& x, IntArrayRef output_size, bool align_corners) {
+  detail::check_planes_input("upsample_bilinear2d", x);
+  check_output_size("upsample_bilinear2d", output_size);
+  auto map = std::make_shared<const detail::PlaneMap>(
+      detail::PlaneMap{"UpsampleBilinear2dBackward", "UpsampleBilinear2dBackwardBackward",
+                       x.size(-2), x.size(-1), output_size[0], output_size[1],
+                       [align_corners](const Tensor& in, const Tensor& out) {
+                         cpu::upsample_bilinear2d(in, out, align_corners);
+                       },
+                       [align_corners](const Tensor& in, const Tensor& out) {
+                         cpu::upsample_bilinear2d_backward(in, out, align_corners);
+                       }});
+  return detail::apply_plane_map(x, map, /*adjoint=*/false);
+}
+
+}  // namespace ember

@@ -1,0 +1,367 @@
+#include "ember/kernels/cpu/normalization.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <utility>
+
+#include "ember/core/parallel.h"
+#include "ember/kernels/cpu/loops.h"
+
+namespace ember::cpu {
+namespace {
+
+struct Sums {
+  double s1 = 0, s2 = 0;
+};
+
+// One 64-byte vector of T (GCC/Clang vector extension: arithmetic with
+// vectors and scalars works as with T, so one generic lambda serves both).
+template <typename T>
+struct Simd;
+template <>
+struct Simd<float> {
+  typedef float type __attribute__((vector_size(64)));
+};
+template <>
+struct Simd<double> {
+  typedef double type __attribute__((vector_size(64)));
+};
+template <typename T>
+using Vec = typename Simd<T>::type;
+
+template <typename T>
+Vec<T> load(const T* p) {
+  Vec<T> v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// Two sums over the n terms of one row (layer norm): terms(at) returns the
+// pair of terms at one position, where at(p) reads p there: a Vec<T> of
+// kLanes neighbours, or a T in the tail. Partial sums stay in vector lanes of
+// T (no reassociation needed to vectorize, no conversion of float input) and
+// move into double every kFlush vectors, so rounding stays that of short sums.
+template <typename T, typename Terms>
+Sums row_sums(int64_t n, const Terms& terms) {
+  constexpr int kLanes = 64 / sizeof(T);
+  constexpr int kFlush = 64;
+  Sums out;
+  Vec<T> a0 = {}, b0 = {}, a1 = {}, b1 = {};  // two pairs: more adds in flight
+  const auto flush = [&] {
+    for (int l = 0; l < kLanes; ++l) {
+      out.s1 += static_cast<double>(a0[l]) + static_cast<double>(a1[l]);
+      out.s2 += static_cast<double>(b0[l]) + static_cast<double>(b1[l]);
+    }
+    a0 = b0 = a1 = b1 = Vec<T>{};
+  };
+  int64_t j = 0;
+  while (j + 2 * kLanes <= n) {
+    for (int v = 0; v < kFlush && j + 2 * kLanes <= n; ++v, j += 2 * kLanes) {
+      const auto [p0, q0] = terms([j](const T* x) { return load(x + j); });
+      const auto [p1, q1] = terms([j](const T* x) { return load(x + j + kLanes); });
+      a0 += p0;
+      b0 += q0;
+      a1 += p1;
+      b1 += q1;
+    }
+    flush();
+  }
+  for (; j < n; ++j) {
+    const auto [p, q] = terms([j](const T* x) { return x[j]; });
+    out.s1 += p;
+    out.s2 += q;
+  }
+  return out;
+}
+
+// x: (N, C, S).
+struct NCS {
+  int64_t n, c, s;
+};
+NCS ncs_of(const Tensor& x) {
+  const int64_t n = x.size(0), c = x.size(1);
+  return {n, c, n * c == 0 ? 0 : x.numel() / (n * c)};
+}
+
+// Channels per block of channel_block_sums: their accumulators stay in L1.
+constexpr int64_t kChannelBlock = 32;
+
+// row_sums for channels [c0, c0 + count) of (N, C, S) data at once, visiting
+// memory in order (sample by sample, each channel's run of S in turn): small
+// planes, such as 4x4, then stream instead of jumping C * S elements per run.
+// terms(at, c) as row_sums', for channel c, at(p) reading p at the current
+// position. out[k] receives channel c0 + k.
+template <typename T, typename Terms>
+void channel_block_sums(const NCS& d, int64_t c0, int64_t count, const Terms& terms, Sums* out) {
+  constexpr int kLanes = 64 / sizeof(T);
+  Vec<T> acc[2 * kChannelBlock] = {};
+  const int64_t vectors_per_run = d.s / kLanes;
+  const int64_t flush_every = std::max<int64_t>(1, 64 / std::max<int64_t>(1, vectors_per_run));
+  for (int64_t k = 0; k < count; ++k) out[k] = Sums{};
+  for (int64_t i = 0; i < d.n; ++i) {
+    for (int64_t k = 0; k < count; ++k) {
+      const int64_t c = c0 + k, base = (i * d.c + c) * d.s;
+      Vec<T> a0 = acc[2 * k], b0 = acc[2 * k + 1], a1 = {}, b1 = {};
+      int64_t j = 0;
+      for (; j + 2 * kLanes <= d.s; j += 2 * kLanes) {
+        const int64_t at = base + j;
+        const auto [p0, q0] = terms([at](const T* x) { return load(x + at); }, c);
+        const auto [p1, q1] = terms([at](const T* x) { return load(x + at + kLanes); }, c);
+        a0 += p0;
+        b0 += q0;
+        a1 += p1;
+        b1 += q1;
+      }
+      for (; j + kLanes <= d.s; j += kLanes) {
+        const int64_t at = base + j;
+        const auto [p, q] = terms([at](const T* x) { return load(x + at); }, c);
+        a0 += p;
+        b0 += q;
+      }
+      for (; j < d.s; ++j) {
+        const int64_t at = base + j;
+        const auto [p, q] = terms([at](const T* x) { return x[at]; }, c);
+        out[k].s1 += p;
+        out[k].s2 += q;
+      }
+      acc[2 * k] = a0 + a1;
+      acc[2 * k + 1] = b0 + b1;
+    }
+    if ((i + 1) % flush_every == 0 || i == d.n - 1) {
+      for (int64_t k = 0; k < count; ++k) {
+        for (int l = 0; l < kLanes; ++l) {
+          out[k].s1 += static_cast<double>(acc[2 * k][l]);
+          out[k].s2 += static_cast<double>(acc[2 * k + 1][l]);
+        }
+        acc[2 * k] = acc[2 * k + 1] = Vec<T>{};
+      }
+    }
+  }
+}
+
+// Mean and biased variance of `count` values from their shifted sums.
+std::pair<double, double> moments(const Sums& s, double shift, int64_t count) {
+  const double m = s.s1 / static_cast<double>(count);
+  return {shift + m, std::max(0.0, s.s2 / static_cast<double>(count) - m * m)};
+}
+
+// y = (x - mean) * scale + shift over a run of n values.
+template <typename T>
+void affine_run(const T* x, T* y, int64_t n, T mean, T scale, T shift) {
+  for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * scale + shift;
+}
+
+template <typename T>
+const T* data_or_null(const Tensor& t) {
+  return t.defined() ? t.data_ptr<T>() : nullptr;
+}
+template <typename T>
+T* mutable_data_or_null(const Tensor& t) {
+  return t.defined() ? t.data_ptr<T>() : nullptr;
+}
+
+int64_t grain_for(int64_t work_per_task) {
+  return std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, work_per_task));
+}
+
+}  // namespace
+
+void batch_norm_train_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps,
+                              const Tensor& y, const Tensor& mean, const Tensor& var,
+                              const Tensor& invstd) {
+  const NCS d = ncs_of(x);
+  dispatch_floating(x.scalar_type(), "batch_norm", [&]<typename T>() {
+    const T* xp = x.data_ptr<T>();
+    T* yp = y.data_ptr<T>();
+    T *mp = mean.data_ptr<T>(), *vp = var.data_ptr<T>(), *ip = invstd.data_ptr<T>();
+    const T *w = data_or_null<T>(weight), *b = data_or_null<T>(bias);
+    parallel_for(0, d.c, grain_for(2 * d.n * d.s), [&](int64_t c_begin, int64_t c_end) {
+      for (int64_t c0 = c_begin; c0 < c_end; c0 += kChannelBlock) {
+        const int64_t count = std::min(kChannelBlock, c_end - c0);
+        Sums sums[kChannelBlock];
+        channel_block_sums<T>(
+            d, c0, count,
+            [&](const auto& at, int64_t c) {
+              const auto dev = at(xp) - xp[c * d.s];  // shifted by the channel's first value
+              return std::pair{dev, dev * dev};
+            },
+            sums);
+        T m[kChannelBlock], scale[kChannelBlock], offset[kChannelBlock];
+        for (int64_t k = 0; k < count; ++k) {
+          const int64_t c = c0 + k;
+          const auto [mean_c, var_c] = moments(sums[k], xp[c * d.s], d.n * d.s);
+          const double inv = 1.0 / std::sqrt(var_c + eps);
+          mp[c] = m[k] = static_cast<T>(mean_c);
+          vp[c] = static_cast<T>(var_c);
+          ip[c] = static_cast<T>(inv);
+          scale[k] = static_cast<T>(w ? w[c] * inv : inv);
+          offset[k] = b ? b[c] : T(0);
+        }
+        for (int64_t i = 0; i < d.n; ++i)
+          for (int64_t k = 0; k < count; ++k) {
+            const int64_t at = (i * d.c + c0 + k) * d.s;
+            affine_run(xp + at, yp + at, d.s, m[k], scale[k], offset[k]);
+          }
+      }
+    });
+  });
+}
+
+void batch_norm_apply(const Tensor& x, const Tensor& mean, const Tensor& invstd,
+                      const Tensor& weight, const Tensor& bias, const Tensor& y) {
+  const NCS d = ncs_of(x);
+  dispatch_floating(x.scalar_type(), "batch_norm", [&]<typename T>() {
+    const T* xp = x.data_ptr<T>();
+    T* yp = y.data_ptr<T>();
+    const T *mp = mean.data_ptr<T>(), *ip = invstd.data_ptr<T>();
+    const T *w = data_or_null<T>(weight), *b = data_or_null<T>(bias);
+    // One task per (n, c) run: eval batches are often small in C.
+    parallel_for(0, d.n * d.c, grain_for(d.s), [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) {
+        const int64_t c = r % d.c;
+        const T scale = w ? w[c] * ip[c] : ip[c], offset = b ? b[c] : T(0);
+        affine_run(xp + r * d.s, yp + r * d.s, d.s, mp[c], scale, offset);
+      }
+    });
+  });
+}
+
+void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean,
+                         const Tensor& invstd, const Tensor& weight, bool training,
+                         const Tensor& dx, const Tensor& dweight, const Tensor& dbias) {
+  const NCS d = ncs_of(x);
+  dispatch_floating(x.scalar_type(), "batch_norm_backward", [&]<typename T>() {
+    const T *xp = x.data_ptr<T>(), *gp = dy.data_ptr<T>();
+    const T *mp = mean.data_ptr<T>(), *ip = invstd.data_ptr<T>(), *w = data_or_null<T>(weight);
+    T *dxp = mutable_data_or_null<T>(dx), *dwp = mutable_data_or_null<T>(dweight),
+      *dbp = mutable_data_or_null<T>(dbias);
+    const double count_per_channel = static_cast<double>(d.n * d.s);
+    parallel_for(0, d.c, grain_for(2 * d.n * d.s), [&](int64_t c_begin, int64_t c_end) {
+      for (int64_t c0 = c_begin; c0 < c_end; c0 += kChannelBlock) {
+        const int64_t count = std::min(kChannelBlock, c_end - c0);
+        // g: sum dy and sum dy * (x - mean) per channel
+        Sums g[kChannelBlock];
+        if (dwp || dbp || training) {
+          channel_block_sums<T>(
+              d, c0, count,
+              [&](const auto& at, int64_t c) {
+                const auto dyv = at(gp);
+                return std::pair{dyv, dyv * (at(xp) - mp[c])};
+              },
+              g);
+        }
+        // dx = (dy - mean(dy) - (x - mean) * inv^2 * mean(dy * (x - mean))) * inv * w
+        T m[kChannelBlock], k_xmu[kChannelBlock], mean_dy[kChannelBlock], coef[kChannelBlock];
+        for (int64_t k = 0; k < count; ++k) {
+          const int64_t c = c0 + k;
+          const double inv = ip[c];
+          if (dbp) dbp[c] = static_cast<T>(g[k].s1);
+          if (dwp) dwp[c] = static_cast<T>(g[k].s2 * inv);
+          m[k] = mp[c];
+          k_xmu[k] = static_cast<T>(training ? inv * inv * g[k].s2 / count_per_channel : 0.0);
+          mean_dy[k] = static_cast<T>(training ? g[k].s1 / count_per_channel : 0.0);
+          coef[k] = static_cast<T>(inv * (w ? static_cast<double>(w[c]) : 1.0));
+        }
+        if (!dxp) continue;
+        for (int64_t i = 0; i < d.n; ++i)
+          for (int64_t k = 0; k < count; ++k) {
+            const int64_t at = (i * d.c + c0 + k) * d.s;
+            const T *xr = xp + at, *gr = gp + at;
+            T* out = dxp + at;
+            const T mk = m[k], kk = k_xmu[k], mdy = mean_dy[k], ck = coef[k];
+            for (int64_t j = 0; j < d.s; ++j) out[j] = (gr[j] - mdy - (xr[j] - mk) * kk) * ck;
+          }
+      }
+    });
+  });
+}
+
+void layer_norm_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps,
+                        const Tensor& y, const Tensor& mean, const Tensor& rstd) {
+  const int64_t rows = mean.numel(), k = rows == 0 ? 0 : x.numel() / rows;
+  dispatch_floating(x.scalar_type(), "layer_norm", [&]<typename T>() {
+    const T* xp = x.data_ptr<T>();
+    T *yp = y.data_ptr<T>(), *mp = mean.data_ptr<T>(), *rp = rstd.data_ptr<T>();
+    const T *w = data_or_null<T>(weight), *b = data_or_null<T>(bias);
+    parallel_for(0, rows, grain_for(2 * k), [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) {
+        const T* xr = xp + r * k;
+        T* yr = yp + r * k;
+        const T shift = xr[0];
+        const Sums sums = row_sums<T>(k, [&](const auto& at) {
+          const auto dev = at(xr) - shift;
+          return std::pair{dev, dev * dev};
+        });
+        const auto [m, v] = moments(sums, shift, k);
+        const T tm = static_cast<T>(m), inv = static_cast<T>(1.0 / std::sqrt(v + eps));
+        mp[r] = tm;
+        rp[r] = inv;
+        if (w && b) {
+          for (int64_t j = 0; j < k; ++j) yr[j] = (xr[j] - tm) * inv * w[j] + b[j];
+        } else {
+          for (int64_t j = 0; j < k; ++j)
+            yr[j] = (xr[j] - tm) * inv * (w ? w[j] : T(1)) + (b ? b[j] : T(0));
+        }
+      }
+    });
+  });
+}
+
+void layer_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean, const Tensor& rstd,
+                         const Tensor& weight, const Tensor& dx, const Tensor& dweight,
+                         const Tensor& dbias) {
+  const int64_t rows = mean.numel(), k = rows == 0 ? 0 : x.numel() / rows;
+  dispatch_floating(x.scalar_type(), "layer_norm_backward", [&]<typename T>() {
+    const T *xp = x.data_ptr<T>(), *gp = dy.data_ptr<T>();
+    const T *mp = mean.data_ptr<T>(), *rp = rstd.data_ptr<T>(), *w = data_or_null<T>(weight);
+    T *dxp = mutable_data_or_null<T>(dx), *dwp = mutable_data_or_null<T>(dweight),
+      *dbp = mutable_data_or_null<T>(dbias);
+    if (dxp) {
+      // dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), dxhat = dy * w
+      parallel_for(0, rows, grain_for(2 * k), [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; ++r) {
+          const T *xr = xp + r * k, *gr = gp + r * k;
+          const double m = mp[r], inv = rp[r];
+          const T tm = static_cast<T>(m), tinv = static_cast<T>(inv);
+          const Sums s = row_sums<T>(k, [&](const auto& at) {
+            const auto dxhat = w ? at(gr) * at(w) : at(gr);
+            return std::pair{dxhat, dxhat * (at(xr) - tm) * tinv};
+          });
+          const T mean_dxhat = static_cast<T>(s.s1 / k), mean_dxhat_xhat = static_cast<T>(s.s2 / k);
+          T* out = dxp + r * k;
+          for (int64_t j = 0; j < k; ++j) {
+            const T dxhat = gr[j] * (w ? w[j] : T(1));
+            out[j] = tinv * (dxhat - mean_dxhat - (xr[j] - tm) * tinv * mean_dxhat_xhat);
+          }
+        }
+      });
+    }
+    if (!dwp && !dbp) return;
+    // Column sums over the rows, one block of columns per task.
+    constexpr int64_t kBlock = 256;
+    const int64_t blocks = (k + kBlock - 1) / kBlock;
+    parallel_for(0, blocks, grain_for(rows * kBlock), [&](int64_t b0, int64_t b1) {
+      double acc_w[kBlock], acc_b[kBlock];
+      for (int64_t blk = b0; blk < b1; ++blk) {
+        const int64_t j0 = blk * kBlock, width = std::min(kBlock, k - j0);
+        std::fill(acc_w, acc_w + width, 0.0);
+        std::fill(acc_b, acc_b + width, 0.0);
+        for (int64_t r = 0; r < rows; ++r) {
+          const T *xr = xp + r * k + j0, *gr = gp + r * k + j0;
+          const double m = mp[r], inv = rp[r];
+          for (int64_t j = 0; j < width; ++j) {
+            acc_w[j] += static_cast<double>(gr[j]) * (static_cast<double>(xr[j]) - m) * inv;
+            acc_b[j] += gr[j];
+          }
+        }
+        for (int64_t j = 0; j < width; ++j) {
+          if (dwp) dwp[j0 + j] = static_cast<T>(acc_w[j]);
+          if (dbp) dbp[j0 + j] = static_cast<T>(acc_b[j]);
+        }
+      }
+    });
+  });
+}
+
+}  // namespace ember::cpu

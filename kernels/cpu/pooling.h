@@ -1,0 +1,35 @@
+#pragma once
+// CPU pooling kernels. Every tensor is contiguous and read as a stack of
+// planes (P, H, W) over its last two dims (P = the product of the others);
+// outputs are (P, OH, OW). The ops (core/ops/pooling.cpp) check the arguments
+// and size the outputs before these run. Work is split over planes.
+#include "ember/core/tensor.h"
+
+namespace ember::cpu {
+
+struct PoolWindow {
+  int64_t kernel_h, kernel_w;
+  int64_t stride_h, stride_w;
+  int64_t pad_h, pad_w;
+  int64_t dilation_h = 1, dilation_w = 1;
+};
+
+// out: the window maxima (NaN wins, as PyTorch); indices (int64): the flat
+// position h * W + w of each maximum in its plane, the first one on ties.
+// Padding counts as -inf.
+void max_pool2d(const Tensor& x, const Tensor& out, const Tensor& indices, const PoolWindow& w);
+
+// The window means; the divisor counts the padding inside the window when
+// count_include_pad (never the part past the padding that ceil_mode adds).
+void avg_pool2d(const Tensor& x, const Tensor& out, const PoolWindow& w, bool count_include_pad);
+// The adjoint of avg_pool2d: grad_in (P, H, W) = each output's gradient spread
+// over its window with the same divisor.
+void avg_pool2d_backward(const Tensor& grad_out, const Tensor& grad_in, const PoolWindow& w,
+                         bool count_include_pad);
+
+// Output (oh, ow) averages rows [floor(oh*H/OH), ceil((oh+1)*H/OH)) and the
+// same for columns.
+void adaptive_avg_pool2d(const Tensor& x, const Tensor& out);
+void adaptive_avg_pool2d_backward(const Tensor& grad_out, const Tensor& grad_in);
+
+}  // namespace ember::cpu

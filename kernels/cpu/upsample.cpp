@@ -1,0 +1,144 @@
+#include "ember/kernels/cpu/upsample.h"
+
+#include <cmath>
+#include <vector>
+
+#include "ember/kernels/cpu/planes.h"
+
+namespace ember::cpu {
+namespace {
+
+// Source row (or column) of each output one, as PyTorch's nearest_idx: exact
+// for equal sizes and for doubling, else floor of a float product.
+std::vector<int64_t> nearest_sources(int64_t in, int64_t out) {
+  std::vector<int64_t> src(static_cast<size_t>(out));
+  const float scale = static_cast<float>(in) / static_cast<float>(out);
+  for (int64_t d = 0; d < out; ++d) {
+    if (out == in)
+      src[d] = d;
+    else if (out == 2 * in)
+      src[d] = d >> 1;
+    else
+      src[d] = std::min(static_cast<int64_t>(std::floor(static_cast<float>(d) * scale)), in - 1);
+  }
+  return src;
+}
+
+// The two source rows of an output row and their weights.
+template <typename T>
+struct Lerp {
+  int64_t i0, i1;
+  T l0, l1;
+};
+
+// PyTorch's area_pixel_compute_scale / _source_index, in T's arithmetic.
+template <typename T>
+std::vector<Lerp<T>> bilinear_sources(int64_t in, int64_t out, bool align_corners) {
+  const T scale = align_corners
+                      ? (out > 1 ? static_cast<T>(in - 1) / static_cast<T>(out - 1) : T(0))
+                      : static_cast<T>(in) / static_cast<T>(out);
+  std::vector<Lerp<T>> src(static_cast<size_t>(out));
+  for (int64_t d = 0; d < out; ++d) {
+    T real =
+        align_corners ? scale * static_cast<T>(d) : scale * (static_cast<T>(d) + T(0.5)) - T(0.5);
+    if (real < 0) real = 0;
+    const int64_t i0 = std::min(static_cast<int64_t>(real), in - 1);
+    const T l1 = std::min(std::max(real - static_cast<T>(i0), T(0)), T(1));
+    src[d] = {i0, i0 < in - 1 ? i0 + 1 : i0, T(1) - l1, l1};
+  }
+  return src;
+}
+
+}  // namespace
+
+void upsample_nearest2d(const Tensor& x, const Tensor& out) {
+  const Planes p = planes_of(x, out);
+  const std::vector<int64_t> rows = nearest_sources(p.in_h, p.out_h);
+  const std::vector<int64_t> cols = nearest_sources(p.in_w, p.out_w);
+  dispatch_floating(x.scalar_type(), "upsample_nearest2d", [&]<typename T>() {
+    const T* in = x.data_ptr<T>();
+    T* o = out.data_ptr<T>();
+    for_each_plane(p, p.out_h * p.out_w, [&](int64_t plane) {
+      const T* xp = in + plane * p.in_h * p.in_w;
+      T* op = o + plane * p.out_h * p.out_w;
+      for (int64_t oh = 0; oh < p.out_h; ++oh) {
+        const T* row = xp + rows[oh] * p.in_w;
+        for (int64_t ow = 0; ow < p.out_w; ++ow) op[oh * p.out_w + ow] = row[cols[ow]];
+      }
+    });
+  });
+}
+
+void upsample_nearest2d_backward(const Tensor& grad_out, const Tensor& grad_in) {
+  const Planes p = planes_of(grad_in, grad_out);
+  const std::vector<int64_t> rows = nearest_sources(p.in_h, p.out_h);
+  const std::vector<int64_t> cols = nearest_sources(p.in_w, p.out_w);
+  dispatch_floating(grad_out.scalar_type(), "upsample_nearest2d_backward", [&]<typename T>() {
+    const T* g = grad_out.data_ptr<T>();
+    T* gi = grad_in.data_ptr<T>();
+    for_each_plane(p, p.in_h * p.in_w + p.out_h * p.out_w, [&](int64_t plane) {
+      const T* gp = g + plane * p.out_h * p.out_w;
+      T* ip = gi + plane * p.in_h * p.in_w;
+      std::fill(ip, ip + p.in_h * p.in_w, T(0));
+      for (int64_t oh = 0; oh < p.out_h; ++oh) {
+        T* row = ip + rows[oh] * p.in_w;
+        for (int64_t ow = 0; ow < p.out_w; ++ow) row[cols[ow]] += gp[oh * p.out_w + ow];
+      }
+    });
+  });
+}
+
+void upsample_bilinear2d(const Tensor& x, const Tensor& out, bool align_corners) {
+  const Planes p = planes_of(x, out);
+  dispatch_floating(x.scalar_type(), "upsample_bilinear2d", [&]<typename T>() {
+    const std::vector<Lerp<T>> rows = bilinear_sources<T>(p.in_h, p.out_h, align_corners);
+    const std::vector<Lerp<T>> cols = bilinear_sources<T>(p.in_w, p.out_w, align_corners);
+    const T* in = x.data_ptr<T>();
+    T* o = out.data_ptr<T>();
+    for_each_plane(p, 4 * p.out_h * p.out_w, [&](int64_t plane) {
+      const T* xp = in + plane * p.in_h * p.in_w;
+      T* op = o + plane * p.out_h * p.out_w;
+      for (int64_t oh = 0; oh < p.out_h; ++oh) {
+        const Lerp<T>& r = rows[oh];
+        const T* top = xp + r.i0 * p.in_w;
+        const T* bottom = xp + r.i1 * p.in_w;
+        for (int64_t ow = 0; ow < p.out_w; ++ow) {
+          const Lerp<T>& c = cols[ow];
+          op[oh * p.out_w + ow] = r.l0 * (c.l0 * top[c.i0] + c.l1 * top[c.i1]) +
+                                  r.l1 * (c.l0 * bottom[c.i0] + c.l1 * bottom[c.i1]);
+        }
+      }
+    });
+  });
+}
+
+void upsample_bilinear2d_backward(const Tensor& grad_out, const Tensor& grad_in,
+                                  bool align_corners) {
+  const Planes p = planes_of(grad_in, grad_out);
+  dispatch_floating(grad_out.scalar_type(), "upsample_bilinear2d_backward", [&]<typename T>() {
+    const std::vector<Lerp<T>> rows = bilinear_sources<T>(p.in_h, p.out_h, align_corners);
+    const std::vector<Lerp<T>> cols = bilinear_sources<T>(p.in_w, p.out_w, align_corners);
+    const T* g = grad_out.data_ptr<T>();
+    T* gi = grad_in.data_ptr<T>();
+    for_each_plane(p, p.in_h * p.in_w + 4 * p.out_h * p.out_w, [&](int64_t plane) {
+      const T* gp = g + plane * p.out_h * p.out_w;
+      T* ip = gi + plane * p.in_h * p.in_w;
+      std::fill(ip, ip + p.in_h * p.in_w, T(0));
+      for (int64_t oh = 0; oh < p.out_h; ++oh) {
+        const Lerp<T>& r = rows[oh];
+        T* top = ip + r.i0 * p.in_w;
+        T* bottom = ip + r.i1 * p.in_w;
+        for (int64_t ow = 0; ow < p.out_w; ++ow) {
+          const Lerp<T>& c = cols[ow];
+          const T v = gp[oh * p.out_w + ow];
+          top[c.i0] += r.l0 * c.l0 * v;
+          top[c.i1] += r.l0 * c.l1 * v;
+          bottom[c.i0] += r.l1 * c.l0 * v;
+          bottom[c.i1] += r.l1 * c.l1 * v;
+        }
+      }
+    });
+  });
+}
+
+}  // namespace ember::cpu
