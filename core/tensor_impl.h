@@ -44,6 +44,20 @@ class TensorImpl {
   bool is_view() const { return is_view_; }
   void set_is_view(bool v) { is_view_ = v; }
 
+  // Takes other's data (storage, offset, sizes, strides, dtype) and keeps this
+  // tensor's autograd slot, as libtorch's set_data: Module::to() converts
+  // parameters this way, so every handle to them sees the new data.
+  void set_data(const TensorImpl& other) {
+    if (&other == this) return;
+    storage_ = other.storage_;
+    storage_offset_ = other.storage_offset_;
+    sizes_ = other.sizes_;
+    strides_ = other.strides_;
+    numel_ = other.numel_;
+    dtype_ = other.dtype_;
+    is_contiguous_ = other.is_contiguous_;
+  }
+
   AutogradMeta* autograd_meta() const { return autograd_meta_.get(); }
   AutogradMeta& ensure_autograd_meta();
   void clear_autograd_meta();

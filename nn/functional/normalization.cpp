@@ -1,0 +1,18 @@
+#include "ember/nn/functional/normalization.h"
+
+#include "ember/core/ops/normalization.h"
+
+namespace ember::nn::functional {
+
+Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                  const BatchNormFuncOptions& options) {
+  return ember::batch_norm(input, options.weight(), options.bias(), running_mean, running_var,
+                           options.training(), options.momentum(), options.eps());
+}
+
+Tensor layer_norm(const Tensor& input, const LayerNormFuncOptions& options) {
+  return ember::layer_norm(input, options.normalized_shape(), options.weight(), options.bias(),
+                           options.eps());
+}
+
+}  // namespace ember::nn::functional

@@ -1,0 +1,15 @@
+#pragma once
+// Batch and layer normalization, as torch::nn::functional's:
+//   F::batch_norm(x, mean, var, F::BatchNormFuncOptions().training(true));
+#include "ember/core/tensor.h"
+#include "ember/nn/options/normalization.h"
+
+namespace ember::nn::functional {
+
+// x: (N, C, *). running_mean/var: (C), updated in place while training
+// (either may be undefined only when training).
+Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
+                  const BatchNormFuncOptions& options = {});
+Tensor layer_norm(const Tensor& input, const LayerNormFuncOptions& options);
+
+}  // namespace ember::nn::functional

@@ -1,0 +1,115 @@
+#include "ember/nn/modules/conv.h"
+
+#include <cmath>
+
+#include "ember/core/ops/factory.h"
+#include "ember/nn/functional/conv.h"
+#include "ember/nn/init.h"
+
+namespace ember::nn {
+
+namespace {
+
+void check_channels(const char* layer, int64_t in, int64_t out, int64_t groups) {
+  EMBER_CHECK(groups > 0, layer, ": groups must be positive, got ", groups);
+  EMBER_CHECK(in > 0 && out > 0, layer, ": in_channels and out_channels must be positive, got ",
+              in, " and ", out);
+  EMBER_CHECK(in % groups == 0, layer, ": in_channels (", in, ") must be divisible by groups (",
+              groups, ")");
+  EMBER_CHECK(out % groups == 0, layer, ": out_channels (", out,
+              ") must be divisible by groups (", groups, ")");
+}
+
+// PyTorch's default for conv layers (see LinearImpl::reset_parameters).
+void reset_conv_parameters(Tensor& weight, Tensor& bias) {
+  init::kaiming_uniform_(weight, std::sqrt(5.0));
+  if (bias.defined()) {
+    const int64_t fan_in = std::get<0>(init::calculate_fan_in_and_fan_out(weight));
+    const double bound = fan_in > 0 ? 1.0 / std::sqrt(static_cast<double>(fan_in)) : 0.0;
+    init::uniform_(bias, -bound, bound);
+  }
+}
+
+// libtorch's format: stride always, the others when not their default.
+template <typename Options>
+void print_conv_common(std::ostream& stream, const Options& o) {
+  stream << "(" << o.in_channels() << ", " << o.out_channels()
+         << ", kernel_size=" << o.kernel_size() << ", stride=" << o.stride();
+  if (!(o.padding() == ExpandingArray<2>(0))) stream << ", padding=" << o.padding();
+  if (!(o.dilation() == ExpandingArray<2>(1))) stream << ", dilation=" << o.dilation();
+}
+
+}  // namespace
+
+Conv2dImpl::Conv2dImpl(const Conv2dOptions& options_) : options(options_) {
+  check_channels("Conv2d", options.in_channels(), options.out_channels(), options.groups());
+  const ExpandingArray<2>& k = options.kernel_size();
+  weight = register_parameter(
+      "weight",
+      empty({options.out_channels(), options.in_channels() / options.groups(), k[0], k[1]}));
+  bias = register_parameter("bias", options.bias() ? empty({options.out_channels()}) : Tensor(),
+                            options.bias());
+  reset_parameters();
+}
+
+void Conv2dImpl::reset_parameters() { reset_conv_parameters(weight, bias); }
+
+Tensor Conv2dImpl::forward(const Tensor& input) {
+  return call_with_hooks(input, [this](const Tensor& x) {
+    return functional::conv2d(x, weight,
+                              functional::Conv2dFuncOptions()
+                                  .bias(bias)
+                                  .stride(options.stride())
+                                  .padding(options.padding())
+                                  .dilation(options.dilation())
+                                  .groups(options.groups()));
+  });
+}
+
+void Conv2dImpl::pretty_print(std::ostream& stream) const {
+  stream << "Conv2d";
+  print_conv_common(stream, options);
+  if (options.groups() != 1) stream << ", groups=" << options.groups();
+  if (!options.bias()) stream << ", bias=false";
+  stream << ")";
+}
+
+ConvTranspose2dImpl::ConvTranspose2dImpl(const ConvTranspose2dOptions& options_)
+    : options(options_) {
+  check_channels("ConvTranspose2d", options.in_channels(), options.out_channels(),
+                 options.groups());
+  const ExpandingArray<2>& k = options.kernel_size();
+  weight = register_parameter(
+      "weight",
+      empty({options.in_channels(), options.out_channels() / options.groups(), k[0], k[1]}));
+  bias = register_parameter("bias", options.bias() ? empty({options.out_channels()}) : Tensor(),
+                            options.bias());
+  reset_parameters();
+}
+
+void ConvTranspose2dImpl::reset_parameters() { reset_conv_parameters(weight, bias); }
+
+Tensor ConvTranspose2dImpl::forward(const Tensor& input) {
+  return call_with_hooks(input, [this](const Tensor& x) {
+    return functional::conv_transpose2d(x, weight,
+                                        functional::ConvTranspose2dFuncOptions()
+                                            .bias(bias)
+                                            .stride(options.stride())
+                                            .padding(options.padding())
+                                            .output_padding(options.output_padding())
+                                            .groups(options.groups())
+                                            .dilation(options.dilation()));
+  });
+}
+
+void ConvTranspose2dImpl::pretty_print(std::ostream& stream) const {
+  stream << "ConvTranspose2d";
+  print_conv_common(stream, options);
+  if (!(options.output_padding() == ExpandingArray<2>(0)))
+    stream << ", output_padding=" << options.output_padding();
+  if (options.groups() != 1) stream << ", groups=" << options.groups();
+  if (!options.bias()) stream << ", bias=false";
+  stream << ")";
+}
+
+}  // namespace ember::nn

@@ -1,0 +1,47 @@
+#pragma once
+// Conv2d and ConvTranspose2d, as torch::nn's.
+#include <ostream>
+
+#include "ember/nn/module_holder.h"
+#include "ember/nn/options/conv.h"
+
+namespace ember::nn {
+
+// weight: (out, in / groups, kH, kW), bias: (out); both U(-1/sqrt(fan_in),
+// 1/sqrt(fan_in)) with fan_in = in / groups * kH * kW, as PyTorch's default.
+class Conv2dImpl : public Module {
+ public:
+  Conv2dImpl(int64_t in_channels, int64_t out_channels, ExpandingArray<2> kernel_size)
+      : Conv2dImpl(Conv2dOptions(in_channels, out_channels, kernel_size)) {}
+  explicit Conv2dImpl(const Conv2dOptions& options);
+
+  // x: (N, C, H, W) -> (N, out, H', W').
+  Tensor forward(const Tensor& input);
+  void reset_parameters();
+  void pretty_print(std::ostream& stream) const override;
+
+  Conv2dOptions options;
+  Tensor weight;
+  Tensor bias;
+};
+EMBER_MODULE(Conv2d);
+
+// weight: (in, out / groups, kH, kW), bias: (out). Initialized as PyTorch,
+// whose fan_in for this layout is out / groups * kH * kW.
+class ConvTranspose2dImpl : public Module {
+ public:
+  ConvTranspose2dImpl(int64_t in_channels, int64_t out_channels, ExpandingArray<2> kernel_size)
+      : ConvTranspose2dImpl(ConvTranspose2dOptions(in_channels, out_channels, kernel_size)) {}
+  explicit ConvTranspose2dImpl(const ConvTranspose2dOptions& options);
+
+  Tensor forward(const Tensor& input);
+  void reset_parameters();
+  void pretty_print(std::ostream& stream) const override;
+
+  ConvTranspose2dOptions options;
+  Tensor weight;
+  Tensor bias;
+};
+EMBER_MODULE(ConvTranspose2d);
+
+}  // namespace ember::nn

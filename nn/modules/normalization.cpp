@@ -1,0 +1,38 @@
+#include "ember/nn/modules/normalization.h"
+
+#include "ember/core/ops/factory.h"
+#include "ember/nn/functional/normalization.h"
+#include "ember/nn/init.h"
+
+namespace ember::nn {
+
+LayerNormImpl::LayerNormImpl(const LayerNormOptions& options_) : options(options_) {
+  if (options.elementwise_affine()) {
+    weight = register_parameter("weight", ember::empty(options.normalized_shape()));
+    bias = register_parameter("bias", ember::empty(options.normalized_shape()));
+  }
+  reset_parameters();
+}
+
+void LayerNormImpl::reset_parameters() {
+  if (!options.elementwise_affine()) return;
+  init::ones_(weight);
+  init::zeros_(bias);
+}
+
+Tensor LayerNormImpl::forward(const Tensor& input) {
+  return call_with_hooks(input, [this](const Tensor& x) {
+    return functional::layer_norm(x, functional::LayerNormFuncOptions(options.normalized_shape())
+                                         .weight(weight)
+                                         .bias(bias)
+                                         .eps(options.eps()));
+  });
+}
+
+void LayerNormImpl::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "LayerNorm(" << IntArrayRef(options.normalized_shape())
+         << ", eps=" << options.eps() << ", elementwise_affine=" << options.elementwise_affine()
+         << ")";
+}
+
+}  // namespace ember::nn

@@ -1,0 +1,23 @@
+#pragma once
+// All of nn: modules and their holders, layers, containers, functional, init,
+// the losses and summary(), as torch/nn.h.
+#include "ember/nn/functional.h"
+#include "ember/nn/init.h"
+#include "ember/nn/module.h"
+#include "ember/nn/module_holder.h"
+#include "ember/nn/modules/activation.h"
+#include "ember/nn/modules/batchnorm.h"
+#include "ember/nn/modules/container/any.h"
+#include "ember/nn/modules/container/module_dict.h"
+#include "ember/nn/modules/container/module_list.h"
+#include "ember/nn/modules/container/sequential.h"
+#include "ember/nn/modules/conv.h"
+#include "ember/nn/modules/dropout.h"
+#include "ember/nn/modules/embedding.h"
+#include "ember/nn/modules/linear.h"
+#include "ember/nn/modules/loss.h"
+#include "ember/nn/modules/normalization.h"
+#include "ember/nn/modules/pooling.h"
+#include "ember/nn/modules/upsampling.h"
+#include "ember/nn/ordered_dict.h"
+#include "ember/nn/utils/summary.h"

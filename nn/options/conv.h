@@ -1,0 +1,62 @@
+#pragma once
+// Options of Conv2d / ConvTranspose2d and of their functional forms, as
+// libtorch's: Conv2dOptions(3, 32, 3).stride(2).padding(1).bias(false).
+#include <cstdint>
+
+#include "ember/core/tensor.h"
+#include "ember/nn/options/arg.h"
+#include "ember/nn/options/expanding_array.h"
+
+namespace ember::nn {
+
+// weight: (out_channels, in_channels / groups, kH, kW).
+struct Conv2dOptions {
+  Conv2dOptions(int64_t in_channels, int64_t out_channels, ExpandingArray<2> kernel_size)
+      : in_channels_(in_channels), out_channels_(out_channels), kernel_size_(kernel_size) {}
+  EMBER_ARG(int64_t, in_channels);
+  EMBER_ARG(int64_t, out_channels);
+  EMBER_ARG(ExpandingArray<2>, kernel_size);
+  EMBER_ARG(ExpandingArray<2>, stride) = 1;
+  EMBER_ARG(ExpandingArray<2>, padding) = 0;
+  EMBER_ARG(ExpandingArray<2>, dilation) = 1;
+  EMBER_ARG(int64_t, groups) = 1;
+  EMBER_ARG(bool, bias) = true;
+};
+
+// weight: (in_channels, out_channels / groups, kH, kW) (the transposed conv's layout).
+struct ConvTranspose2dOptions {
+  ConvTranspose2dOptions(int64_t in_channels, int64_t out_channels,
+                         ExpandingArray<2> kernel_size)
+      : in_channels_(in_channels), out_channels_(out_channels), kernel_size_(kernel_size) {}
+  EMBER_ARG(int64_t, in_channels);
+  EMBER_ARG(int64_t, out_channels);
+  EMBER_ARG(ExpandingArray<2>, kernel_size);
+  EMBER_ARG(ExpandingArray<2>, stride) = 1;
+  EMBER_ARG(ExpandingArray<2>, padding) = 0;
+  EMBER_ARG(ExpandingArray<2>, output_padding) = 0;
+  EMBER_ARG(int64_t, groups) = 1;
+  EMBER_ARG(bool, bias) = true;
+  EMBER_ARG(ExpandingArray<2>, dilation) = 1;
+};
+
+namespace functional {
+
+struct Conv2dFuncOptions {
+  EMBER_ARG(Tensor, bias) = {};
+  EMBER_ARG(ExpandingArray<2>, stride) = 1;
+  EMBER_ARG(ExpandingArray<2>, padding) = 0;
+  EMBER_ARG(ExpandingArray<2>, dilation) = 1;
+  EMBER_ARG(int64_t, groups) = 1;
+};
+
+struct ConvTranspose2dFuncOptions {
+  EMBER_ARG(Tensor, bias) = {};
+  EMBER_ARG(ExpandingArray<2>, stride) = 1;
+  EMBER_ARG(ExpandingArray<2>, padding) = 0;
+  EMBER_ARG(ExpandingArray<2>, output_padding) = 0;
+  EMBER_ARG(int64_t, groups) = 1;
+  EMBER_ARG(ExpandingArray<2>, dilation) = 1;
+};
+
+}  // namespace functional
+}  // namespace ember::nn
