@@ -1,0 +1,219 @@
+// The class-index losses: nll_loss (composed of gather and ember ops) and
+// cross_entropy, fused on CPU (kernels/cpu/cross_entropy.h): the forward
+// computes each line's logsumexp and loss without materializing log_softmax,
+// the backward is softmax - (smoothed, weighted) one-hot in one pass. Under
+// create_graph the backward is written with ember ops instead, so the
+// gradient can be differentiated again.
+#include "ember/autograd/function.h"
+#include "ember/core/ops/binary.h"
+#include "ember/core/ops/compare.h"
+#include "ember/core/ops/elementwise_helpers.h"
+#include "ember/core/ops/factory.h"
+#include "ember/core/ops/indexing.h"
+#include "ember/core/ops/reduce.h"
+#include "ember/core/ops/reduce_helpers.h"
+#include "ember/core/ops/views.h"
+#include "ember/kernels/cpu/cross_entropy.h"
+#include "ember/nn/functional/loss.h"
+#include "ember/nn/functional/loss_helpers.h"
+
+namespace ember::nn::functional {
+
+using autograd::Node;
+using namespace detail;
+
+namespace {
+
+// The target with ignored entries replaced by class 0 (safe to gather with),
+// and the weight of each target: weight[t] (1 without weight), 0 where ignored.
+struct TargetWeights {
+  Tensor safe_target;
+  Tensor weight;  // target's shape, input's dtype, no grad
+};
+
+TargetWeights target_weights(const Tensor& target, const Tensor& class_weight,
+                             int64_t ignore_index, const TensorOptions& options) {
+  NoGradGuard guard;
+  const Tensor counted = target != ignore_index;
+  TargetWeights t;
+  t.safe_target = where(counted, target, zeros({}, target.options()));
+  if (class_weight.defined())
+    t.weight = class_weight.detach().index_select(0, t.safe_target.flatten())
+                   .view(target.sizes()) * counted;
+  else
+    t.weight = counted.to(options.dtype());
+  return t;
+}
+
+// loss (per target) reduced; kMean divides by the summed target weights.
+Tensor reduce_weighted(const Tensor& loss, const Tensor& target_weight, Reduction reduction) {
+  if (reduction == Reduction::Mean) return loss.sum() / target_weight.sum();
+  return apply_reduction(loss, reduction);
+}
+
+// Class weight viewed to broadcast along the class dim of an input of `ndim` dims.
+Tensor class_weight_view(const Tensor& weight, int64_t class_dim, int64_t ndim) {
+  DimVector shape(ndim - class_dim, 1);
+  shape[0] = weight.size(0);
+  return weight.detach().view(shape);
+}
+
+// cross_entropy with class probabilities as the target (input's shape).
+Tensor cross_entropy_probabilities(const Tensor& input, const Tensor& target,
+                                   const CrossEntropyFuncOptions& options) {
+  const char* op = "cross_entropy";
+  check_loss_inputs(op, input, target);
+  EMBER_CHECK(input.dim() >= 1, op,
+              ": expected class scores of shape (C), (N, C) or (N, C, d1, ...), got shape ",
+              input.sizes());
+  check_same_shape(op, input, target);
+  EMBER_CHECK(target.scalar_type() == input.scalar_type(), op,
+              ": expected a probability target of the input's dtype ", input.scalar_type(),
+              ", got ", target.scalar_type());
+  const int64_t class_dim = input.dim() == 1 ? 0 : 1, classes = input.size(class_dim);
+  const double e = options.label_smoothing();
+  Tensor t = e > 0 ? target * (1 - e) + e / classes : target;
+  if (options.weight().defined()) {
+    EMBER_CHECK(options.weight().dim() == 1 && options.weight().size(0) == classes, op,
+                ": expected weight of shape [", classes, "] (one per class), got ",
+                options.weight().sizes());
+    check_weight(op, "weight", class_weight_view(options.weight(), class_dim, input.dim()), input);
+    t = t * class_weight_view(options.weight(), class_dim, input.dim());
+  }
+  const Tensor loss = -(log_softmax(input, class_dim) * t).sum({class_dim});
+  if (options.reduction() == Reduction::Mean)
+    return loss.sum() / static_cast<double>(classes > 0 ? input.numel() / classes : 0);
+  return apply_reduction(loss, options.reduction());
+}
+
+// What the cross-entropy backward needs besides the saved tensors.
+struct CrossEntropyBackwardArgs {
+  ClassLayout layout;
+  cpu::CrossEntropyParams params;  // target: null until the kernel call sets it
+  Reduction reduction = Reduction::Mean;
+  double scale = 1;  // 1 / summed target weights for kMean, else 1
+};
+
+// The gradient with ember ops (differentiable in x and g): (p * a - q) * g,
+// p = softmax(x), a = (1 - e) w[t] + e / C * sum(w), q = (1 - e) w[t] onehot(t) + e / C * w.
+Tensor cross_entropy_backward_composed(const Tensor& g, const Tensor& x, const Tensor& target,
+                                       const Tensor& class_weight,
+                                       const CrossEntropyBackwardArgs& args) {
+  const int64_t cd = args.layout.class_dim, classes = args.layout.classes;
+  const double e = args.params.label_smoothing, keep = 1 - e, e_c = e / classes;
+  Tensor a, q;
+  {
+    NoGradGuard guard;
+    const TargetWeights tw = target_weights(target, class_weight, args.params.ignore_index,
+                                            x.options());
+    const Tensor counted = (target != args.params.ignore_index).to(x.scalar_type());
+    const double weight_total =
+        class_weight.defined() ? class_weight.sum().item<double>() : static_cast<double>(classes);
+    a = (tw.weight * keep + counted * (e_c * weight_total)).unsqueeze(cd);
+    q = scatter_add(zeros(x.sizes(), x.options()), cd, tw.safe_target.unsqueeze(cd),
+                    (tw.weight * keep).unsqueeze(cd));
+    if (e > 0) {
+      const Tensor w = class_weight.defined() ? class_weight_view(class_weight, cd, x.dim())
+                                              : ones({}, x.options());
+      q = q + w * counted.unsqueeze(cd) * e_c;
+    }
+  }
+  const Tensor g_line = args.reduction == Reduction::None ? g.unsqueeze(cd) : g;
+  return (softmax(x, cd) * a - q) * (g_line * args.scale);
+}
+
+// The fused backward: one pass over x.
+Tensor cross_entropy_backward_fused(const Tensor& g, const Tensor& x, const Tensor& target,
+                                    const Tensor& class_weight, const Tensor& lse,
+                                    CrossEntropyBackwardArgs args) {
+  const Tensor xc = ember::detail::contiguous_for_kernel(x);
+  const Tensor gc = ember::detail::contiguous_for_kernel(g.to(x.scalar_type()));
+  Tensor dx = empty(x.sizes(), x.options());
+  args.params.target = target.data_ptr<int64_t>();
+  const cpu::CrossEntropyShape shape{args.layout.outer, args.layout.classes, args.layout.inner};
+  dispatch_floating(x.scalar_type(), "cross_entropy", [&]<typename T>() {
+    cpu::cross_entropy_backward<T>(xc.data_ptr<T>(),
+                                   class_weight.defined() ? class_weight.data_ptr<T>() : nullptr,
+                                   lse.data_ptr<T>(), gc.data_ptr<T>(),
+                                   args.reduction == Reduction::None ? 1 : 0, args.scale, shape,
+                                   args.params, dx.data_ptr<T>());
+  });
+  return dx;
+}
+
+}  // namespace
+
+Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOptions& options) {
+  const ClassLayout l =
+      check_class_targets("nll_loss", input, target, options.weight(), options.ignore_index());
+  const TargetWeights tw =
+      target_weights(target, options.weight(), options.ignore_index(), input.options());
+  // input: (outer, C, inner), target: (outer, 1, inner)
+  const Tensor picked = input.reshape({l.outer, l.classes, l.inner})
+                            .gather(1, tw.safe_target.reshape({l.outer, 1, l.inner}))
+                            .view(target.sizes());
+  return reduce_weighted(-picked * tw.weight, tw.weight, options.reduction());
+}
+
+Tensor cross_entropy(const Tensor& input, const Tensor& target,
+                     const CrossEntropyFuncOptions& options) {
+  const char* op = "cross_entropy";
+  const double e = options.label_smoothing();
+  EMBER_CHECK(e >= 0 && e <= 1, op, ": label_smoothing must be in [0, 1], got ", e);
+  if (target.defined() && target.is_floating_point())
+    return cross_entropy_probabilities(input, target, options);
+  CrossEntropyBackwardArgs args;
+  args.layout = check_class_targets(op, input, target, options.weight(), options.ignore_index());
+  ember::detail::check_cpu(op, input);
+  args.params.ignore_index = options.ignore_index();
+  args.params.label_smoothing = e;
+  args.reduction = options.reduction();
+
+  const Tensor xc = ember::detail::contiguous_for_kernel(input);
+  const Tensor tc = target.contiguous();
+  const Tensor weight =
+      options.weight().defined() ? options.weight().detach().contiguous() : Tensor();
+  const cpu::CrossEntropyShape shape{args.layout.outer, args.layout.classes, args.layout.inner};
+  cpu::CrossEntropyParams params = args.params;
+  params.target = tc.data_ptr<int64_t>();
+  Tensor lse = empty({shape.lines()}, input.options());
+  Tensor loss = empty(target.sizes(), input.options());
+  // Sums in double: the loss over lines, and the weights of counted targets (kMean's divisor).
+  double loss_sum = 0, weight_sum = 0;
+  dispatch_floating(input.scalar_type(), op, [&]<typename T>() {
+    const T* w = weight.defined() ? weight.data_ptr<T>() : nullptr;
+    cpu::cross_entropy_forward<T>(xc.data_ptr<T>(), w, shape, params, lse.data_ptr<T>(),
+                                  loss.data_ptr<T>());
+    if (args.reduction == Reduction::None) return;
+    const T* lp = loss.data_ptr<T>();
+    for (int64_t l = 0; l < shape.lines(); ++l) {
+      loss_sum += lp[l];
+      const int64_t t = params.target[l];
+      if (t != params.ignore_index) weight_sum += w ? static_cast<double>(w[t]) : 1.0;
+    }
+  });
+  Tensor out = loss;
+  if (args.reduction != Reduction::None) {
+    // kMean over no counted target is 0 / 0 = NaN, as PyTorch.
+    args.scale = args.reduction == Reduction::Mean ? 1.0 / weight_sum : 1.0;
+    out = full({}, loss_sum * args.scale, input.options());
+  }
+  if (autograd::needs_grad(input)) {
+    auto node = autograd::make_node("CrossEntropyBackward", {input},
+        [args](Node& n, const tensor_list& g) {
+          const Tensor x = n.saved(0), target = n.saved(1), weight = n.saved(2);
+          if (GradMode::is_enabled())  // create_graph: a differentiable gradient
+            return tensor_list{cross_entropy_backward_composed(g[0], x, target, weight, args)};
+          return tensor_list{
+              cross_entropy_backward_fused(g[0], x, target, weight, n.saved(3), args)};
+        });
+    node->save(input);
+    node->save(tc);
+    node->save(weight);
+    node->save(lse);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+}  // namespace ember::nn::functional
