@@ -1,0 +1,49 @@
+#pragma once
+// Fused CPU loops for the optimizers and gradient clipping: one pass over a
+// parameter reads and writes the parameter, its gradient and its state
+// together, instead of one pass per elementwise op. Every tensor given must be
+// contiguous, on the CPU and of the parameter's dtype (float32 or float64);
+// the caller (nn/optim/*) guarantees it.
+#include <cstdint>
+
+#include "ember/core/tensor.h"
+
+namespace ember::cpu {
+
+struct SgdHyper {
+  double lr, momentum, dampening, weight_decay;
+  bool nesterov;
+};
+
+// torch.optim.SGD's update of one parameter:
+//   g = grad + weight_decay * p
+//   buf = first_step ? g : momentum * buf + (1 - dampening) * g   (when momentum != 0)
+//   d = momentum == 0 ? g : (nesterov ? g + momentum * buf : buf)
+//   p = p - lr * d
+// momentum_buffer is undefined when momentum == 0.
+void sgd_update(const Tensor& param, const Tensor& grad, const Tensor& momentum_buffer,
+                const SgdHyper& h, bool first_step);
+
+struct AdamHyper {
+  double lr, beta1, beta2, eps, weight_decay;
+  bool amsgrad;
+  bool decoupled_weight_decay;  // AdamW: p *= 1 - lr * wd instead of adding wd * p to grad
+  int64_t step;                 // counted from 1 (this step included)
+};
+
+// torch.optim.Adam's / AdamW's update of one parameter:
+//   p = p * (1 - lr * wd)                    (AdamW)  |  g = grad + wd * p   (Adam)
+//   m = m + (1 - beta1) * (g - m)
+//   v = beta2 * v + (1 - beta2) * g * g
+//   vmax = max(vmax, v)                      (amsgrad; the denominator then uses vmax)
+//   denom = sqrt(v) / sqrt(1 - beta2^step) + eps
+//   p = p - lr / (1 - beta1^step) * m / denom
+// max_exp_avg_sq is undefined unless amsgrad.
+void adam_update(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
+                 const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, const AdamHyper& h);
+
+// sum(|x|^p) over x for a finite p > 0, or max(|x|) for p = inf, accumulated
+// in float64. NaN elements make the result NaN.
+double abs_pow_sum(const Tensor& x, double p);
+
+}  // namespace ember::cpu

@@ -1,0 +1,48 @@
+#pragma once
+// StateArchive: one function per options or state type lists its fields, and
+// the same function both saves them into a state dict and loads them back
+// (the archive knows which way it goes). State dicts hold tensors only, so a
+// checkpoint can store them as safetensors: numbers become 0-dim tensors
+// (float64, or int64 for counters), a pair becomes a float64 tensor of 2.
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <unordered_set>
+
+#include "ember/core/tensor.h"
+#include "ember/nn/ordered_dict.h"
+
+namespace ember::optim {
+
+using TensorDict = OrderedDict<std::string, Tensor>;
+
+class StateArchive {
+ public:
+  // Saving: each field goes into `out` as prefix + name.
+  StateArchive(TensorDict& out, std::string prefix);
+  // Loading: each field is read from `in` as prefix + name and that key is
+  // added to `used`. Tensor fields must have the shape of `like` (when given);
+  // they come back as new contiguous tensors in like's dtype.
+  StateArchive(const TensorDict& in, std::string prefix, std::unordered_set<std::string>& used,
+               const Tensor* like = nullptr);
+
+  bool is_loading() const { return in_ != nullptr; }
+
+  void field(const std::string& name, double& value);
+  void field(const std::string& name, bool& value);
+  void field(const std::string& name, int64_t& value);
+  void field(const std::string& name, std::tuple<double, double>& value);
+  // An undefined tensor is saved as no key; a missing key loads as undefined.
+  void optional_tensor(const std::string& name, Tensor& value);
+
+ private:
+  const Tensor& read(const std::string& key);
+
+  TensorDict* out_ = nullptr;
+  const TensorDict* in_ = nullptr;
+  std::string prefix_;
+  std::unordered_set<std::string>* used_ = nullptr;
+  const Tensor* like_ = nullptr;
+};
+
+}  // namespace ember::optim
