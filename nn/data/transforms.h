@@ -1,0 +1,112 @@
+#pragma once
+// Image transforms, as torchvision's, applied per example on float CHW images.
+// They work on raw float buffers so that the DataLoader writes each example
+// straight into its batch tensor (no per-element Tensor ops); the Tensor form
+// (operator()) is for use outside a loader. Random ones draw from the
+// ExampleRng the loader seeds per (seed, epoch, index) (Note [Reproducible
+// data order]).
+//   Compose augment(RandomCrop(32, 4), RandomHorizontalFlip(), Normalize({0.5}, {0.5}));
+#include <concepts>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ember/core/tensor.h"
+#include "ember/nn/data/example_rng.h"
+
+namespace ember::data {
+
+struct ImageShape {
+  int64_t channels = 0, height = 0, width = 0;
+  int64_t numel() const { return channels * height * width; }
+  bool operator==(const ImageShape&) const = default;
+};
+std::ostream& operator<<(std::ostream& os, const ImageShape& s);  // "(C, H, W)"
+
+class Transform {
+ public:
+  virtual ~Transform() = default;
+  // The output shape for an input of shape `in`; Error when the transform
+  // does not apply to it (e.g. Normalize with 3 means on a 1-channel image).
+  virtual ImageShape output_shape(const ImageShape& in) const = 0;
+  // in: in_shape floats (C, H, W); out: output_shape(in_shape) floats. They do not overlap.
+  virtual void apply(const float* in, const ImageShape& in_shape, float* out,
+                     ExampleRng& rng) const = 0;
+  // x: (C, H, W) float32 -> a new (C', H', W') float32 tensor.
+  Tensor operator()(const Tensor& x, ExampleRng& rng) const;
+};
+
+// uint8 pixels -> float CHW in [0, 1]. Not a Transform (its input is bytes):
+// datasets use it to produce the float image the transforms start from.
+enum class PixelLayout { kCHW, kHWC };
+class ToTensor {
+ public:
+  explicit ToTensor(PixelLayout layout = PixelLayout::kHWC) : layout_(layout) {}
+  // bytes: shape.numel() pixels in layout_; out: shape.numel() floats (C, H, W).
+  void apply(const uint8_t* bytes, const ImageShape& shape, float* out) const;
+  Tensor operator()(const uint8_t* bytes, const ImageShape& shape) const;
+
+ private:
+  PixelLayout layout_;
+};
+
+// x[c] = (x[c] - mean[c]) / std[c]; one value applies to every channel.
+class Normalize : public Transform {
+ public:
+  Normalize(std::vector<double> mean, std::vector<double> std);
+  ImageShape output_shape(const ImageShape& in) const override;
+  void apply(const float* in, const ImageShape& in_shape, float* out,
+             ExampleRng& rng) const override;
+
+ private:
+  std::vector<double> mean_, std_;
+};
+
+// Zero-pads every side by `padding`, then cuts a random (height, width) window.
+class RandomCrop : public Transform {
+ public:
+  RandomCrop(int64_t size, int64_t padding = 0) : RandomCrop(size, size, padding) {}
+  RandomCrop(int64_t height, int64_t width, int64_t padding);
+  ImageShape output_shape(const ImageShape& in) const override;
+  void apply(const float* in, const ImageShape& in_shape, float* out,
+             ExampleRng& rng) const override;
+
+ private:
+  int64_t height_, width_, padding_;
+};
+
+// Mirrors the image left-right with probability p.
+class RandomHorizontalFlip : public Transform {
+ public:
+  explicit RandomHorizontalFlip(double p = 0.5);
+  ImageShape output_shape(const ImageShape& in) const override { return in; }
+  void apply(const float* in, const ImageShape& in_shape, float* out,
+             ExampleRng& rng) const override;
+
+ private:
+  double p_;
+};
+
+// Applies transforms in order; an empty Compose copies its input.
+class Compose : public Transform {
+ public:
+  Compose() = default;
+  template <typename... T>
+    requires(sizeof...(T) > 0 && (std::derived_from<T, Transform> && ...))
+  explicit Compose(T... transforms) {
+    (add(std::make_shared<T>(std::move(transforms))), ...);
+  }
+  Compose& add(std::shared_ptr<const Transform> transform);
+  bool empty() const { return transforms_.empty(); }
+  size_t size() const { return transforms_.size(); }
+
+  ImageShape output_shape(const ImageShape& in) const override;
+  void apply(const float* in, const ImageShape& in_shape, float* out,
+             ExampleRng& rng) const override;
+
+ private:
+  std::vector<std::shared_ptr<const Transform>> transforms_;
+};
+
+}  // namespace ember::data
