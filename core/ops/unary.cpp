@@ -112,7 +112,27 @@ Tensor record(const char* name, const Tensor& x, const Tensor& y, Save save, Gra
 // The gradient where `mask` holds, 0 elsewhere.
 Tensor masked_grad(const Tensor& g, const Tensor& mask) { return where(mask, g, 0.0); }
 
-Tensor relu_grad(const Tensor& g, const Tensor& y) { return masked_grad(g, y > 0); }
+// relu's backward, g where y > 0, in one pass over g and y (no bool mask).
+// It is linear in g, so its own derivative wrt g is itself; wrt y it is 0
+// almost everywhere, and y gets no gradient.
+Tensor relu_grad(const Tensor& g, const Tensor& y) {
+  detail::check_same_device("relu_backward", g, y);
+  detail::check_cpu("relu_backward", g);
+  const ScalarType t = g.scalar_type();
+  Tensor out = empty(broadcast_shapes(g.sizes(), y.sizes(), "relu_backward"), g.options());
+  const Tensor yc = detail::cast_for_kernel(y, t);
+  dispatch_floating(t, "relu_backward", [&]<typename T>() {
+    cpu::elementwise<T, T, T>(out, {&g, &yc}, functors::ReluBackward<T>{});
+  });
+  if (autograd::needs_grad(g)) {
+    auto node = autograd::make_node("ReluBackwardBackward", {g}, [](Node& n, const tensor_list& gg) {
+      return tensor_list{relu_grad(gg[0], n.saved(0))};
+    });
+    node->save(y);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
 
 // phi(x) = exp(-x^2/2) / sqrt(2 pi), the standard normal density.
 Tensor normal_pdf(const Tensor& x) {

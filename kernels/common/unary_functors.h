@@ -88,6 +88,11 @@ template <typename T>
 struct Relu {
   EMBER_HOST_DEVICE T operator()(T x) const { return x < T(0) ? T(0) : x; }
 };
+// relu's derivative applied to g, from relu's output y: g where y > 0, else 0.
+template <typename T>
+struct ReluBackward {
+  EMBER_HOST_DEVICE T operator()(T g, T y) const { return y > T(0) ? g : T(0); }
+};
 template <typename T>
 struct LeakyRelu {
   T negative_slope;
