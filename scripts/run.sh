@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# One command: sets up, builds (Release) and runs the main program,
-# examples/tensor_tour. Arguments go to the program.
+# One command: sets up (with the default data set), builds (Release) and runs
+# the sample trainer, examples/train, on Fashion-MNIST. Arguments go to the
+# trainer (see `scripts/run.sh --help`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/build.sh tensor_tour
-exec "${EMBER_BUILD_DIR:-build}/examples/tensor_tour" "$@"
+scripts/setup.sh --with-data
+scripts/build.sh train
+exec "${EMBER_BUILD_DIR:-build}/examples/train" "$@"

@@ -3,9 +3,14 @@
 # missing on this machine (Debian 12). Idempotent: when everything is there it
 # runs no apt-get at all; otherwise one `apt-get update`, then the installs.
 # Needs root (or sudo) only when something is missing.
+# --with-data also installs the sample trainer's default data set (Fashion-MNIST,
+# in /usr/share/datasets/fashion-mnist).
 set -euo pipefail
 
 required=(cmake ninja-build g++ libeigen3-dev catch2 ccache zlib1g-dev)
+if [ "${1:-}" = "--with-data" ]; then
+  required+=(dataset-fashion-mnist)
+fi
 optional=(libbenchmark-dev graphviz)  # Google Benchmark; dot for the docs' pictures
 
 is_installed() {
