@@ -1,0 +1,78 @@
+#pragma once
+// CPU 2-D convolution kernels on raw contiguous NCHW buffers described by a
+// ConvParams p: x (N, C, H, W), w (K, C/groups, R, S), y (N, K, OH, OW).
+// Every pass overwrites its whole output (so the benchmark cache may run it
+// once per candidate algorithm) and reads its inputs only.
+//
+//   forward:         y  = conv(x, w) + bias (bias: (K) or null)
+//   backward-data:   gx = conv^T(gy, w) + bias (bias: (C) or null; the forward of
+//                    conv_transpose2d)
+//   backward-weight: gw = d<conv(x, w), gy>/dw
+//
+// One set per algorithm (ConvAlgo); conv_run picks it by value. An algorithm
+// may be called only for problems it supports (conv_algo_supports) and with
+// every size positive (the op handles empty problems itself).
+#include "ember/kernels/cpu/conv_params.h"
+
+namespace ember::cpu {
+
+template <typename T>
+struct ConvForwardArgs {
+  const T* x;
+  const T* w;
+  const T* bias;
+  T* y;
+};
+template <typename T>
+struct ConvBackwardDataArgs {
+  const T* gy;
+  const T* w;
+  const T* bias;
+  T* gx;
+};
+template <typename T>
+struct ConvBackwardWeightArgs {
+  const T* x;
+  const T* gy;
+  T* gw;
+};
+
+// Instantiated for float and double in each conv_<algo>.cpp.
+#define EMBER_DECLARE_CONV_ALGO(prefix)                                                            \
+  template <typename T>                                                                            \
+  void prefix##_forward(const ConvParams& p, const ConvForwardArgs<T>& a);                         \
+  template <typename T>                                                                            \
+  void prefix##_backward_data(const ConvParams& p, const ConvBackwardDataArgs<T>& a);              \
+  template <typename T>                                                                            \
+  void prefix##_backward_weight(const ConvParams& p, const ConvBackwardWeightArgs<T>& a);
+EMBER_DECLARE_CONV_ALGO(conv_im2col)
+EMBER_DECLARE_CONV_ALGO(conv_gemm1x1)
+EMBER_DECLARE_CONV_ALGO(conv_direct)
+#undef EMBER_DECLARE_CONV_ALGO
+
+template <typename T>
+void conv_forward(ConvAlgo algo, const ConvParams& p, const ConvForwardArgs<T>& a) {
+  switch (algo) {
+    case ConvAlgo::kIm2colGemm: return conv_im2col_forward(p, a);
+    case ConvAlgo::kGemm1x1: return conv_gemm1x1_forward(p, a);
+    case ConvAlgo::kDirect: return conv_direct_forward(p, a);
+  }
+}
+template <typename T>
+void conv_backward_data(ConvAlgo algo, const ConvParams& p, const ConvBackwardDataArgs<T>& a) {
+  switch (algo) {
+    case ConvAlgo::kIm2colGemm: return conv_im2col_backward_data(p, a);
+    case ConvAlgo::kGemm1x1: return conv_gemm1x1_backward_data(p, a);
+    case ConvAlgo::kDirect: return conv_direct_backward_data(p, a);
+  }
+}
+template <typename T>
+void conv_backward_weight(ConvAlgo algo, const ConvParams& p, const ConvBackwardWeightArgs<T>& a) {
+  switch (algo) {
+    case ConvAlgo::kIm2colGemm: return conv_im2col_backward_weight(p, a);
+    case ConvAlgo::kGemm1x1: return conv_gemm1x1_backward_weight(p, a);
+    case ConvAlgo::kDirect: return conv_direct_backward_weight(p, a);
+  }
+}
+
+}  // namespace ember::cpu

@@ -1,0 +1,497 @@
+// Convolution (core/ops/conv.cpp, kernels/cpu/conv_*.cpp): every CPU algorithm
+// and pass against naive float64 loops written here, conv2d and
+// conv_transpose2d values, unbatched and non-contiguous inputs, empty inputs,
+// benchmark mode, gradients (gradcheck / gradgradcheck) and error messages.
+#include "test_helpers.h"
+
+#include <ember/core/backends.h>
+#include <ember/core/ops/conv.h>
+#include <ember/kernels/cpu/conv.h>
+#include <ember/kernels/cpu/conv_algo_select.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+using namespace ember;
+using autograd::gradcheck;
+using autograd::gradgradcheck;
+using cpu::ConvAlgo;
+using cpu::ConvParams;
+using ember_test::require_values;
+using ember_test::values;
+
+namespace {
+
+// A problem: x (n, c, h, w) * w (k, c/groups, r, s), optional bias (k).
+struct Problem {
+  int64_t n, c, h, w, k, r, s;
+  std::array<int64_t, 2> stride{1, 1}, pad{0, 0}, dil{1, 1};
+  int64_t groups = 1;
+  bool bias = false;
+
+  int64_t oh() const { return (h + 2 * pad[0] - dil[0] * (r - 1) - 1) / stride[0] + 1; }
+  int64_t ow() const { return (w + 2 * pad[1] - dil[1] * (s - 1) - 1) / stride[1] + 1; }
+  std::vector<int64_t> x_shape() const { return {n, c, h, w}; }
+  std::vector<int64_t> w_shape() const { return {k, c / groups, r, s}; }
+  std::vector<int64_t> y_shape() const { return {n, k, oh(), ow()}; }
+  ConvParams params(ScalarType dtype) const {
+    ConvParams p;
+    p.n = n, p.c = c, p.h = h, p.w = w, p.k = k, p.r = r, p.s = s, p.groups = groups;
+    p.stride = stride, p.padding = pad, p.dilation = dil, p.dtype = dtype;
+    return p;
+  }
+};
+
+// Calls f(img, k, c, r, s, oh, ow, x index, w index, y index) for every tap
+// that reads inside the input: the one loop nest all three references share.
+template <typename F>
+void for_each_tap(const Problem& p, const F& f) {
+  const int64_t cg = p.c / p.groups, kg = p.k / p.groups, oh_n = p.oh(), ow_n = p.ow();
+  for (int64_t img = 0; img < p.n; ++img)
+    for (int64_t k = 0; k < p.k; ++k)
+      for (int64_t cl = 0; cl < cg; ++cl)
+        for (int64_t r = 0; r < p.r; ++r)
+          for (int64_t s = 0; s < p.s; ++s)
+            for (int64_t oh = 0; oh < oh_n; ++oh)
+              for (int64_t ow = 0; ow < ow_n; ++ow) {
+                const int64_t ih = oh * p.stride[0] - p.pad[0] + r * p.dil[0];
+                const int64_t iw = ow * p.stride[1] - p.pad[1] + s * p.dil[1];
+                if (ih < 0 || ih >= p.h || iw < 0 || iw >= p.w) continue;
+                const int64_t c = k / kg * cg + cl;
+                f(((img * p.c + c) * p.h + ih) * p.w + iw, ((k * cg + cl) * p.r + r) * p.s + s,
+                  ((img * p.k + k) * oh_n + oh) * ow_n + ow);
+              }
+}
+
+// y = conv(x, w) + bias[k]
+std::vector<double> naive_forward(const Problem& p, const std::vector<double>& x,
+                                  const std::vector<double>& w, const std::vector<double>& b) {
+  std::vector<double> y(static_cast<size_t>(p.n * p.k * p.oh() * p.ow()), 0.0);
+  for_each_tap(p, [&](int64_t xi, int64_t wi, int64_t yi) { y[yi] += w[wi] * x[xi]; });
+  if (!b.empty())
+    for (size_t i = 0; i < y.size(); ++i) y[i] += b[i / (p.oh() * p.ow()) % p.k];
+  return y;
+}
+
+// gx = conv^T(gy, w) + bias[c]
+std::vector<double> naive_backward_data(const Problem& p, const std::vector<double>& gy,
+                                        const std::vector<double>& w,
+                                        const std::vector<double>& b) {
+  std::vector<double> gx(static_cast<size_t>(p.n * p.c * p.h * p.w), 0.0);
+  for_each_tap(p, [&](int64_t xi, int64_t wi, int64_t yi) { gx[xi] += w[wi] * gy[yi]; });
+  if (!b.empty())
+    for (size_t i = 0; i < gx.size(); ++i) gx[i] += b[i / (p.h * p.w) % p.c];
+  return gx;
+}
+
+std::vector<double> naive_backward_weight(const Problem& p, const std::vector<double>& x,
+                                          const std::vector<double>& gy) {
+  std::vector<double> gw(static_cast<size_t>(p.k * p.c / p.groups * p.r * p.s), 0.0);
+  for_each_tap(p, [&](int64_t xi, int64_t wi, int64_t yi) { gw[wi] += x[xi] * gy[yi]; });
+  return gw;
+}
+
+// Small odd problems: stride, padding, dilation, groups, bias or not, batch 1 and > 1.
+std::vector<Problem> small_problems() {
+  std::vector<Problem> v;
+  v.push_back({2, 3, 7, 6, 4, 3, 2, {2, 1}, {1, 0}, {1, 2}, 1, true});
+  v.push_back({1, 4, 5, 5, 6, 3, 3, {1, 1}, {1, 1}, {1, 1}, 2, false});
+  v.push_back({3, 6, 3, 5, 4, 1, 1, {1, 1}, {0, 0}, {1, 1}, 2, true});   // 1x1, grouped
+  v.push_back({2, 2, 9, 8, 3, 2, 3, {3, 2}, {2, 1}, {2, 1}, 1, false});
+  v.push_back({1, 3, 4, 4, 5, 1, 1, {1, 1}, {0, 0}, {1, 1}, 1, false});  // 1x1, one image
+  v.push_back({2, 1, 6, 7, 2, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true});   // one input channel
+  v.push_back({2, 4, 5, 5, 4, 3, 3, {1, 1}, {2, 2}, {1, 1}, 4, true});   // depthwise
+  v.push_back({1, 4, 5, 19, 18, 3, 3, {2, 1}, {1, 1}, {1, 1}, 2, true});  // 9 = 8 + 1 per group
+  return v;
+}
+
+std::string describe(const Problem& p) {
+  return "x [" + std::to_string(p.n) + ", " + std::to_string(p.c) + ", " + std::to_string(p.h) +
+         ", " + std::to_string(p.w) + "] w [" + std::to_string(p.k) + ", " +
+         std::to_string(p.c / p.groups) + ", " + std::to_string(p.r) + ", " +
+         std::to_string(p.s) + "] stride " + std::to_string(p.stride[0]) + "," +
+         std::to_string(p.stride[1]) + " pad " + std::to_string(p.pad[0]) + "," +
+         std::to_string(p.pad[1]) + " dil " + std::to_string(p.dil[0]) + "," +
+         std::to_string(p.dil[1]) + " groups " + std::to_string(p.groups) +
+         (p.bias ? " bias" : "");
+}
+
+// Runs each pass of `algo` on the kernel entry points in dtype T and checks it
+// against the naive loops.
+template <typename T>
+void check_algo_passes(ConvAlgo algo, const Problem& p, double tol) {
+  INFO(cpu::conv_algo_name(algo) << " on " << describe(p));
+  const ScalarType dt = scalar_type_of<T>;
+  const Tensor x = randn(p.x_shape(), dt), w = randn(p.w_shape(), dt), gy = randn(p.y_shape(), dt);
+  const Tensor bk = randn({p.k}, dt), bc = randn({p.c}, dt);
+  const ConvParams params = p.params(dt);
+  Tensor y = full(p.y_shape(), 7.0, dt), gx = full(p.x_shape(), 7.0, dt);
+  Tensor gw = full(p.w_shape(), 7.0, dt);  // the kernels must overwrite, not accumulate
+  cpu::conv_forward<T>(algo, params,
+                       {x.data_ptr<T>(), w.data_ptr<T>(), p.bias ? bk.data_ptr<T>() : nullptr,
+                        y.data_ptr<T>()});
+  cpu::conv_backward_data<T>(algo, params,
+                             {gy.data_ptr<T>(), w.data_ptr<T>(),
+                              p.bias ? bc.data_ptr<T>() : nullptr, gx.data_ptr<T>()});
+  cpu::conv_backward_weight<T>(algo, params, {x.data_ptr<T>(), gy.data_ptr<T>(), gw.data_ptr<T>()});
+  const std::vector<double> none;
+  {
+    INFO("forward");
+    require_values(y, naive_forward(p, values(x), values(w), p.bias ? values(bk) : none), tol);
+  }
+  {
+    INFO("backward-data");
+    require_values(gx, naive_backward_data(p, values(gy), values(w), p.bias ? values(bc) : none),
+                   tol);
+  }
+  {
+    INFO("backward-weight");
+    require_values(gw, naive_backward_weight(p, values(x), values(gy)), tol);
+  }
+}
+
+const std::array<ConvAlgo, 3> kAlgos{ConvAlgo::kIm2colGemm, ConvAlgo::kGemm1x1, ConvAlgo::kDirect};
+
+// Sets a CPU benchmark mode for one scope.
+struct BenchmarkModeGuard {
+  bool saved = backends::cpu::benchmark();
+  explicit BenchmarkModeGuard(bool on) { backends::cpu::set_benchmark(on); }
+  ~BenchmarkModeGuard() { backends::cpu::set_benchmark(saved); }
+};
+
+Tensor rand_double(std::vector<int64_t> shape) { return randn(shape, kDouble); }
+
+}  // namespace
+
+// ---- the kernels, algorithm by algorithm ----
+
+TEST_CASE("conv kernels: every algorithm's three passes match naive float64 loops", "[conv]") {
+  manual_seed(11);
+  for (const Problem& p : small_problems()) {
+    for (ConvAlgo algo : kAlgos) {
+      if (!cpu::conv_algo_supports(algo, p.params(kDouble))) continue;
+      check_algo_passes<double>(algo, p, 1e-12);
+      check_algo_passes<float>(algo, p, 1e-4);
+    }
+  }
+}
+
+TEST_CASE("conv kernels: 1x1 and direct support what they claim", "[conv]") {
+  const Problem one_by_one{2, 3, 4, 4, 5, 1, 1};
+  Problem strided = one_by_one;
+  strided.stride = {2, 2};
+  Problem padded = one_by_one;
+  padded.pad = {1, 0};
+  CHECK(cpu::conv_algo_supports(ConvAlgo::kGemm1x1, one_by_one.params(kFloat)));
+  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kGemm1x1, strided.params(kFloat)));
+  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kGemm1x1, padded.params(kFloat)));
+  CHECK(cpu::conv_algo_supports(ConvAlgo::kIm2colGemm, strided.params(kFloat)));
+  CHECK(cpu::conv_algo_supports(ConvAlgo::kDirect, Problem{1, 3, 8, 8, 32, 3, 3}.params(kFloat)));
+  CHECK_FALSE(
+      cpu::conv_algo_supports(ConvAlgo::kDirect, Problem{1, 64, 8, 8, 32, 3, 3}.params(kFloat)));
+  // The heuristic only names algorithms that support the problem.
+  for (const Problem& p : small_problems())
+    for (auto pass : {cpu::ConvPass::kForward, cpu::ConvPass::kBackwardData,
+                      cpu::ConvPass::kBackwardWeight})
+      CHECK(cpu::conv_algo_supports(cpu::conv_heuristic_algo(pass, p.params(kFloat)),
+                                    p.params(kFloat)));
+}
+
+TEST_CASE("conv kernels: model-sized float32 layers (packed GEMM path) match naive loops",
+          "[conv]") {
+  manual_seed(12);
+  // The sample model's layers at batch 2: 3->32 on 32x32, 32->64 on 16x16, stride 2 pad 1.
+  const std::vector<Problem> layers{{2, 3, 32, 32, 32, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
+                                    {2, 32, 16, 16, 64, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
+                                    {2, 64, 8, 8, 128, 1, 1, {1, 1}, {0, 0}, {1, 1}, 1, true}};
+  for (const Problem& p : layers)
+    for (ConvAlgo algo : kAlgos)
+      if (cpu::conv_algo_supports(algo, p.params(kFloat))) check_algo_passes<float>(algo, p, 2e-4);
+}
+
+TEST_CASE("conv kernels: im2col splits a large batch into chunks and sums them", "[conv]") {
+  manual_seed(13);
+  // 16 * 9 * 128 * 128 column elements per image: more than fit one chunk.
+  const Problem p{3, 16, 128, 128, 2, 3, 3, {1, 1}, {1, 1}, {1, 1}, 1, true};
+  check_algo_passes<double>(ConvAlgo::kIm2colGemm, p, 1e-11);
+}
+
+// ---- conv2d ----
+
+TEST_CASE("conv2d: values match a naive float64 loop, by the heuristic and in benchmark mode",
+          "[conv]") {
+  manual_seed(21);
+  for (bool bench : {false, true}) {
+    BenchmarkModeGuard mode(bench);
+    for (const Problem& p : small_problems()) {
+      INFO(describe(p) << (bench ? " (benchmark mode)" : ""));
+      const Tensor x = rand_double(p.x_shape()), w = rand_double(p.w_shape());
+      const Tensor b = p.bias ? rand_double({p.k}) : Tensor();
+      const Tensor y = conv2d(x, w, b, {p.stride[0], p.stride[1]}, {p.pad[0], p.pad[1]},
+                              {p.dil[0], p.dil[1]}, p.groups);
+      REQUIRE(y.sizes() == IntArrayRef(p.y_shape()));
+      const std::vector<double> bias_values = p.bias ? values(b) : std::vector<double>{};
+      require_values(y, naive_forward(p, values(x), values(w), bias_values));
+      // float32 goes through the same path
+      const Tensor yf = conv2d(x.to(kFloat), w.to(kFloat), p.bias ? b.to(kFloat) : Tensor(),
+                               {p.stride[0], p.stride[1]}, {p.pad[0], p.pad[1]},
+                               {p.dil[0], p.dil[1]}, p.groups);
+      REQUIRE(yf.scalar_type() == kFloat);
+      require_values(yf, values(y), 1e-4);
+    }
+  }
+}
+
+TEST_CASE("conv2d: a known 3x3 example with stride, padding and bias", "[conv]") {
+  // x = 1..16 on a 4x4 plane, w = all ones, padding 1, stride 2: each output is
+  // the sum of the 3x3 window around (2i, 2j), plus the bias 0.5.
+  const Tensor x = arange(1, 17, kDouble).view({1, 1, 4, 4});
+  const Tensor w = ones({1, 1, 3, 3}, kDouble);
+  const Tensor y = conv2d(x, w, tensor({0.5}, kDouble), 2, 1);
+  REQUIRE(y.sizes() == IntArrayRef{1, 1, 2, 2});
+  // windows: rows 0-1 x cols 0-1: 1+2+5+6; rows 0-1 x cols 1-3: 2+3+4+6+7+8; ...
+  require_values(y, {14.5, 30.5, 57.5, 99.5});
+}
+
+TEST_CASE("conv2d: one value for stride/padding/dilation means both dims", "[conv]") {
+  manual_seed(22);
+  const Tensor x = rand_double({2, 2, 7, 7}), w = rand_double({3, 2, 3, 3});
+  require_values(conv2d(x, w, {}, 2, 1, 2), values(conv2d(x, w, {}, {2, 2}, {1, 1}, {2, 2})));
+}
+
+TEST_CASE("conv2d: an unbatched (C, H, W) input gives a (K, OH, OW) output", "[conv]") {
+  manual_seed(23);
+  const Tensor x = rand_double({3, 6, 5}), w = rand_double({4, 3, 3, 3}), b = rand_double({4});
+  const Tensor y = conv2d(x, w, b, 1, 1);
+  REQUIRE(y.sizes() == IntArrayRef{4, 6, 5});
+  require_values(y, values(conv2d(x.unsqueeze(0), w, b, 1, 1)));
+}
+
+TEST_CASE("conv2d: non-contiguous input, weight and bias give the contiguous result", "[conv]") {
+  manual_seed(24);
+  const Problem p{2, 4, 6, 5, 6, 3, 3, {2, 1}, {1, 1}, {1, 1}, 2, true};
+  const Tensor x_t = rand_double({2, 4, 5, 6}).transpose(2, 3);             // transposed
+  const Tensor w_s = rand_double({6, 4, 3, 3}).slice(1, 0, 4, 2);           // sliced
+  const Tensor b_e = rand_double({1}).expand({6});                          // expanded
+  REQUIRE_FALSE(x_t.is_contiguous());
+  REQUIRE_FALSE(w_s.is_contiguous());
+  const Tensor y = conv2d(x_t, w_s, b_e, {2, 1}, 1, 1, 2);
+  require_values(y, naive_forward(p, values(x_t), values(w_s), values(b_e)));
+}
+
+TEST_CASE("conv2d: empty batch and zero input channels", "[conv]") {
+  const Tensor y = conv2d(zeros({0, 3, 5, 5}), ones({4, 3, 3, 3}), ones({4}));
+  REQUIRE(y.sizes() == IntArrayRef{0, 4, 3, 3});
+  // No input channels: every output is the bias.
+  const Tensor y0 = conv2d(zeros({2, 0, 5, 5}), ones({4, 0, 3, 3}), tensor({1.0, 2.0, 3.0, 4.0}));
+  REQUIRE(y0.sizes() == IntArrayRef{2, 4, 3, 3});
+  REQUIRE(values(y0)[9] == 2.0);
+  // Backward through an empty batch: zero weight gradient, empty input gradient.
+  const Tensor x = zeros({0, 3, 5, 5}, kDouble).requires_grad_();
+  const Tensor w = ones({4, 3, 3, 3}, kDouble).requires_grad_();
+  conv2d(x, w).sum().backward();
+  REQUIRE(x.grad().sizes() == IntArrayRef{0, 3, 5, 5});
+  require_values(w.grad(), std::vector<double>(4 * 3 * 3 * 3, 0.0));
+}
+
+TEST_CASE("conv2d: gradcheck and gradgradcheck with stride, padding, dilation, groups", "[conv]") {
+  manual_seed(25);
+  struct Case {
+    std::vector<int64_t> x, w;
+    std::vector<int64_t> stride, pad, dil;
+    int64_t groups;
+  };
+  const std::vector<Case> cases{
+      {{2, 2, 5, 4}, {3, 2, 3, 2}, {1}, {1}, {1}, 1},
+      {{1, 4, 6, 5}, {4, 2, 2, 3}, {2, 1}, {1, 2}, {2, 1}, 2},
+      {{2, 3, 4, 4}, {2, 3, 1, 1}, {1}, {0}, {1}, 1},  // 1x1
+  };
+  for (const Case& c : cases) {
+    const Tensor x = rand_double(c.x).requires_grad_();
+    const Tensor w = rand_double(c.w).requires_grad_();
+    const Tensor b = rand_double({c.w[0]}).requires_grad_();
+    auto fn = [&](const tensor_list& in) {
+      return conv2d(in[0], in[1], in[2], c.stride, c.pad, c.dil, c.groups);
+    };
+    REQUIRE_GRADCHECK(gradcheck(fn, {x, w, b}));
+    REQUIRE_GRADCHECK(gradgradcheck(fn, {x, w, b}));
+  }
+}
+
+TEST_CASE("conv2d: gradcheck with a transposed input and a sliced weight", "[conv]") {
+  manual_seed(26);
+  const Tensor x = rand_double({2, 3, 5, 4}).transpose(2, 3).requires_grad_();
+  const Tensor w = rand_double({2, 6, 3, 3}).slice(1, 1, 6, 2).requires_grad_();
+  auto fn = [](const tensor_list& in) { return conv2d(in[0], in[1], {}, 2, 1); };
+  REQUIRE_GRADCHECK(gradcheck(fn, {x, w}));
+  REQUIRE_GRADCHECK(gradgradcheck(fn, {x, w}));
+}
+
+TEST_CASE("conv2d: d/dw of the input-gradient norm (a WGAN-GP penalty) matches gradcheck",
+          "[conv]") {
+  manual_seed(27);
+  const Tensor x = rand_double({2, 2, 5, 5});
+  const Tensor w = rand_double({3, 2, 3, 3}).requires_grad_();
+  // penalty(w) = || d sum(conv(x, w)^2) / dx ||^2: differentiating it needs the
+  // derivative of the backward-data pass with respect to w.
+  auto penalty = [&](const tensor_list& in) {
+    const Tensor xi = x.clone().requires_grad_();
+    const Tensor y = conv2d(xi, in[0], {}, 1, 1);
+    const Tensor gx = autograd::grad({(y * y).sum()}, {xi}, {}, true, true)[0];
+    return (gx * gx).sum();
+  };
+  REQUIRE_GRADCHECK(gradcheck(penalty, {w}));
+}
+
+// ---- conv_transpose2d ----
+
+TEST_CASE("conv_transpose2d: values match a naive float64 loop", "[conv]") {
+  manual_seed(31);
+  struct Case {
+    Problem conv;  // the conv whose backward-data conv_transpose2d computes
+    std::array<int64_t, 2> out_pad;
+  };
+  // Problem: x is the transposed conv's output (n, c_out, h', w'), k its input channels.
+  const std::vector<Case> cases{
+      {{2, 4, 7, 7, 3, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true}, {0, 0}},
+      {{1, 6, 8, 6, 4, 3, 2, {2, 1}, {1, 0}, {1, 2}, 2, false}, {1, 0}},
+      {{2, 2, 3, 4, 5, 1, 1, {1, 1}, {0, 0}, {1, 1}, 1, true}, {0, 0}},
+      {{1, 3, 10, 10, 2, 2, 3, {3, 2}, {2, 1}, {2, 1}, 1, true}, {2, 1}},
+  };
+  for (const Case& c : cases) {
+    const Problem& p = c.conv;
+    INFO(describe(p) << " output_padding " << c.out_pad[0] << "," << c.out_pad[1]);
+    const int64_t h_in = p.oh(), w_in = p.ow();
+    // The transposed conv's output size must come back to the conv's input size.
+    REQUIRE((h_in - 1) * p.stride[0] - 2 * p.pad[0] + p.dil[0] * (p.r - 1) + c.out_pad[0] + 1 ==
+            p.h);
+    REQUIRE((w_in - 1) * p.stride[1] - 2 * p.pad[1] + p.dil[1] * (p.s - 1) + c.out_pad[1] + 1 ==
+            p.w);
+    const Tensor x = rand_double({p.n, p.k, h_in, w_in}), w = rand_double(p.w_shape());
+    const Tensor b = p.bias ? rand_double({p.c}) : Tensor();
+    const Tensor y = conv_transpose2d(x, w, b, {p.stride[0], p.stride[1]}, {p.pad[0], p.pad[1]},
+                                      {c.out_pad[0], c.out_pad[1]}, p.groups,
+                                      {p.dil[0], p.dil[1]});
+    REQUIRE(y.sizes() == IntArrayRef(p.x_shape()));
+    require_values(y, naive_backward_data(p, values(x), values(w),
+                                          p.bias ? values(b) : std::vector<double>{}));
+  }
+}
+
+TEST_CASE("conv_transpose2d: a known 2x2 stride-2 example (each input pixel stamps the kernel)",
+          "[conv]") {
+  const Tensor x = tensor({{{{1.0, 2.0}, {3.0, 4.0}}}}, kDouble);  // (1, 1, 2, 2)
+  const Tensor w = tensor({{{{1.0, 10.0}, {100.0, 1000.0}}}}, kDouble);
+  const Tensor y = conv_transpose2d(x, w, {}, 2);
+  REQUIRE(y.sizes() == IntArrayRef{1, 1, 4, 4});
+  require_values(y, {1, 10, 2, 20, 100, 1000, 200, 2000, 3, 30, 4, 40, 300, 3000, 400, 4000});
+}
+
+TEST_CASE("conv_transpose2d: unbatched input and an empty batch", "[conv]") {
+  manual_seed(32);
+  const Tensor x = rand_double({3, 4, 4}), w = rand_double({3, 2, 3, 3});
+  const Tensor y = conv_transpose2d(x, w, {}, 2, 1, 1);
+  REQUIRE(y.sizes() == IntArrayRef{2, 8, 8});
+  require_values(y, values(conv_transpose2d(x.unsqueeze(0), w, {}, 2, 1, 1)));
+  REQUIRE(conv_transpose2d(zeros({0, 3, 4, 4}, kDouble), w).sizes() == IntArrayRef{0, 2, 6, 6});
+}
+
+TEST_CASE("conv_transpose2d: gradcheck and gradgradcheck with output_padding, dilation, groups",
+          "[conv]") {
+  manual_seed(33);
+  struct Case {
+    std::vector<int64_t> x, w;
+    std::vector<int64_t> stride, pad, out_pad, dil;
+    int64_t groups;
+  };
+  const std::vector<Case> cases{
+      {{2, 3, 3, 4}, {3, 2, 3, 3}, {2}, {1}, {1}, {1}, 1},
+      {{1, 4, 4, 3}, {4, 1, 2, 3}, {2, 1}, {0, 1}, {1, 0}, {1, 2}, 2},
+  };
+  for (const Case& c : cases) {
+    const Tensor x = rand_double(c.x).requires_grad_();
+    const Tensor w = rand_double(c.w).requires_grad_();
+    const Tensor b = rand_double({c.w[1] * c.groups}).requires_grad_();
+    auto fn = [&](const tensor_list& in) {
+      return conv_transpose2d(in[0], in[1], in[2], c.stride, c.pad, c.out_pad, c.groups, c.dil);
+    };
+    REQUIRE_GRADCHECK(gradcheck(fn, {x, w, b}));
+    REQUIRE_GRADCHECK(gradgradcheck(fn, {x, w, b}));
+  }
+  // A non-contiguous (transposed) input.
+  const Tensor xt = rand_double({1, 2, 4, 3}).transpose(2, 3).requires_grad_();
+  const Tensor w = rand_double({2, 3, 2, 2}).requires_grad_();
+  auto fn = [](const tensor_list& in) { return conv_transpose2d(in[0], in[1], {}, 2); };
+  REQUIRE_GRADCHECK(gradcheck(fn, {xt, w}));
+  REQUIRE_GRADCHECK(gradgradcheck(fn, {xt, w}));
+}
+
+// ---- errors ----
+
+TEST_CASE("conv2d: errors name the op and the shapes", "[conv]") {
+  const Tensor x = ones({2, 4, 8, 8}), w = ones({6, 2, 3, 3});
+  REQUIRE_THROWS_WITH(conv2d(ones({4, 8, 8, 1, 1}), w),
+                      Catch::Contains("conv2d: expected a 3-d (C, H, W) or 4-d (N, C, H, W) input, "
+                                      "got input of shape [4, 8, 8, 1, 1]"));
+  REQUIRE_THROWS_WITH(conv2d(x, ones({6, 2, 3})),
+                      Catch::Contains("conv2d: expected a 4-d weight, got weight of shape "
+                                      "[6, 2, 3]"));
+  REQUIRE_THROWS_WITH(conv2d(x, w),
+                      Catch::Contains("conv2d: input of shape [2, 4, 8, 8] has 4 channels, but "
+                                      "weight of shape [6, 2, 3, 3] with groups 1 expects 2"));
+  REQUIRE_THROWS_WITH(conv2d(x, ones({6, 1, 3, 3}), {}, 1, 0, 1, 4),
+                      Catch::Contains("conv2d: weight of shape [6, 1, 3, 3]: out channels 6 are "
+                                      "not divisible by groups 4"));
+  REQUIRE_THROWS_WITH(conv2d(x, w, {}, 1, 0, 1, 0),
+                      Catch::Contains("conv2d: groups must be positive, got 0"));
+  REQUIRE_THROWS_WITH(conv2d(x, w, {}, {0, 1}, 0, 1, 2),
+                      Catch::Contains("conv2d: stride must be positive, got [0, 1]"));
+  REQUIRE_THROWS_WITH(conv2d(x, w, {}, 1, -1, 1, 2),
+                      Catch::Contains("conv2d: padding must be non-negative, got [-1]"));
+  REQUIRE_THROWS_WITH(conv2d(x, w, {}, 1, 0, 0, 2),
+                      Catch::Contains("conv2d: dilation must be positive, got [0]"));
+  REQUIRE_THROWS_WITH(conv2d(x, w, {}, {1, 1, 1}, 0, 1, 2),
+                      Catch::Contains("conv2d: stride must have one value or two (h, w), got "
+                                      "[1, 1, 1]"));
+  REQUIRE_THROWS_WITH(conv2d(ones({1, 4, 2, 2}), w, {}, 1, 0, 1, 2),
+                      Catch::Contains("conv2d: input of shape [1, 4, 2, 2] with weight of shape "
+                                      "[6, 2, 3, 3], padding [0], dilation [1] and stride [1] "
+                                      "gives an output of size [0, 0]: the output is too small"));
+  REQUIRE_THROWS_WITH(conv2d(x, w, ones({4}), 1, 0, 1, 2),
+                      Catch::Contains("conv2d: expected a bias of shape [6] for weight of shape "
+                                      "[6, 2, 3, 3], got bias of shape [4]"));
+  REQUIRE_THROWS_WITH(conv2d(x, ones({6, 2, 3, 3}, kDouble), {}, 1, 0, 1, 2),
+                      Catch::Contains("conv2d: input, weight and bias must have the same dtype, "
+                                      "got input float32, weight float64"));
+  REQUIRE_THROWS_WITH(conv2d(x, w, ones({6}, kDouble), 1, 0, 1, 2),
+                      Catch::Contains("input float32, weight float32, bias float64"));
+  REQUIRE_THROWS_WITH(conv2d(ones({2, 4, 8, 8}, kLong), ones({6, 2, 3, 3}, kLong), {}, 1, 0, 1, 2),
+                      Catch::Contains("conv2d: expected a float32 or float64 input, got int64"));
+}
+
+TEST_CASE("conv_transpose2d: errors name the op and the shapes", "[conv]") {
+  const Tensor x = ones({2, 4, 5, 5}), w = ones({4, 3, 3, 3});
+  REQUIRE_THROWS_WITH(conv_transpose2d(ones({2, 3, 5, 5}), w),
+                      Catch::Contains("conv_transpose2d: input of shape [2, 3, 5, 5] has 3 "
+                                      "channels, but weight of shape [4, 3, 3, 3] expects 4"));
+  REQUIRE_THROWS_WITH(conv_transpose2d(x, w, {}, 1, 0, 0, 3),
+                      Catch::Contains("conv_transpose2d: weight of shape [4, 3, 3, 3]: in channels "
+                                      "4 are not divisible by groups 3"));
+  REQUIRE_THROWS_WITH(conv_transpose2d(x, w, {}, 2, 0, 2),
+                      Catch::Contains("conv_transpose2d: output_padding must be non-negative and "
+                                      "smaller than the stride [2], got [2]"));
+  REQUIRE_THROWS_WITH(conv_transpose2d(x, w, {}, -1),
+                      Catch::Contains("conv_transpose2d: stride must be positive, got [-1]"));
+  REQUIRE_THROWS_WITH(conv_transpose2d(x, w, ones({4})),
+                      Catch::Contains("conv_transpose2d: expected a bias of shape [3] for weight "
+                                      "of shape [4, 3, 3, 3], got bias of shape [4]"));
+  REQUIRE_THROWS_WITH(conv_transpose2d(ones({1, 4, 1, 1}), w, {}, 1, 2),
+                      Catch::Contains("conv_transpose2d: input of shape [1, 4, 1, 1] with weight "
+                                      "of shape [4, 3, 3, 3], padding [2], dilation [1] and "
+                                      "stride [1] gives an output of size [-1, -1]: the output is "
+                                      "too small"));
+  REQUIRE_THROWS_WITH(conv_transpose2d(x, ones({4, 3, 3, 3}, kDouble)),
+                      Catch::Contains("conv_transpose2d: input, weight and bias must have the same "
+                                      "dtype"));
+}
