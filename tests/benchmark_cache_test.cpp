@@ -35,20 +35,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh folder under the system temp dir, removed at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static std::atomic<int> n{0};
-    path = fs::temp_directory_path() /
-           ("ember_bench_cache_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string file(const std::string& name) const { return (path / name).string(); }
-};
-
 BenchmarkCacheSet make_set(const std::string& machine = "test-machine", int key_format = 1,
                            const std::string& env_var = "") {
   return BenchmarkCacheSet(
@@ -241,7 +227,7 @@ TEST_CASE("benchmark cache: next after failure steps down the ranking without a 
 
 TEST_CASE("benchmark cache persistence round-trips: after a load the same keys make no find",
           "[bench_cache]") {
-  TempDir dir;
+  ember_test::TempDir dir("bench_cache_test");
   const std::string path = dir.file("cache.txt");
   BenchmarkCacheSet first = make_set();
   std::atomic<int> runs{0};
@@ -296,7 +282,7 @@ TEST_CASE("benchmark cache persistence round-trips: after a load the same keys m
 
 TEST_CASE("benchmark cache save is atomic: no temporary file is left and a file is replaced",
           "[bench_cache]") {
-  TempDir dir;
+  ember_test::TempDir dir("bench_cache_test");
   const std::string path = dir.file("cache.txt");
   write_text(path, "old contents\n");
   BenchmarkCacheSet set = make_set();
@@ -304,7 +290,7 @@ TEST_CASE("benchmark cache save is atomic: no temporary file is left and a file 
   set.cache(0).get_or_find("k", counting_find(runs, kThreeResults));
   set.save(path);
   int files = 0;
-  for (const auto& f : fs::directory_iterator(dir.path)) {
+  for (const auto& f : fs::directory_iterator(dir.path())) {
     ++files;
     CHECK(f.path().filename() == "cache.txt");
   }
@@ -318,7 +304,7 @@ TEST_CASE("benchmark cache save is atomic: no temporary file is left and a file 
 
 TEST_CASE("benchmark cache: a corrupt, truncated or foreign-version file is reported and ignored",
           "[bench_cache]") {
-  TempDir dir;
+  ember_test::TempDir dir("bench_cache_test");
   const std::string good = dir.file("good.txt");
   {
     BenchmarkCacheSet set = make_set();
@@ -366,7 +352,7 @@ TEST_CASE("benchmark cache: a corrupt, truncated or foreign-version file is repo
 
 TEST_CASE("benchmark cache: entries for another machine or key format are ignored and counted",
           "[bench_cache]") {
-  TempDir dir;
+  ember_test::TempDir dir("bench_cache_test");
   const std::string path = dir.file("cache.txt");
   BenchmarkCacheSet other_machine = make_set("other-isa");
   std::atomic<int> runs{0};
@@ -413,7 +399,7 @@ TEST_CASE("benchmark cache: entries for another machine or key format are ignore
 
 TEST_CASE("benchmark cache environment variable loads at first use and saves at exit",
           "[bench_cache]") {
-  TempDir dir;
+  ember_test::TempDir dir("bench_cache_test");
   const std::string path = dir.file("env_cache.txt");
   const char* var = "EMBER_TEST_BENCH_CACHE_FILE";
   // The save happens in std::atexit, so it runs in a child process, which
@@ -482,7 +468,7 @@ TEST_CASE("cpu conv benchmark key holds the thread count and the set the ISA", "
 
 TEST_CASE("backends::cpu cache functions save, clear and load the CPU conv caches",
           "[bench_cache]") {
-  TempDir dir;
+  ember_test::TempDir dir("bench_cache_test");
   const std::string path = dir.file("cpu.txt");
   backends::cpu::clear_benchmark_cache();
   std::atomic<int> runs{0};
@@ -582,7 +568,9 @@ TEST_CASE("cpu conv choice times each supported algorithm once per shape, then h
 TEST_CASE("cpu conv choice with one candidate caches it without running the pass",
           "[bench_cache]") {
   CpuBenchmarkOn on;
-  const cpu::ConvParams p = conv_params(1, 32, 6, 8, 3);  // too many channels for direct
+  // Too many channels per group for direct; grouped, so not channels-last either.
+  cpu::ConvParams p = conv_params(1, 64, 6, 8, 3);
+  p.groups = 2;
   int runs = 0;
   const cpu::ConvAlgo algo =
       cpu::choose_conv_algo(cpu::ConvPass::kForward, p, [&](cpu::ConvAlgo) { ++runs; });
@@ -634,14 +622,14 @@ TEST_CASE("cpu conv choice in deterministic mode keeps the heuristic", "[bench_c
 
 TEST_CASE("every cpu conv algorithm gives the chosen algorithm's result, in every pass",
           "[bench_cache]") {
-  // x: (2, 4, 7, 6), w: (6, 2, 1, 1) with 2 groups: 1x1, so all three algorithms apply.
-  cpu::ConvParams p = conv_params(2, 4, 7, 6, 1);
-  p.w = 6, p.groups = 2;
+  // x: (2, 16, 7, 6), w: (6, 16, 1, 1): 1x1 with 16 channels, so every algorithm applies.
+  cpu::ConvParams p = conv_params(2, 16, 7, 6, 1);
+  p.w = 6;
   for (int a = 0; a < cpu::kNumConvAlgos; ++a)
     REQUIRE(cpu::conv_algo_supports(static_cast<cpu::ConvAlgo>(a), p));
   manual_seed(5);
-  const Tensor x = randn({2, 4, 7, 6}, kDouble), w = randn({6, 2, 1, 1}, kDouble);
-  const Tensor bias = randn({6}, kDouble), bias_c = randn({4}, kDouble);
+  const Tensor x = randn({2, 16, 7, 6}, kDouble), w = randn({6, 16, 1, 1}, kDouble);
+  const Tensor bias = randn({6}, kDouble), bias_c = randn({16}, kDouble);
   const Tensor gy = randn({2, 6, 7, 6}, kDouble);
 
   CpuBenchmarkOn on;
@@ -664,11 +652,11 @@ TEST_CASE("every cpu conv algorithm gives the chosen algorithm's result, in ever
     cpu::conv_forward<double>(a, p, {x.data_ptr<double>(), w.data_ptr<double>(),
                                      bias.data_ptr<double>(), y});
   });
-  check_pass(cpu::ConvPass::kBackwardData, {2, 4, 7, 6}, [&](cpu::ConvAlgo a, double* gx) {
+  check_pass(cpu::ConvPass::kBackwardData, {2, 16, 7, 6}, [&](cpu::ConvAlgo a, double* gx) {
     cpu::conv_backward_data<double>(a, p, {gy.data_ptr<double>(), w.data_ptr<double>(),
                                            bias_c.data_ptr<double>(), gx});
   });
-  check_pass(cpu::ConvPass::kBackwardWeight, {6, 2, 1, 1}, [&](cpu::ConvAlgo a, double* gw) {
+  check_pass(cpu::ConvPass::kBackwardWeight, {6, 16, 1, 1}, [&](cpu::ConvAlgo a, double* gw) {
     cpu::conv_backward_weight<double>(a, p, {x.data_ptr<double>(), gy.data_ptr<double>(), gw});
   });
   CHECK(backends::cpu::benchmark_stats().finds == 3);

@@ -25,26 +25,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh directory under the system temp folder, removed with its contents.
-class TempDir {
- public:
-  TempDir() {
-    static int counter = 0;
-    path_ = fs::temp_directory_path() / ("ember_serialize_test_" + std::to_string(::getpid()) +
-                                         "_" + std::to_string(counter++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  size_t entry_count() const {
-    return static_cast<size_t>(
-        std::distance(fs::directory_iterator(path_), fs::directory_iterator()));
-  }
-
- private:
-  fs::path path_;
-};
 
 void write_bytes(const std::string& path, const std::string& bytes) {
   std::ofstream f(path, std::ios::binary);
@@ -108,7 +88,7 @@ using Net = nn::ModuleHolder<NetImpl>;
 
 TEST_CASE("safetensors round-trips every dtype bit-exactly, incl. 0-dim and empty tensors",
           "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
   OrderedDict<std::string, Tensor> tensors;
@@ -138,7 +118,7 @@ TEST_CASE("safetensors round-trips every dtype bit-exactly, incl. 0-dim and empt
 
 TEST_CASE("save_safetensors writes non-contiguous and requires-grad tensors by value",
           "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   const Tensor base = tensor({{1.0, 2.0, 3.0}, {4.0, 5.0, 6.0}}, kDouble);
   OrderedDict<std::string, Tensor> tensors;
   tensors.insert("transposed", base.t());
@@ -155,7 +135,7 @@ TEST_CASE("save_safetensors writes non-contiguous and requires-grad tensors by v
 }
 
 TEST_CASE("save_safetensors lays out the header and data as the format says", "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   OrderedDict<std::string, Tensor> tensors;
   tensors.insert("m", tensor({true, false, true}, kBool));
   tensors.insert("w", floats({1.5f, -2.0f}));
@@ -176,7 +156,7 @@ TEST_CASE("save_safetensors lays out the header and data as the format says", "[
 
 TEST_CASE("a golden safetensors file written byte by byte loads with the right values",
           "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   // As PyTorch's safetensors writes it: __metadata__ first, data ordered by
   // alignment, not by header order. 386 header bytes + 6 spaces = 392 = 0x188.
   const std::string golden =
@@ -217,7 +197,7 @@ TEST_CASE("a golden safetensors file written byte by byte loads with the right v
 
 TEST_CASE("load_safetensors rejects each malformed file with an Error naming file and problem",
           "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   const std::string path = dir.file("bad.safetensors");
   const std::string f32x2 = R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})";
   const std::string eight(8, '\0');
@@ -310,7 +290,7 @@ TEST_CASE("load_safetensors rejects each malformed file with an Error naming fil
 
 TEST_CASE("load_safetensors answers every truncation and byte corruption with data or an Error",
           "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   OrderedDict<std::string, Tensor> tensors;
   tensors.insert("w", tensor({{1.0, 2.0}, {3.0, 4.0}}, kDouble));
   tensors.insert("i", tensor({int64_t(5)}, kLong));
@@ -338,14 +318,14 @@ TEST_CASE("load_safetensors answers every truncation and byte corruption with da
 }
 
 TEST_CASE("load_safetensors names a missing file and a directory", "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   REQUIRE_THROWS_WITH(load_safetensors(dir.file("nope.safetensors")),
                       Catch::Contains("nope.safetensors': cannot open: No such file or directory"));
   REQUIRE_THROWS_WITH(load_safetensors(dir.file("")), Catch::Contains("not a regular file"));
 }
 
 TEST_CASE("save_safetensors rejects reserved, undefined and non-UTF-8 entries", "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   const std::string path = dir.file("s.safetensors");
   OrderedDict<std::string, Tensor> reserved;
   reserved.insert("__metadata__", floats({1}));
@@ -401,7 +381,7 @@ TEST_CASE("the JSON reader decodes escapes and rejects what RFC 8259 does not al
 // ---- atomic writes ----
 
 TEST_CASE("write_file_atomically replaces the file and leaves no temporary behind", "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   const std::string path = dir.file("f.bin");
   serialize::write_file_atomically(path, "old");
   serialize::write_file_atomically(path, "new contents");
@@ -411,7 +391,7 @@ TEST_CASE("write_file_atomically replaces the file and leaves no temporary behin
 
 TEST_CASE("an atomically written file gets the umask's permissions, not a temp file's 0600",
           "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   const mode_t previous = ::umask(022);
   serialize::write_file_atomically(dir.file("f.bin"), "x");
   ::umask(previous);
@@ -421,7 +401,7 @@ TEST_CASE("an atomically written file gets the umask's permissions, not a temp f
 }
 
 TEST_CASE("an atomic write into a missing directory names the path and errno text", "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   const std::string path = dir.file("missing/f.bin");
   REQUIRE_THROWS_WITH(serialize::write_file_atomically(path, "x"),
                       Catch::Contains("cannot write '" + path + "'") &&
@@ -430,7 +410,7 @@ TEST_CASE("an atomic write into a missing directory names the path and errno tex
 
 TEST_CASE("a checkpoint save that fails midway leaves the previous checkpoint intact",
           "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   const std::string path = dir.file("ckpt.safetensors");
   Checkpoint previous;
   previous.section("model").insert("w", tensor({1.0, 2.0}, kDouble));
@@ -464,7 +444,7 @@ TEST_CASE("a checkpoint save that fails midway leaves the previous checkpoint in
 // ---- training checkpoints ----
 
 TEST_CASE("a training checkpoint round-trips sections, names, values and metadata", "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   Checkpoint c;
   c.section("model").insert("features.0.weight", tensor({{0.5f, -1.0f}, {2.0f, 3.0f}}));
   c.section("model").insert("features.1.num_batches_tracked", tensor(int64_t(12), kLong));
@@ -497,7 +477,7 @@ TEST_CASE("a training checkpoint round-trips sections, names, values and metadat
 }
 
 TEST_CASE("checkpoint errors: reserved metadata, bad section names, foreign files", "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   const std::string path = dir.file("c.safetensors");
   Checkpoint reserved;
   reserved.metadata["ember.format"] = "x";
@@ -527,7 +507,7 @@ TEST_CASE("checkpoint errors: reserved metadata, bad section names, foreign file
 }
 
 TEST_CASE("rng_state and set_rng_state replay the same random numbers", "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   manual_seed(1234);
   (void)rand({5});
   Checkpoint c;
@@ -553,7 +533,7 @@ TEST_CASE("rng_state and set_rng_state replay the same random numbers", "[serial
 
 TEST_CASE("ember::save writes PyTorch's state_dict names and ember::load restores bit-exactly",
           "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   const std::string path = dir.file("net.safetensors");
   Net saved;
   saved->block->num_batches_tracked.fill_(17);
@@ -580,7 +560,7 @@ TEST_CASE("ember::save writes PyTorch's state_dict names and ember::load restore
 
 TEST_CASE("strict ember::load lists missing, unexpected and mismatched names and copies nothing",
           "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   const std::string path = dir.file("other.safetensors");
   OrderedDict<std::string, Tensor> file;
   file.insert("features.0.weight", zeros({2, 3}));
@@ -621,7 +601,7 @@ TEST_CASE("load_state_dict bumps the version of the tensors it fills", "[seriali
 
 TEST_CASE("training resumed from a checkpoint ends bit-identical to an uninterrupted run",
           "[serialize]") {
-  TempDir dir;
+  ember_test::TempDir dir("serialize_test");
   const std::string path = dir.file("resume.safetensors");
   const Tensor x = tensor({{0.5, -1.0, 2.0}, {1.5, 0.25, -0.75}});
   const Tensor y = tensor({{1.0, -1.0}, {0.5, 2.0}});

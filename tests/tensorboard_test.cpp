@@ -22,22 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class TempDir {
- public:
-  TempDir() {
-    static int counter = 0;
-    path_ = fs::temp_directory_path() / ("ember_tensorboard_test_" + std::to_string(::getpid()) +
-                                         "_" + std::to_string(counter++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string str() const { return path_.string(); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
 
 std::string read_bytes(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -192,7 +176,7 @@ TEST_CASE("crc32c matches the CRC-32C check value and a bitwise reference", "[te
 
 TEST_CASE("SummaryWriter writes TFRecord-framed Event protobufs TensorBoard can read",
           "[tensorboard]") {
-  TempDir dir;
+  ember_test::TempDir dir("tensorboard_test");
   const std::string log_dir = dir.file("run1");  // created by the writer
   std::string path;
   {
@@ -232,7 +216,7 @@ TEST_CASE("SummaryWriter writes TFRecord-framed Event protobufs TensorBoard can 
 }
 
 TEST_CASE("SummaryWriter flush() makes events readable while it stays open", "[tensorboard]") {
-  TempDir dir;
+  ember_test::TempDir dir("tensorboard_test");
   tensorboard::SummaryWriter writer(dir.str(), /*flush_secs=*/3600);
   writer.add_scalar("loss", 2.5, 7);
   writer.flush();
@@ -244,7 +228,7 @@ TEST_CASE("SummaryWriter flush() makes events readable while it stays open", "[t
 }
 
 TEST_CASE("two SummaryWriters on one directory write separate files", "[tensorboard]") {
-  TempDir dir;
+  ember_test::TempDir dir("tensorboard_test");
   tensorboard::SummaryWriter a(dir.str());
   tensorboard::SummaryWriter b(dir.str());
   REQUIRE(a.file_path() != b.file_path());
@@ -252,7 +236,7 @@ TEST_CASE("two SummaryWriters on one directory write separate files", "[tensorbo
 }
 
 TEST_CASE("SummaryWriter names a log directory it cannot create", "[tensorboard]") {
-  TempDir dir;
+  ember_test::TempDir dir("tensorboard_test");
   std::ofstream(dir.file("plain_file")) << "x";
   REQUIRE_THROWS_WITH(tensorboard::SummaryWriter(dir.file("plain_file/run")),
                       Catch::Contains("SummaryWriter: cannot create log directory '" +
@@ -261,7 +245,7 @@ TEST_CASE("SummaryWriter names a log directory it cannot create", "[tensorboard]
 
 TEST_CASE("CsvLogger writes a header and one flushed row per step, empty where missing",
           "[tensorboard]") {
-  TempDir dir;
+  ember_test::TempDir dir("tensorboard_test");
   const std::string path = dir.file("log.csv");
   CsvLogger log(path, {"train_loss", "test_acc", "lr, peak"});
   log.log(1, {{"train_loss", 0.1}, {"lr, peak", 1e-5}});
@@ -275,7 +259,7 @@ TEST_CASE("CsvLogger writes a header and one flushed row per step, empty where m
 }
 
 TEST_CASE("CsvLogger append continues a resumed run and checks its header", "[tensorboard]") {
-  TempDir dir;
+  ember_test::TempDir dir("tensorboard_test");
   const std::string path = dir.file("log.csv");
   { CsvLogger(path, {"loss"}).log(1, {{"loss", 2.0}}); }
   { CsvLogger(path, {"loss"}, /*append=*/true).log(2, {{"loss", 1.5}}); }
@@ -288,7 +272,7 @@ TEST_CASE("CsvLogger append continues a resumed run and checks its header", "[te
 }
 
 TEST_CASE("CsvLogger errors name the file and the column", "[tensorboard]") {
-  TempDir dir;
+  ember_test::TempDir dir("tensorboard_test");
   const std::string path = dir.file("log.csv");
   REQUIRE_THROWS_WITH(CsvLogger(path, {"a", "a"}), Catch::Contains("column 'a' is given twice"));
   REQUIRE_THROWS_WITH(CsvLogger(path, {"step"}),

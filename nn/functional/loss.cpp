@@ -122,16 +122,27 @@ Tensor smooth_l1_loss(const Tensor& input, const Tensor& target,
                          options.reduction());
 }
 
-Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
-                            const BinaryCrossEntropyFuncOptions& options) {
-  const char* op = "binary_cross_entropy";
+namespace {
+
+// The checks both binary cross-entropies make: CPU, same shape and dtype, a
+// broadcastable weight.
+void check_binary_inputs(const char* op, const Tensor& input, const Tensor& target,
+                         const Tensor& weight) {
   check_loss_inputs(op, input, target);
   ember::detail::check_cpu(op, input);
   check_same_shape(op, input, target);
   EMBER_CHECK(target.scalar_type() == input.scalar_type(), op,
               ": expected a target of the input's dtype ", input.scalar_type(), ", got ",
               target.scalar_type());
-  check_weight(op, "weight", options.weight(), input);
+  check_weight(op, "weight", weight, input);
+}
+
+}  // namespace
+
+Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
+                            const BinaryCrossEntropyFuncOptions& options) {
+  const char* op = "binary_cross_entropy";
+  check_binary_inputs(op, input, target, options.weight());
   if (input.numel() > 0) {
     const double lo = input.min().item<double>(), hi = input.max().item<double>();
     EMBER_CHECK(lo >= 0 && hi <= 1, op,
@@ -146,13 +157,7 @@ Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
 Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
                                         const BinaryCrossEntropyWithLogitsFuncOptions& options) {
   const char* op = "binary_cross_entropy_with_logits";
-  check_loss_inputs(op, input, target);
-  ember::detail::check_cpu(op, input);
-  check_same_shape(op, input, target);
-  EMBER_CHECK(target.scalar_type() == input.scalar_type(), op,
-              ": expected a target of the input's dtype ", input.scalar_type(), ", got ",
-              target.scalar_type());
-  check_weight(op, "weight", options.weight(), input);
+  check_binary_inputs(op, input, target, options.weight());
   check_weight(op, "pos_weight", options.pos_weight(), input);
   Tensor loss = bce_with_logits_elements(input, target, options.pos_weight());
   if (options.weight().defined()) loss = loss * options.weight();

@@ -13,11 +13,10 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include <ember/ember.h>
 
 #include "options.h"
+#include "test_helpers.h"
 #include "trainer.h"
 
 namespace fs = std::filesystem;
@@ -59,19 +58,14 @@ void write_split(const fs::path& dir, const std::string& prefix, int n, uint32_t
   fl.write(reinterpret_cast<const char*>(labels.data()), std::streamsize(labels.size()));
 }
 
+// A temp folder with a generated data set; options() points a run at it.
 struct Workspace {
-  fs::path root;
+  ember_test::TempDir dir{"trainer_test"};
+  fs::path root = dir.path();
   Workspace() {
-    root = fs::temp_directory_path() /
-           ("ember_trainer_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter()++));
     fs::create_directories(root / "data");
     write_split(root / "data", "train", 640, 1);
     write_split(root / "data", "t10k", 200, 2);
-  }
-  ~Workspace() { fs::remove_all(root); }
-  static int& counter() {
-    static int c = 0;
-    return c;
   }
   train::Options options(const std::string& name) const {
     train::Options o;
@@ -83,6 +77,14 @@ struct Workspace {
     o.benchmark = false;  // timing-based algorithm choice would make runs differ in the last bits
     o.threads = 2;
     return o;
+  }
+  // Trains `epochs` epochs without a stop; returns the final checkpoint's path.
+  std::string run_uninterrupted(int64_t epochs) const {
+    train::Options o = options("straight");
+    o.epochs = epochs;
+    std::ostringstream out;
+    train::run(o, out);
+    return o.checkpoint;
   }
 };
 
@@ -135,10 +137,8 @@ TEST_CASE("the sample model trained 320 steps on generated data: loss falls 10x,
 TEST_CASE("a run resumed after epoch 1 ends with the weights of an uninterrupted run",
           "[trainer]") {
   Workspace ws;
-  train::Options straight = ws.options("straight");
-  straight.epochs = 2;
+  const std::string straight = ws.run_uninterrupted(2);
   std::ostringstream out;
-  train::run(straight, out);
 
   train::Options first = ws.options("resumed");
   first.epochs = 1;
@@ -149,16 +149,14 @@ TEST_CASE("a run resumed after epoch 1 ends with the weights of an uninterrupted
   const train::RunResult r = train::run(second, out);
   REQUIRE(r.epochs.size() == 1);
   REQUIRE(r.epochs[0].epoch == 2);
-  require_same_checkpoint(straight.checkpoint, second.checkpoint);
+  require_same_checkpoint(straight, second.checkpoint);
 }
 
 TEST_CASE("an interruption mid-epoch saves a checkpoint that resumes to the same weights",
           "[trainer]") {
   Workspace ws;
-  train::Options straight = ws.options("straight");
-  straight.epochs = 2;
+  const std::string straight = ws.run_uninterrupted(2);
   std::ostringstream out;
-  train::run(straight, out);
 
   train::Options stopped = ws.options("stopped");
   stopped.epochs = 2;
@@ -175,7 +173,7 @@ TEST_CASE("an interruption mid-epoch saves a checkpoint that resumes to the same
   resumed.resume = true;
   const train::RunResult r2 = train::run(resumed, out);
   REQUIRE_FALSE(r2.interrupted);
-  require_same_checkpoint(straight.checkpoint, resumed.checkpoint);
+  require_same_checkpoint(straight, resumed.checkpoint);
 }
 
 TEST_CASE("resume refuses a missing checkpoint and one made with another batch size",
