@@ -5,9 +5,11 @@
 #include <limits>
 #include <vector>
 
-// GCC 12 reports false "may be used uninitialized" warnings inside the AVX-512
-// intrinsics that Eigen's vectorized exp() inlines (as in gemm.cpp).
+// GCC 12 reports false "(may be) used uninitialized" warnings inside the
+// AVX-512 intrinsics that Eigen's vectorized exp() inlines (as in gemm.cpp);
+// at -O1 (the sanitizer build) they come as -Wuninitialized.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <Eigen/Core>
 
 #include "ember/core/parallel.h"

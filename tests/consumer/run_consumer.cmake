@@ -3,7 +3,8 @@
 #   MODE=install       installs the already built ember (EMBER_BUILD_DIR) into a
 #                      fresh prefix and uses find_package(ember)
 #   MODE=subdirectory  builds ember from EMBER_SOURCE_DIR with add_subdirectory
-#                      (CPU only, to keep the test short)
+#                      (CPU only, unoptimized -O0 without debug info: the test
+#                      is about the CMake wiring, and this halves its time)
 # WORK_DIR keeps the consumer's build between runs, so a second run is incremental.
 foreach(var MODE EMBER_SOURCE_DIR EMBER_BUILD_DIR WORK_DIR GENERATOR CXX_COMPILER BUILD_TYPE JOBS)
   if(NOT DEFINED ${var})
@@ -27,6 +28,8 @@ if(MODE STREQUAL "install")
   set(configure_args -DCMAKE_PREFIX_PATH=${prefix})
 elseif(MODE STREQUAL "subdirectory")
   set(configure_args -DEMBER_SOURCE_DIR=${EMBER_SOURCE_DIR} -DEMBER_CUDA=OFF)
+  set(BUILD_TYPE Debug)
+  list(APPEND configure_args -DCMAKE_CXX_FLAGS_DEBUG=-O0)
 else()
   message(FATAL_ERROR "run_consumer.cmake: MODE must be install or subdirectory, not '${MODE}'")
 endif()
