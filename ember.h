@@ -29,6 +29,8 @@
 #include "ember/core/tensor.h"
 #include "ember/core/tensor_options.h"
 #include "ember/kernels/cuda/cuda_runtime.h"
+#include "ember/kernels/cuda/memory.h"
+#include "ember/kernels/cuda/sync_count.h"
 #include "ember/nn/data/data.h"
 #include "ember/nn/nn.h"
 #include "ember/nn/optim/optim.h"

@@ -1,0 +1,163 @@
+// The CUDA caching allocator: one BlockPool per device over cudaMalloc /
+// cudaFree, registered as the kCUDA Allocator at start-up. Compiled in every
+// build; without the CUDA backend the API answers zeros.
+#include "ember/kernels/cuda/memory.h"
+
+#ifdef EMBER_WITH_CUDA
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "ember/core/error.h"
+#include "ember/kernels/common/block_pool.h"
+#include "ember/kernels/cuda/cuda_check.h"
+#include "ember/kernels/cuda/cuda_runtime.h"
+#endif
+
+namespace ember::cuda {
+
+#ifdef EMBER_WITH_CUDA
+
+namespace {
+
+// Every block lives on the legacy default stream until ember has streams of its own.
+constexpr StreamId kDefaultStream = 0;
+
+int current_device() {
+  int device = 0;
+  EMBER_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
+}
+
+// Makes `device` current while it lives: cudaMalloc allocates on the current device.
+class DeviceGuard {
+ public:
+  explicit DeviceGuard(int device) : previous_(current_device()), device_(device) {
+    if (device_ != previous_) EMBER_CUDA_CHECK(cudaSetDevice(device_));
+  }
+  ~DeviceGuard() {
+    if (device_ != previous_) cudaSetDevice(previous_);
+  }
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int previous_;
+  int device_;
+};
+
+class CudaRawAllocator final : public RawAllocator {
+ public:
+  explicit CudaRawAllocator(int device) : device_(device) {}
+
+  void* malloc(size_t nbytes, StreamId /*stream*/) override {
+    DeviceGuard guard(device_);
+    void* ptr = nullptr;
+    const cudaError_t status = cudaMalloc(&ptr, nbytes);
+    if (status == cudaErrorMemoryAllocation) {
+      cudaGetLastError();  // clear it, or the next checked call would report it
+      return nullptr;
+    }
+    EMBER_CHECK(status == cudaSuccess, "cudaMalloc(", nbytes, " bytes) on cuda:", device_, ": ",
+                cudaGetErrorString(status), " (", __FILE__, ":", __LINE__, ")");
+    return ptr;
+  }
+
+  void free(void* ptr) override { EMBER_CUDA_CHECK(cudaFree(ptr)); }
+
+ private:
+  int device_;
+};
+
+struct DevicePool {
+  explicit DevicePool(int device) : raw(device), pool(raw, "cuda:" + std::to_string(device)) {}
+  CudaRawAllocator raw;
+  BlockPool pool;
+};
+
+// Blocks of the current device. The pools are made on first use, so a program
+// that links ember but never touches CUDA does not start the driver.
+class CudaCachingAllocator final : public Allocator {
+ public:
+  void* allocate(size_t nbytes) override {
+    return pool(current_device()).allocate(nbytes, kDefaultStream);
+  }
+
+  void deallocate(void* ptr, size_t /*nbytes*/) override {
+    if (ptr == nullptr) return;
+    for (const auto& device_pool : pools()) {
+      if (device_pool->pool.owns(ptr)) return device_pool->pool.deallocate(ptr);
+    }
+    EMBER_INTERNAL_ASSERT(false, "cuda allocator: freeing ", ptr, ", which it did not hand out");
+  }
+
+  Device device() const override {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+      cudaGetLastError();
+      device = -1;
+    }
+    return Device(kCUDA, device);
+  }
+
+  BlockPool& pool(int device) {
+    const auto& all = pools();
+    EMBER_CHECK(device >= 0 && device < static_cast<int>(all.size()), "cuda: no device ", device,
+                " (this machine has ", all.size(), ")");
+    return all[device]->pool;
+  }
+
+  const std::vector<std::unique_ptr<DevicePool>>& pools() {
+    std::call_once(made_, [this] {
+      for (int d = 0; d < device_count(); ++d) pools_.push_back(std::make_unique<DevicePool>(d));
+    });
+    return pools_;
+  }
+
+ private:
+  std::once_flag made_;
+  std::vector<std::unique_ptr<DevicePool>> pools_;
+};
+
+CudaCachingAllocator& instance() {
+  // Never destroyed: cudaFree after the driver shut down at exit would fail.
+  static auto* allocator = new CudaCachingAllocator();
+  return *allocator;
+}
+
+[[maybe_unused]] const bool registered = [] {
+  register_allocator(kCUDA, &instance());
+  return true;
+}();
+
+int resolve(int device) { return device < 0 ? current_device() : device; }
+
+}  // namespace
+
+void empty_cache() {
+  if (!is_available()) return;
+  for (const auto& device_pool : instance().pools()) device_pool->pool.empty_cache();
+}
+
+MemoryStats memory_stats(int device) {
+  if (!is_available()) return {};
+  return instance().pool(resolve(device)).stats();
+}
+
+void reset_peak_memory_stats(int device) {
+  if (!is_available()) return;
+  instance().pool(resolve(device)).reset_peak();
+}
+
+#else
+
+void empty_cache() {}
+MemoryStats memory_stats(int /*device*/) { return {}; }
+void reset_peak_memory_stats(int /*device*/) {}
+
+#endif
+
+}  // namespace ember::cuda

@@ -1,0 +1,18 @@
+#pragma once
+// The CUDA caching allocator's public face (docs/cuda-memory.md), as
+// torch.cuda.empty_cache / memory_stats. In a build without CUDA, or on a
+// machine without a device, these never throw: the stats are zeros and
+// empty_cache does nothing.
+#include "ember/core/allocator.h"
+
+namespace ember::cuda {
+
+// Returns every wholly free cached segment of every device to cudaFree.
+void empty_cache();
+// The caching allocator's stats for `device` (-1: the current device):
+// num_system_allocs / num_system_frees count cudaMalloc / cudaFree calls.
+MemoryStats memory_stats(int device = -1);
+// Sets peak_allocated_bytes of `device` (-1: the current one) to what is allocated now.
+void reset_peak_memory_stats(int device = -1);
+
+}  // namespace ember::cuda
