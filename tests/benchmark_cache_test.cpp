@@ -546,8 +546,10 @@ TEST_CASE("cpu conv choice times each supported algorithm once per shape, then h
   const auto count = [&](cpu::ConvAlgo a) { ++runs[static_cast<int>(a)]; };
 
   const cpu::ConvAlgo first = cpu::choose_conv_algo(cpu::ConvPass::kForward, p, count);
-  CHECK(runs[0] >= 2);  // a warm-up and at least one timed run each
-  CHECK(runs[2] >= 2);
+  // Every supported candidate runs at least its warm-up; whether timed runs
+  // follow depends on timing (a warm-up 3x slower than the best stops there).
+  CHECK(runs[0] >= 1);
+  CHECK(runs[2] >= 1);
   CHECK(runs[1] == 0);  // unsupported: never run
   CHECK(pass_finds(cpu::ConvPass::kForward) == 1);
 

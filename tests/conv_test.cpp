@@ -103,6 +103,12 @@ std::vector<Problem> small_problems() {
   v.push_back({2, 1, 6, 7, 2, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true});   // one input channel
   v.push_back({2, 4, 5, 5, 4, 3, 3, {1, 1}, {2, 2}, {1, 1}, 4, true});   // depthwise
   v.push_back({1, 4, 5, 19, 18, 3, 3, {2, 1}, {1, 1}, {1, 1}, 2, true});  // 9 = 8 + 1 per group
+  // 16+ channels (the channels-last unfold): padding wider than the kernel's
+  // reach, dilation (taps of a row not adjacent), 1x1, non-square stride.
+  v.push_back({2, 16, 5, 6, 3, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true});
+  v.push_back({1, 17, 6, 5, 4, 3, 2, {1, 2}, {3, 2}, {2, 3}, 1, false});
+  v.push_back({3, 16, 4, 4, 5, 1, 1, {1, 1}, {0, 0}, {1, 1}, 1, true});
+  v.push_back({2, 18, 7, 7, 2, 2, 3, {3, 1}, {0, 2}, {1, 1}, 1, false});
   return v;
 }
 
@@ -151,7 +157,8 @@ void check_algo_passes(ConvAlgo algo, const Problem& p, double tol) {
   }
 }
 
-const std::array<ConvAlgo, 3> kAlgos{ConvAlgo::kIm2colGemm, ConvAlgo::kGemm1x1, ConvAlgo::kDirect};
+const std::array<ConvAlgo, 4> kAlgos{ConvAlgo::kIm2colGemm, ConvAlgo::kGemm1x1, ConvAlgo::kDirect,
+                                     ConvAlgo::kIm2colNhwc};
 
 // Sets a CPU benchmark mode for one scope.
 struct BenchmarkModeGuard {
@@ -177,7 +184,7 @@ TEST_CASE("conv kernels: every algorithm's three passes match naive float64 loop
   }
 }
 
-TEST_CASE("conv kernels: 1x1 and direct support what they claim", "[conv]") {
+TEST_CASE("conv kernels: 1x1, direct and channels-last support what they claim", "[conv]") {
   const Problem one_by_one{2, 3, 4, 4, 5, 1, 1};
   Problem strided = one_by_one;
   strided.stride = {2, 2};
@@ -190,6 +197,13 @@ TEST_CASE("conv kernels: 1x1 and direct support what they claim", "[conv]") {
   CHECK(cpu::conv_algo_supports(ConvAlgo::kDirect, Problem{1, 3, 8, 8, 32, 3, 3}.params(kFloat)));
   CHECK_FALSE(
       cpu::conv_algo_supports(ConvAlgo::kDirect, Problem{1, 64, 8, 8, 32, 3, 3}.params(kFloat)));
+  CHECK(cpu::conv_algo_supports(ConvAlgo::kIm2colNhwc,
+                                Problem{1, 16, 8, 8, 32, 3, 3}.params(kFloat)));
+  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kIm2colNhwc,
+                                      Problem{1, 8, 8, 8, 32, 3, 3}.params(kFloat)));
+  Problem grouped{1, 32, 8, 8, 32, 3, 3};
+  grouped.groups = 2;
+  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kIm2colNhwc, grouped.params(kFloat)));
   // The heuristic only names algorithms that support the problem.
   for (const Problem& p : small_problems())
     for (auto pass : {cpu::ConvPass::kForward, cpu::ConvPass::kBackwardData,
@@ -215,6 +229,7 @@ TEST_CASE("conv kernels: im2col splits a large batch into chunks and sums them",
   // 16 * 9 * 128 * 128 column elements per image: more than fit one chunk.
   const Problem p{3, 16, 128, 128, 2, 3, 3, {1, 1}, {1, 1}, {1, 1}, 1, true};
   check_algo_passes<double>(ConvAlgo::kIm2colGemm, p, 1e-11);
+  check_algo_passes<double>(ConvAlgo::kIm2colNhwc, p, 1e-11);
 }
 
 // ---- conv2d ----

@@ -48,6 +48,7 @@ struct ConvBackwardWeightArgs {
 EMBER_DECLARE_CONV_ALGO(conv_im2col)
 EMBER_DECLARE_CONV_ALGO(conv_gemm1x1)
 EMBER_DECLARE_CONV_ALGO(conv_direct)
+EMBER_DECLARE_CONV_ALGO(conv_im2col_nhwc)
 #undef EMBER_DECLARE_CONV_ALGO
 
 template <typename T>
@@ -56,6 +57,7 @@ void conv_forward(ConvAlgo algo, const ConvParams& p, const ConvForwardArgs<T>& 
     case ConvAlgo::kIm2colGemm: return conv_im2col_forward(p, a);
     case ConvAlgo::kGemm1x1: return conv_gemm1x1_forward(p, a);
     case ConvAlgo::kDirect: return conv_direct_forward(p, a);
+    case ConvAlgo::kIm2colNhwc: return conv_im2col_nhwc_forward(p, a);
   }
 }
 template <typename T>
@@ -64,6 +66,7 @@ void conv_backward_data(ConvAlgo algo, const ConvParams& p, const ConvBackwardDa
     case ConvAlgo::kIm2colGemm: return conv_im2col_backward_data(p, a);
     case ConvAlgo::kGemm1x1: return conv_gemm1x1_backward_data(p, a);
     case ConvAlgo::kDirect: return conv_direct_backward_data(p, a);
+    case ConvAlgo::kIm2colNhwc: return conv_im2col_nhwc_backward_data(p, a);
   }
 }
 template <typename T>
@@ -72,6 +75,7 @@ void conv_backward_weight(ConvAlgo algo, const ConvParams& p, const ConvBackward
     case ConvAlgo::kIm2colGemm: return conv_im2col_backward_weight(p, a);
     case ConvAlgo::kGemm1x1: return conv_gemm1x1_backward_weight(p, a);
     case ConvAlgo::kDirect: return conv_direct_backward_weight(p, a);
+    case ConvAlgo::kIm2colNhwc: return conv_im2col_nhwc_backward_weight(p, a);
   }
 }
 

@@ -11,6 +11,11 @@ constexpr int64_t kDirectMaxChannels = 16;
 // The direct forward beats im2col + GEMM up to this many channels per group
 // (first layer, batch 64, 1 thread: C = 3 0.44 vs 0.58 ms, C = 1 0.197 vs 0.197 ms).
 constexpr int64_t kDirectForwardChannels = 4;
+// The channels-last unfold copies runs of C floats: below a vector of them it
+// is not measured, and benchmark mode need not time it.
+constexpr int64_t kNhwcMinChannels = 16;
+// Forwards with output rows this short keep the NCHW unfold (see below).
+constexpr int64_t kGatherForwardWidth = 4;
 }  // namespace
 
 bool conv_algo_supports(ConvAlgo algo, const ConvParams& p) {
@@ -20,17 +25,32 @@ bool conv_algo_supports(ConvAlgo algo, const ConvParams& p) {
       return p.r == 1 && p.s == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 &&
              p.padding[1] == 0;
     case ConvAlgo::kDirect: return p.c / p.groups <= kDirectMaxChannels;
+    case ConvAlgo::kIm2colNhwc: return p.groups == 1 && p.c >= kNhwcMinChannels;
   }
   return false;
 }
 
 // 1x1 GEMM wherever it applies (it skips the unfold); the direct forward for
-// the first layer of an image model; im2col + GEMM otherwise. The direct
-// backward passes are plain loops, slower than im2col at every measured shape.
+// the first layer of an image model; the channels-last unfold where it
+// applies (16+ channels, one group), except for forwards with output rows of
+// at most kGatherForwardWidth; im2col + GEMM otherwise. The direct backward
+// passes are plain loops, slower than im2col at every measured shape.
+// Channels-last vs NCHW im2col, conv_bench under load (batch 64, 2 threads,
+// fastest of 41, ms, forward / backward-data / backward-weight):
+//   32x14x14->64  0.74 / 0.88 / 0.98 vs 0.95 / 1.03 / 1.10
+//   32x16x16->64  0.97 / 0.90 / 0.93 vs 1.24 / 1.10 / 1.11
+//   64x7x7->128   1.06 / 0.93 / 0.95 vs 1.00 / 1.10 / 1.19
+//   64x8x8->128   0.99 / 1.01 / 0.93 vs 0.93 / 1.04 / 1.18
+// The forwards with 4-wide output rows lose by 5% over 3 more runs: there one
+// gather fills a whole output plane of the NCHW unfold, while the channels-
+// last forward pays a transpose of the input and one of the columns (packing).
 ConvAlgo conv_heuristic_algo(ConvPass pass, const ConvParams& p) {
   if (conv_algo_supports(ConvAlgo::kGemm1x1, p)) return ConvAlgo::kGemm1x1;
   if (pass == ConvPass::kForward && p.c / p.groups <= kDirectForwardChannels)
     return ConvAlgo::kDirect;
+  const bool gather_forward = pass == ConvPass::kForward && p.out_w() <= kGatherForwardWidth;
+  if (!gather_forward && conv_algo_supports(ConvAlgo::kIm2colNhwc, p))
+    return ConvAlgo::kIm2colNhwc;
   return ConvAlgo::kIm2colGemm;
 }
 

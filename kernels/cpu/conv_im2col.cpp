@@ -2,7 +2,8 @@
 // once into col: (C*R*S, nb*OH*OW), so one GEMM per group covers the whole
 // chunk (one product of nb*OH*OW columns runs far faster than nb small ones);
 // the (K, nb*OH*OW) result is then reordered to NCHW. Chunks are sized so the
-// column buffer stays in L2; threads split the batch (Note [Conv batch split]).
+// column buffer stays in L2; threads split the batch (Note [Conv batch split] in
+// conv_util.h).
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -19,6 +20,8 @@ namespace ember::cpu {
 namespace {
 
 using conv_detail::ConvShape;
+using conv_detail::images_per_chunk;
+using conv_detail::split_batch;
 using conv_detail::copy_strided;
 #if defined(__AVX512F__)
 using conv_detail::low_lanes;
@@ -26,15 +29,6 @@ using conv_detail::low_lanes;
 using conv_detail::row_grain;
 using conv_detail::scratch;
 using conv_detail::valid_range;
-
-// Upper bound on a chunk's column buffer, in elements (1 MiB of float32: half an L2).
-constexpr int64_t kColBudget = int64_t(1) << 18;
-
-// Images per im2col chunk, out of n.
-int64_t images_per_chunk(const ConvShape& g, int64_t n) {
-  return std::clamp<int64_t>(kColBudget / std::max<int64_t>(g.c * g.r * g.s * g.ohw, 1), 1,
-                             std::max<int64_t>(n, 1));
-}
 
 // out[j * stride] += in[j] for j in [0, n).
 template <typename T>
@@ -223,33 +217,6 @@ const T* channel_major(const ConvShape& g, const T* gy, int64_t nb, T* buffer) {
   if (nb == 1) return gy;
   conv_detail::to_channel_major(gy, nb, g.k, g.ohw, buffer);
   return buffer;
-}
-
-// Note [Conv batch split]
-// With at least as many images as threads, each thread takes a contiguous
-// range of images and runs im2col, GEMM and reorder on it alone (GEMM calls
-// inside a parallel region are single-threaded): no barrier between the steps,
-// and each core's column buffer stays in its own L2. With fewer images the
-// whole batch runs on the calling thread and each step threads itself.
-// Measured on the sample model's layers (batch 64, 2 threads, fastest of 41
-// runs, ms, split vs one thread-level GEMM): 32x16x16->64 forward 1.24 vs 2.10,
-// backward-data 1.10 vs 1.47, backward-weight 1.16 vs 1.66; 64x8x8->128 0.94
-// vs 1.46, 1.12 vs 2.05, 1.04 vs 1.32.
-// f(first image, end image, part) runs once per part; returns the part count.
-template <typename F>
-int64_t split_batch(const ConvShape& g, const F& f) {
-  constexpr int64_t kMinFlopsPerThread = int64_t(1) << 20;
-  const int64_t flops = g.n * g.k * g.ohw * g.crs_g;
-  const int64_t parts = std::min<int64_t>(get_num_threads(), g.n);
-  if (parts <= 1 || flops < parts * kMinFlopsPerThread || ember::detail::in_parallel_region()) {
-    f(0, g.n, 0);
-    return 1;
-  }
-  parallel_for(0, parts, 1, [&](int64_t begin, int64_t end) {
-    for (int64_t part = begin; part < end; ++part)
-      f(g.n * part / parts, g.n * (part + 1) / parts, part);
-  });
-  return parts;
 }
 
 // Per-part scratch: the column buffer and the (K, nb*P) reorder buffer of each part.

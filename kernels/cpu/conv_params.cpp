@@ -19,6 +19,7 @@ const char* conv_algo_name(ConvAlgo algo) {
     case ConvAlgo::kIm2colGemm: return "im2col_gemm";
     case ConvAlgo::kGemm1x1: return "gemm_1x1";
     case ConvAlgo::kDirect: return "direct";
+    case ConvAlgo::kIm2colNhwc: return "im2col_nhwc";
   }
   return "unknown";
 }

@@ -29,8 +29,9 @@ enum class ConvAlgo : int {
   kIm2colGemm = 0,  // unfold the input, one GEMM per image and group
   kGemm1x1 = 1,     // 1x1, stride 1, no padding: the input already is the matrix
   kDirect = 2,      // direct loops, for small channel counts
+  kIm2colNhwc = 3,  // unfold a channels-last copy: contiguous runs of channels
 };
-inline constexpr int kNumConvAlgos = 3;
+inline constexpr int kNumConvAlgos = 4;
 const char* conv_algo_name(ConvAlgo algo);
 
 enum class ConvPass : int { kForward = 0, kBackwardData = 1, kBackwardWeight = 2 };

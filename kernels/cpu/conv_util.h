@@ -1,8 +1,9 @@
 #pragma once
 // Helpers shared by the CPU conv algorithms (kernels/cpu/conv_*.cpp): the
 // derived sizes of a problem, the range of outputs that read inside the
-// input, scratch buffers, and the (N, K, P) <-> (K, N*P) reorders that let a
-// whole chunk of images share one GEMM.
+// input, scratch buffers, the (N, K, P) <-> (K, N*P) reorders that let a
+// whole chunk of images share one GEMM, and the split of a batch over threads
+// that both im2col algorithms use.
 #include <algorithm>
 #include <cstring>
 #include <type_traits>
@@ -126,6 +127,42 @@ void add_channel_bias(T* y, int64_t nb, int64_t k, int64_t p, const T* bias) {
       for (int64_t j = 0; j < p; ++j) row[j] += b;
     }
   });
+}
+
+// Upper bound on a chunk's column buffer, in elements (1 MiB of float32: half an L2).
+constexpr int64_t kColBudget = int64_t(1) << 18;
+
+// Images per im2col chunk, out of n.
+inline int64_t images_per_chunk(const ConvShape& g, int64_t n) {
+  return std::clamp<int64_t>(kColBudget / std::max<int64_t>(g.c * g.r * g.s * g.ohw, 1), 1,
+                             std::max<int64_t>(n, 1));
+}
+
+// Note [Conv batch split]
+// With at least as many images as threads, each thread takes a contiguous
+// range of images and runs im2col, GEMM and reorder on it alone (GEMM calls
+// inside a parallel region are single-threaded): no barrier between the steps,
+// and each core's column buffer stays in its own L2. With fewer images the
+// whole batch runs on the calling thread and each step threads itself.
+// Measured on the sample model's layers (batch 64, 2 threads, fastest of 41
+// runs, ms, split vs one thread-level GEMM): 32x16x16->64 forward 1.24 vs 2.10,
+// backward-data 1.10 vs 1.47, backward-weight 1.16 vs 1.66; 64x8x8->128 0.94
+// vs 1.46, 1.12 vs 2.05, 1.04 vs 1.32.
+// f(first image, end image, part) runs once per part; returns the part count.
+template <typename F>
+int64_t split_batch(const ConvShape& g, const F& f) {
+  constexpr int64_t kMinFlopsPerThread = int64_t(1) << 20;
+  const int64_t flops = g.n * g.k * g.ohw * g.crs_g;
+  const int64_t parts = std::min<int64_t>(get_num_threads(), g.n);
+  if (parts <= 1 || flops < parts * kMinFlopsPerThread || ember::detail::in_parallel_region()) {
+    f(0, g.n, 0);
+    return 1;
+  }
+  parallel_for(0, parts, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t part = begin; part < end; ++part)
+      f(g.n * part / parts, g.n * (part + 1) / parts, part);
+  });
+  return parts;
 }
 
 }  // namespace ember::cpu::conv_detail
