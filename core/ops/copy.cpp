@@ -1,15 +1,15 @@
 // Copies and conversions: copy_, clone, contiguous, to(dtype / device).
 #include "ember/autograd/function.h"
+#include "ember/core/ops/device_copy.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/loops.h"
 
 namespace ember {
-namespace {
 
 // dst[i] = cast(src[i]); src broadcasts to dst's shape. Both on the CPU.
-void copy_kernel(const Tensor& dst, const Tensor& src) {
+void detail::copy_cpu(const Tensor& dst, const Tensor& src) {
   dispatch_all(dst.scalar_type(), "copy_", [&]<typename Out>() {
     dispatch_all(src.scalar_type(), "copy_", [&]<typename In>() {
       cpu::elementwise<Out, In>(dst, {&src}, [](In v) { return static_cast<Out>(v); });
@@ -17,21 +17,18 @@ void copy_kernel(const Tensor& dst, const Tensor& src) {
   });
 }
 
-}  // namespace
-
 Tensor& Tensor::copy_(const Tensor& src, bool /*non_blocking*/) {
   EMBER_CHECK(is_expandable_to(src.sizes(), sizes()), "copy_: source of shape ", src.sizes(),
               " cannot be broadcast to destination of shape ", sizes());
-  EMBER_CHECK(is_cpu() && src.is_cpu(), "copy_: copies between ", src.device(), " and ",
-              device(), " need the CUDA backend");
   autograd::check_inplace(*this, "copy_", {src});
-  if (!is_same(src)) copy_kernel(*this, src);
+  if (!is_same(src)) detail::copy_any_device(*this, src);
   impl()->bump_version();
   if (autograd::needs_grad(*this, src)) {
-    // The old values are overwritten, so only src receives a gradient.
-    auto node = autograd::make_node("CopyBackward", {src}, [](autograd::Node&, const tensor_list& g) {
-      return tensor_list{g[0]};
-    });
+    // The old values are overwritten, so only src receives a gradient, on its device.
+    auto node = autograd::make_node("CopyBackward", {src},
+        [home = src.device()](autograd::Node&, const tensor_list& g) {
+          return tensor_list{g[0].to(home)};
+        });
     autograd::rebase_history(*this, node);
   }
   return *this;
@@ -39,7 +36,7 @@ Tensor& Tensor::copy_(const Tensor& src, bool /*non_blocking*/) {
 
 Tensor Tensor::clone() const {
   Tensor out = empty(sizes(), options());
-  copy_kernel(out, *this);
+  detail::copy_any_device(out, *this);
   if (autograd::needs_grad(*this)) {
     auto node = autograd::make_node("CloneBackward", {*this}, [](autograd::Node&, const tensor_list& g) {
       return tensor_list{g[0]};
@@ -60,22 +57,22 @@ Tensor Tensor::to(Device target, bool non_blocking, bool copy) const {
 }
 
 Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy) const {
-  return to(options.device(), options.has_dtype() ? options.dtype() : scalar_type(), non_blocking, copy);
+  return to(options.has_device() ? options.device() : device(),
+            options.has_dtype() ? options.dtype() : scalar_type(), non_blocking, copy);
 }
 
 Tensor Tensor::to(Device target, ScalarType dtype, bool /*non_blocking*/, bool copy) const {
   if (target == device() && dtype == scalar_type() && !copy) return *this;
-  EMBER_CHECK(target.is_cpu() && is_cpu(), "to: moving a tensor from ", device(), " to ", target,
-              " needs the CUDA backend");
   EMBER_CHECK(!requires_grad() || ember::is_floating_point(dtype), "to: cannot convert a tensor that "
               "requires grad to ", dtype, " (gradients need a floating point dtype)");
   Tensor out = empty(sizes(), TensorOptions(dtype).device(target));
-  copy_kernel(out, *this);
+  detail::copy_any_device(out, *this);
   if (autograd::needs_grad(*this)) {
-    // The engine casts the gradient back to this tensor's dtype.
-    auto node = autograd::make_node("ToCopyBackward", {*this}, [](autograd::Node&, const tensor_list& g) {
-      return tensor_list{g[0]};
-    });
+    // The gradient goes back to this tensor's device; the engine casts it to its dtype.
+    auto node = autograd::make_node("ToCopyBackward", {*this},
+        [home = device()](autograd::Node&, const tensor_list& g) {
+          return tensor_list{g[0].to(home)};
+        });
     autograd::set_history(out, node);
   }
   return out;
@@ -85,7 +82,7 @@ Tensor Tensor::cpu() const { return to(Device(kCPU)); }
 Tensor Tensor::cuda() const { return to(Device(kCUDA, 0)); }
 
 void detail::fill_kernel(const Tensor& t, const Scalar& value) {
-  EMBER_CHECK(t.is_cpu(), "fill_: ", t.toString(), " needs the CUDA backend");
+  if (t.is_cuda()) return fill_cuda(t, value);
   dispatch_all(t.scalar_type(), "fill_", [&]<typename T>() {
     const T v = value.to<T>();
     if (t.is_contiguous()) {

@@ -5,9 +5,19 @@
 #include "ember/core/autograd_meta.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/shape.h"
+#include "ember/kernels/cuda/memory.h"
 
 namespace ember {
 namespace {
+
+// CUDA memory comes straight from the CUDA backend rather than through
+// get_allocator(kCUDA): calling into kernels/cuda/memory.cpp makes the linker
+// keep it (Note [CUDA allocator registration] there), and it raises the Error
+// that says why there is no device.
+Allocator* allocator_for(Device device) {
+  return device.is_cpu() ? cpu_allocator() : cuda::detail::allocator(device);
+}
+
 Tensor apply_requires_grad(Tensor t, const TensorOptions& options) {
   if (options.requires_grad()) t.requires_grad_(true);
   return t;
@@ -24,7 +34,7 @@ Tensor empty_strided(IntArrayRef size, IntArrayRef stride, const TensorOptions& 
     else if (span > 0) span += (size[d] - 1) * stride[d];
   }
   const size_t nbytes = static_cast<size_t>(span) * element_size(options.dtype());
-  auto storage = std::make_shared<StorageImpl>(nbytes, get_allocator(options.device()));
+  auto storage = std::make_shared<StorageImpl>(nbytes, allocator_for(options.device()));
   Tensor t(std::make_shared<TensorImpl>(std::move(storage), 0, DimVector(size), DimVector(stride),
                                         options.dtype()));
   return apply_requires_grad(std::move(t), options);
@@ -33,7 +43,7 @@ Tensor empty_strided(IntArrayRef size, IntArrayRef stride, const TensorOptions& 
 Tensor empty(IntArrayRef size, const TensorOptions& options) {
   for (int64_t s : size) EMBER_CHECK(s >= 0, "empty: negative size in ", size);
   const size_t nbytes = static_cast<size_t>(compute_numel(size)) * element_size(options.dtype());
-  auto storage = std::make_shared<StorageImpl>(nbytes, get_allocator(options.device()));
+  auto storage = std::make_shared<StorageImpl>(nbytes, allocator_for(options.device()));
   Tensor t(std::make_shared<TensorImpl>(std::move(storage), 0, DimVector(size),
                                         contiguous_strides(size), options.dtype()));
   return apply_requires_grad(std::move(t), options);

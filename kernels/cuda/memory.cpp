@@ -3,6 +3,8 @@
 // build; without the CUDA backend the API answers zeros.
 #include "ember/kernels/cuda/memory.h"
 
+#include "ember/core/error.h"
+
 #ifdef EMBER_WITH_CUDA
 #include <cuda_runtime.h>
 
@@ -11,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "ember/core/error.h"
 #include "ember/kernels/common/block_pool.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/cuda_runtime.h"
+#include "ember/kernels/cuda/device_guard.h"
 #endif
 
 namespace ember::cuda {
@@ -25,29 +27,6 @@ namespace {
 
 // Every block lives on the legacy default stream until ember has streams of its own.
 constexpr StreamId kDefaultStream = 0;
-
-int current_device() {
-  int device = 0;
-  EMBER_CUDA_CHECK(cudaGetDevice(&device));
-  return device;
-}
-
-// Makes `device` current while it lives: cudaMalloc allocates on the current device.
-class DeviceGuard {
- public:
-  explicit DeviceGuard(int device) : previous_(current_device()), device_(device) {
-    if (device_ != previous_) EMBER_CUDA_CHECK(cudaSetDevice(device_));
-  }
-  ~DeviceGuard() {
-    if (device_ != previous_) cudaSetDevice(previous_);
-  }
-  DeviceGuard(const DeviceGuard&) = delete;
-  DeviceGuard& operator=(const DeviceGuard&) = delete;
-
- private:
-  int previous_;
-  int device_;
-};
 
 class CudaRawAllocator final : public RawAllocator {
  public:
@@ -72,14 +51,33 @@ class CudaRawAllocator final : public RawAllocator {
   int device_;
 };
 
-struct DevicePool {
-  explicit DevicePool(int device) : raw(device), pool(raw, "cuda:" + std::to_string(device)) {}
-  CudaRawAllocator raw;
-  BlockPool pool;
+// The Allocator a tensor on cuda:<device> keeps: its storage frees into the
+// pool it came from, whatever device is current then.
+class DeviceAllocator final : public Allocator {
+ public:
+  DeviceAllocator(BlockPool& pool, int device) : pool_(pool), device_(device) {}
+  void* allocate(size_t nbytes) override { return pool_.allocate(nbytes, kDefaultStream); }
+  void deallocate(void* ptr, size_t /*nbytes*/) override {
+    if (ptr != nullptr) pool_.deallocate(ptr);
+  }
+  Device device() const override { return Device(kCUDA, device_); }
+
+ private:
+  BlockPool& pool_;
+  int device_;
 };
 
-// Blocks of the current device. The pools are made on first use, so a program
-// that links ember but never touches CUDA does not start the driver.
+struct DevicePool {
+  explicit DevicePool(int device)
+      : raw(device), pool(raw, "cuda:" + std::to_string(device)), allocator(pool, device) {}
+  CudaRawAllocator raw;
+  BlockPool pool;
+  DeviceAllocator allocator;
+};
+
+// Blocks of the current device: the allocator registered for kCUDA. The pools
+// are made on first use, so a program that links ember but never touches CUDA
+// does not start the driver.
 class CudaCachingAllocator final : public Allocator {
  public:
   void* allocate(size_t nbytes) override {
@@ -103,11 +101,13 @@ class CudaCachingAllocator final : public Allocator {
     return Device(kCUDA, device);
   }
 
-  BlockPool& pool(int device) {
+  BlockPool& pool(int device) { return device_pool(device).pool; }
+
+  DevicePool& device_pool(int device) {
     const auto& all = pools();
     EMBER_CHECK(device >= 0 && device < static_cast<int>(all.size()), "cuda: no device ", device,
                 " (this machine has ", all.size(), ")");
-    return all[device]->pool;
+    return *all[device];
   }
 
   const std::vector<std::unique_ptr<DevicePool>>& pools() {
@@ -128,6 +128,13 @@ CudaCachingAllocator& instance() {
   return *allocator;
 }
 
+// Note [CUDA allocator registration]: core/ cannot call into kernels/, so the
+// CUDA backend registers its allocator with core (get_allocator(kCUDA)) from
+// this static initializer. Linked from the static libember.a, an object file
+// is kept only when something references it, and nothing in core does: so
+// the factories do not rely on the registration. They call detail::allocator()
+// below (core/ops/factory.cpp), which references this file and so makes the
+// linker keep it — and with it this initializer, for get_allocator's callers.
 [[maybe_unused]] const bool registered = [] {
   register_allocator(kCUDA, &instance());
   return true;
@@ -136,6 +143,17 @@ CudaCachingAllocator& instance() {
 int resolve(int device) { return device < 0 ? current_device() : device; }
 
 }  // namespace
+
+namespace detail {
+
+Allocator* allocator(Device device) {
+  const auto& all = instance().pools();
+  EMBER_CHECK(!all.empty(), "cannot allocate on ", device, ": no CUDA device is available (",
+              "ember::cuda::is_available() is false; ", build_info(), ")");
+  return &instance().device_pool(device.has_index() ? device.index() : current_device()).allocator;
+}
+
+}  // namespace detail
 
 void empty_cache() {
   if (!is_available()) return;
@@ -153,6 +171,13 @@ void reset_peak_memory_stats(int device) {
 }
 
 #else
+
+namespace detail {
+Allocator* allocator(Device device) {
+  EMBER_ERROR("cannot allocate on ", device, ": this build of ember has no CUDA backend ",
+              "(configure with -DEMBER_CUDA=ON on a machine with the CUDA toolkit)");
+}
+}  // namespace detail
 
 void empty_cache() {}
 MemoryStats memory_stats(int /*device*/) { return {}; }

@@ -15,4 +15,11 @@ MemoryStats memory_stats(int device = -1);
 // Sets peak_allocated_bytes of `device` (-1: the current one) to what is allocated now.
 void reset_peak_memory_stats(int device = -1);
 
+namespace detail {
+// The caching allocator of `device` (no index: the current device), for the
+// factories (Note [CUDA allocator registration] in memory.cpp). Error naming
+// the reason when this build or this machine has no CUDA device.
+Allocator* allocator(Device device);
+}  // namespace detail
+
 }  // namespace ember::cuda

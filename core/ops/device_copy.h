@@ -1,0 +1,17 @@
+#pragma once
+// Internal: the copies behind Tensor::copy_, clone, to(device) and fill_,
+// dispatched on device. None records autograd or bumps a version counter: the
+// calling op does.
+#include "ember/core/tensor.h"
+
+namespace ember::detail {
+
+// dst[i] = cast(src[i]), src broadcast to dst's shape, on whatever devices
+// they live (CPU, CUDA, or one of each).
+void copy_any_device(const Tensor& dst, const Tensor& src);
+// The same with both tensors on the CPU (copy.cpp).
+void copy_cpu(const Tensor& dst, const Tensor& src);
+// Every element of t, a tensor on a CUDA device, set to value.
+void fill_cuda(const Tensor& t, const Scalar& value);
+
+}  // namespace ember::detail

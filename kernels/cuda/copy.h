@@ -1,0 +1,40 @@
+#pragma once
+// Device memory transfers and the strided copy / fill kernels behind
+// Tensor::copy_, to(device) and fill_ on CUDA tensors (core/ops/device_copy.cpp).
+// Everything runs on the device's current stream: for now the legacy default
+// stream, as the caching allocator assumes (docs/cuda-memory.md). Pointers are
+// raw: the caller has checked devices, dtypes and sizes. In a build without
+// the CUDA backend each function raises an Error.
+#include <cstddef>
+#include <cstdint>
+
+#include "ember/core/dtype.h"
+#include "ember/core/scalar.h"
+#include "ember/kernels/cuda/copy_geometry.h"
+
+namespace ember::cuda {
+
+// Host -> device. The host memory may be freed when this returns (pageable
+// memory is staged by the driver before the call returns).
+void copy_host_to_device(void* dst, const void* src, size_t nbytes, int device);
+// Device -> host: waits for the stream, so the host memory holds the bytes on
+// return; counts one synchronization (sync_count()).
+void copy_device_to_host(void* dst, const void* src, size_t nbytes, int device);
+// Within one device, ordered on its stream.
+void copy_device_to_device(void* dst, const void* src, size_t nbytes, int device);
+// Between two devices, ordered after all earlier work on both and before all
+// later work on both (cudaMemcpyPeer), so neither block is reused too early.
+void copy_between_devices(void* dst, int dst_device, const void* src, int src_device,
+                          size_t nbytes);
+// Sets nbytes of device memory to zero bytes.
+void memset_zero(void* dst, size_t nbytes, int device);
+
+// dst[i] = static_cast<DstT>(src[i]) over `numel` elements laid out as `g`
+// says (element strides from dst and src, which point at element 0).
+void strided_copy(void* dst, ScalarType dst_dtype, const void* src, ScalarType src_dtype,
+                  const CopyGeometry& g, int64_t numel, int device);
+// dst[i] = value over `numel` elements laid out as `g` says (dst strides only).
+void strided_fill(void* dst, ScalarType dtype, const Scalar& value, const CopyGeometry& g,
+                  int64_t numel, int device);
+
+}  // namespace ember::cuda
