@@ -11,8 +11,8 @@ class TensorOptions {
  public:
   TensorOptions() = default;
   TensorOptions(ScalarType t) : dtype_(t), has_dtype_(true) {}  // NOLINT
-  TensorOptions(Device d) : device_(d) {}        // NOLINT
-  TensorOptions(DeviceType d) : device_(d) {}    // NOLINT
+  TensorOptions(Device d) : device_(d), has_device_(true) {}      // NOLINT
+  TensorOptions(DeviceType d) : device_(d), has_device_(true) {}  // NOLINT
 
   TensorOptions dtype(ScalarType t) const {
     auto o = *this;
@@ -20,7 +20,12 @@ class TensorOptions {
     o.has_dtype_ = true;
     return o;
   }
-  TensorOptions device(Device d) const { auto o = *this; o.device_ = d; return o; }
+  TensorOptions device(Device d) const {
+    auto o = *this;
+    o.device_ = d;
+    o.has_device_ = true;
+    return o;
+  }
   TensorOptions requires_grad(bool r) const { auto o = *this; o.requires_grad_ = r; return o; }
 
   ScalarType dtype() const { return dtype_; }
@@ -28,12 +33,15 @@ class TensorOptions {
   bool requires_grad() const { return requires_grad_; }
   // Whether dtype was given (ember::tensor and arange infer it otherwise).
   bool has_dtype() const { return has_dtype_; }
+  // Whether device was given (Tensor::to(options) keeps the tensor's otherwise).
+  bool has_device() const { return has_device_; }
 
  private:
   ScalarType dtype_ = kFloat;
   Device device_ = Device(kCPU);
   bool requires_grad_ = false;
   bool has_dtype_ = false;
+  bool has_device_ = false;
 };
 
 inline TensorOptions dtype(ScalarType t) { return TensorOptions().dtype(t); }

@@ -74,3 +74,14 @@ TEST_CASE("a float32 gradient reaching a float64 leaf is cast back", "[copy]") {
   REQUIRE(values(x.grad()) == std::vector<double>{2, 2});
   REQUIRE_THROWS_WITH(x.to(kInt64).requires_grad(), Catch::Contains("cannot convert a tensor that requires grad to int64"));
 }
+
+TEST_CASE("to(DeviceType) and to(options without a device) keep the tensor's device", "[copy]") {
+  const ember::Tensor x = ember::ones({2, 3});
+  REQUIRE(x.to(ember::kCPU).is_same(x));  // no copy when nothing changes
+  REQUIRE_FALSE(ember::TensorOptions().has_device());
+  REQUIRE(ember::TensorOptions().device(ember::Device(ember::kCPU)).has_device());
+  REQUIRE(ember::TensorOptions(ember::kCPU).has_device());
+  const ember::Tensor d = x.to(ember::TensorOptions().dtype(ember::kDouble));
+  REQUIRE(d.dtype() == ember::kDouble);
+  REQUIRE(d.device() == x.device());
+}
