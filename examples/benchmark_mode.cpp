@@ -69,7 +69,7 @@ int main() {
   run("benchmark on, empty cache", steps);
   std::printf("\nchosen algorithms:\n");
   for (const ember::backends::BenchmarkEntry& e : cpu::benchmark_entries())
-    std::printf("  %-16s %-8s %s\n", e.pass.c_str(), e.algo.c_str(), e.key.c_str());
+    std::printf("  %-16s %-12s %s\n", e.pass.c_str(), e.algo.c_str(), e.key.c_str());
 
   const auto path = std::filesystem::temp_directory_path() / "ember_benchmark_mode_cache.txt";
   cpu::save_benchmark_cache(path.string());
