@@ -4,9 +4,11 @@
 
 #include "ember/kernels/cpu/sgemm_avx512.h"
 
-// GCC 12 reports false "may be used uninitialized" warnings inside the AVX-512
-// intrinsics that Eigen's GEMM kernels inline.
+// GCC 12 reports false "(may be) used uninitialized" warnings inside the
+// AVX-512 intrinsics that Eigen's GEMM kernels inline (-Wuninitialized at -O1,
+// the sanitizer build).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <Eigen/Core>
 
 namespace ember::cpu {
