@@ -68,8 +68,8 @@ std::shared_ptr<const data::Transform> make_transform(const Data& d, bool augmen
 }
 
 ember::Device choose_device(const std::string& flag) {
-  // The CUDA backend's tensor ops are not built yet (issue #4): "auto" takes
-  // the CPU, and "cuda" fails with ember's own error at the first copy.
+  // The CUDA backend does not run every op yet (issue #4): "auto" takes the
+  // CPU, and "cuda" stops with ember's error at the first op without a CUDA kernel.
   if (flag == "cuda") return ember::Device(ember::kCUDA);
   return ember::Device(ember::kCPU);
 }
