@@ -8,6 +8,7 @@
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/unary.h"
 #include "ember/kernels/common/binary_functors.h"
+#include "ember/kernels/cuda/elementwise.h"
 
 namespace ember {
 
@@ -35,16 +36,25 @@ Tensor scalar_tensor(const Scalar& s, const TensorOptions& options) {
 
 namespace {
 
+// out = Op<T>{args...}(a, b) on out's device, T = out's dtype (a and b are
+// already of that dtype); args is add/sub's alpha or nothing.
+template <template <typename> class Op, typename... Args>
+void launch(const char* name, const Tensor& out, const Tensor& a, const Tensor& b, Args... args) {
+  dispatch_all(out.scalar_type(), name, [&]<typename T>() {
+    if (out.is_cuda())
+      cuda::binary_kernel(name, cuda::BinaryOpOf<Op>::value, out, a, b, double(args)...);
+    else
+      detail::launch_binary<T>(out, a, b, Op<T>{static_cast<T>(args)...});
+  });
+}
+
 // out = Op<T>{args...}(a, b) for broadcast a, b, computed in dtype `compute`.
 template <template <typename> class Op, typename... Args>
 Tensor binary(const char* name, const Tensor& a, const Tensor& b, ScalarType compute, Args... args) {
   detail::check_same_device(name, a, b);
-  detail::check_cpu(name, a);
   Tensor out = empty(broadcast_shapes(a.sizes(), b.sizes(), name), a.options().dtype(compute));
   const Tensor ac = cast_for_kernel(a, compute), bc = cast_for_kernel(b, compute);
-  dispatch_all(compute, name, [&]<typename T>() {
-    detail::launch_binary<T>(out, ac, bc, Op<T>{static_cast<T>(args)...});
-  });
+  launch<Op>(name, out, ac, bc, args...);
   return out;
 }
 
@@ -54,14 +64,11 @@ template <template <typename> class Op, typename... Args>
 void binary_inplace(const char* name, const Tensor& self, const Tensor& other, ScalarType result,
                     Args... args) {
   detail::check_same_device(name, self, other);
-  detail::check_cpu(name, self);
   EMBER_CHECK(is_expandable_to(other.sizes(), self.sizes()), name, ": the operand of shape ",
               other.sizes(), " does not broadcast to the destination's shape ", self.sizes());
   detail::check_inplace_dtype(name, self, result);
   const Tensor oc = cast_for_kernel(other, self.scalar_type());
-  dispatch_all(self.scalar_type(), name, [&]<typename T>() {
-    detail::launch_binary<T>(self, self, oc, Op<T>{static_cast<T>(args)...});
-  });
+  launch<Op>(name, self, self, oc, args...);
   self.impl()->bump_version();
 }
 
@@ -234,15 +241,17 @@ Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
               condition.scalar_type());
   detail::check_same_device("where", condition, a);
   detail::check_same_device("where", a, b);
-  detail::check_cpu("where", a);
   const ScalarType t = result_type(a, b);
   const DimVector shape = broadcast_shapes(broadcast_shapes(condition.sizes(), a.sizes(), "where"),
                                            b.sizes(), "where");
   Tensor out = empty(shape, a.options().dtype(t));
   const Tensor ac = cast_for_kernel(a, t), bc = cast_for_kernel(b, t);
   dispatch_all(t, "where", [&]<typename T>() {
-    cpu::elementwise<T, bool, T, T>(out, {&condition, &ac, &bc},
-                                    [](bool c, T x, T y) { return c ? x : y; });
+    if (out.is_cuda())
+      cuda::where_kernel(out, condition, ac, bc);
+    else
+      cpu::elementwise<T, bool, T, T>(out, {&condition, &ac, &bc},
+                                      [](bool c, T x, T y) { return c ? x : y; });
   });
   if (autograd::needs_grad(a, b)) {
     auto node = autograd::make_node("WhereBackward", {a, b}, [](Node& n, const tensor_list& g) {

@@ -8,6 +8,7 @@
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/kernels/common/compare_functors.h"
+#include "ember/kernels/cuda/elementwise.h"
 
 namespace ember {
 namespace {
@@ -16,18 +17,22 @@ namespace {
 template <template <typename> class Op, typename... Args>
 Tensor compare(const char* name, const Tensor& a, const Tensor& b, Args... args) {
   detail::check_same_device(name, a, b);
-  detail::check_cpu(name, a);
   const ScalarType t = result_type(a, b);
   Tensor out = empty(broadcast_shapes(a.sizes(), b.sizes(), name), a.options().dtype(kBool));
   const Tensor ac = detail::cast_for_kernel(a, t), bc = detail::cast_for_kernel(b, t);
   dispatch_all(t, name, [&]<typename T>() {
-    cpu::elementwise<bool, T, T>(out, {&ac, &bc}, Op<T>{args...});
+    if (out.is_cuda())
+      cuda::compare_kernel(name, cuda::CompareOpOf<Op>::value, out, ac, bc, args...);
+    else
+      cpu::elementwise<bool, T, T>(out, {&ac, &bc}, Op<T>{args...});
   });
   return out;
 }
 
-// True when every element of a freshly computed (contiguous) bool tensor is set.
-bool all_true(const Tensor& mask) {
+// True when every element of a freshly computed (contiguous) bool tensor is
+// set; a CUDA mask is read on the host (one sync), as torch.equal's item().
+bool all_true(const Tensor& device_mask) {
+  const Tensor mask = device_mask.is_cpu() ? device_mask : device_mask.cpu();
   const bool* p = mask.data_ptr<bool>();
   return std::all_of(p, p + mask.numel(), [](bool v) { return v; });
 }

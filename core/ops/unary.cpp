@@ -16,6 +16,7 @@
 #include "ember/core/ops/compare.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/kernels/common/unary_functors.h"
+#include "ember/kernels/cuda/elementwise.h"
 
 namespace ember {
 
@@ -25,53 +26,57 @@ namespace {
 
 // ---- kernels ----
 
+// out = Op<T>{args...}(x) on out's device, x of dtype T, out of dtype Out.
+template <template <typename> class Op, typename T, typename Out = T, typename... Args>
+void launch(const char* name, const Tensor& out, const Tensor& x, Args... args) {
+  if (out.is_cuda())
+    cuda::unary_kernel(name, cuda::UnaryOpOf<Op>::value, out, x, Scalar(static_cast<T>(args))...);
+  else
+    cpu::elementwise<Out, T>(out, {&x}, Op<T>{static_cast<T>(args)...});
+}
+
 // out = Op<T>{args...}(x) with x cast to T; out has dtype Out.
 template <template <typename> class Op, typename T, typename Out = T, typename... Args>
-Tensor unary_kernel(const Tensor& x, Args... args) {
+Tensor unary_kernel(const char* name, const Tensor& x, Args... args) {
   Tensor out = empty(x.sizes(), x.options().dtype(scalar_type_of<Out>));
   const Tensor xc = detail::cast_for_kernel(x, scalar_type_of<T>);
-  cpu::elementwise<Out, T>(out, {&xc}, Op<T>{static_cast<T>(args)...});
+  launch<Op, T, Out>(name, out, xc, args...);
   return out;
 }
 
 // exp, log, ...: float dtypes are kept, bool and int64 compute in float32.
 template <template <typename> class Op>
 Tensor floating_result_unary(const char* name, const Tensor& x) {
-  detail::check_cpu(name, x);
   const ScalarType t = is_floating_point(x.scalar_type()) ? x.scalar_type() : kFloat;
-  return dispatch_floating(t, name, [&]<typename T>() { return unary_kernel<Op, T>(x); });
+  return dispatch_floating(t, name, [&]<typename T>() { return unary_kernel<Op, T>(name, x); });
 }
 
 // Float inputs only (gelu, leaky_relu), as PyTorch.
 template <template <typename> class Op, typename... Args>
 Tensor floating_only_unary(const char* name, const Tensor& x, Args... args) {
-  detail::check_cpu(name, x);
   return dispatch_floating(x.scalar_type(), name,
-                           [&]<typename T>() { return unary_kernel<Op, T>(x, args...); });
+                           [&]<typename T>() { return unary_kernel<Op, T>(name, x, args...); });
 }
 
 // Same dtype out as in; bool is an error.
 template <template <typename> class Op, typename... Args>
 Tensor numeric_unary(const char* name, const Tensor& x, Args... args) {
-  detail::check_cpu(name, x);
   return dispatch_numeric(x.scalar_type(), name,
-                          [&]<typename T>() { return unary_kernel<Op, T>(x, args...); });
+                          [&]<typename T>() { return unary_kernel<Op, T>(name, x, args...); });
 }
 
 // A bool tensor of Pred<T>(x), any input dtype.
 template <template <typename> class Pred>
 Tensor predicate(const char* name, const Tensor& x) {
-  detail::check_cpu(name, x);
   return dispatch_all(x.scalar_type(), name,
-                      [&]<typename T>() { return unary_kernel<Pred, T, bool>(x); });
+                      [&]<typename T>() { return unary_kernel<Pred, T, bool>(name, x); });
 }
 
 // self = Op<T>(self) in self's dtype (not bool), then bumps the version.
 template <template <typename> class Op>
 void apply_inplace(const char* name, const Tensor& self) {
-  detail::check_cpu(name, self);
   dispatch_numeric(self.scalar_type(), name,
-                   [&]<typename T>() { cpu::elementwise<T, T>(self, {&self}, Op<T>{}); });
+                   [&]<typename T>() { launch<Op, T>(name, self, self); });
   self.impl()->bump_version();
 }
 
@@ -117,12 +122,14 @@ Tensor masked_grad(const Tensor& g, const Tensor& mask) { return where(mask, g, 
 // almost everywhere, and y gets no gradient.
 Tensor relu_grad(const Tensor& g, const Tensor& y) {
   detail::check_same_device("relu_backward", g, y);
-  detail::check_cpu("relu_backward", g);
   const ScalarType t = g.scalar_type();
   Tensor out = empty(broadcast_shapes(g.sizes(), y.sizes(), "relu_backward"), g.options());
   const Tensor yc = detail::cast_for_kernel(y, t);
   dispatch_floating(t, "relu_backward", [&]<typename T>() {
-    cpu::elementwise<T, T, T>(out, {&g, &yc}, functors::ReluBackward<T>{});
+    if (out.is_cuda())
+      cuda::binary_kernel("relu_backward", cuda::BinaryOp::kReluBackward, out, g, yc);
+    else
+      cpu::elementwise<T, T, T>(out, {&g, &yc}, functors::ReluBackward<T>{});
   });
   if (autograd::needs_grad(g)) {
     auto node = autograd::make_node("ReluBackwardBackward", {g}, [](Node& n, const tensor_list& gg) {
@@ -191,7 +198,8 @@ T upper_bound(const std::optional<Scalar>& hi) {
 Tensor clamp_mask(const Tensor& x, const std::optional<Scalar>& lo,
                   const std::optional<Scalar>& hi) {
   return dispatch_floating(x.scalar_type(), "clamp", [&]<typename T>() {
-    return unary_kernel<functors::InRange, T, bool>(x, lower_bound<T>(lo), upper_bound<T>(hi));
+    return unary_kernel<functors::InRange, T, bool>("clamp", x, lower_bound<T>(lo),
+                                                    upper_bound<T>(hi));
   });
 }
 
@@ -238,19 +246,17 @@ Tensor abs(const Tensor& x) {
 }
 
 Tensor sign(const Tensor& x) {
-  detail::check_cpu("sign", x);
   Tensor y = dispatch_all(x.scalar_type(), "sign",
-                          [&]<typename T>() { return unary_kernel<functors::Sign, T>(x); });
+                          [&]<typename T>() { return unary_kernel<functors::Sign, T>("sign", x); });
   return record("SignBackward", x, y, Save::kNothing,
                 [](const Tensor& g, const Tensor&) { return zeros_like(g); });
 }
 
 // bool squares to int64, as torch.square (x ** 2).
 Tensor square(const Tensor& x) {
-  detail::check_cpu("square", x);
   const ScalarType t = x.scalar_type() == kBool ? kLong : x.scalar_type();
-  Tensor y = dispatch_numeric(t, "square",
-                              [&]<typename T>() { return unary_kernel<functors::Square, T>(x); });
+  Tensor y = dispatch_numeric(
+      t, "square", [&]<typename T>() { return unary_kernel<functors::Square, T>("square", x); });
   return record("SquareBackward", x, y, Save::kInput,
                 [](const Tensor& g, const Tensor& x) { return g * x * 2.0; });
 }
@@ -300,9 +306,8 @@ Tensor gelu(const Tensor& x, const std::string& approximate) {
 
 Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> max) {
   check_clamp_bounds("clamp", min, max);
-  detail::check_cpu("clamp", x);
   Tensor y = dispatch_numeric(clamp_type(x, min, max), "clamp", [&]<typename T>() {
-    return unary_kernel<functors::Clamp, T>(x, lower_bound<T>(min), upper_bound<T>(max));
+    return unary_kernel<functors::Clamp, T>("clamp", x, lower_bound<T>(min), upper_bound<T>(max));
   });
   return record("ClampBackward", x, y, Save::kInput, [min, max](const Tensor& g, const Tensor& x) {
     return masked_grad(g, clamp_mask(x, min, max));
@@ -350,7 +355,6 @@ Tensor& Tensor::relu_() {
 // from x before the write (1 byte an element, less than a clone of x).
 Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
   check_clamp_bounds("clamp_", min, max);
-  detail::check_cpu("clamp_", *this);
   detail::check_inplace_dtype("clamp_", *this, clamp_type(*this, min, max));
   autograd::check_inplace(*this, "clamp_");
   std::shared_ptr<Node> node;
@@ -359,8 +363,7 @@ Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
     node->save(clamp_mask(*this, min, max));
   }
   dispatch_numeric(scalar_type(), "clamp_", [&]<typename T>() {
-    cpu::elementwise<T, T>(*this, {this},
-                           functors::Clamp<T>{lower_bound<T>(min), upper_bound<T>(max)});
+    launch<functors::Clamp, T>("clamp_", *this, *this, lower_bound<T>(min), upper_bound<T>(max));
   });
   impl()->bump_version();
   if (node) autograd::rebase_history(*this, node);

@@ -1,0 +1,79 @@
+#pragma once
+// The elementwise ops on CUDA tensors: the device half of core/ops/binary.cpp,
+// unary.cpp and compare.cpp. The op has checked devices and shapes, promoted
+// the dtypes and cast the inputs (cast_for_kernel): every input has the dtype
+// the functor computes in, broadcasts to out's shape, and lives on out's
+// device. The functors are the CPU's (kernels/common), named by an enum; each
+// family's kernels are instantiated in kernels/cuda/elementwise_*.cu for the
+// dtypes its ops accept. Without the CUDA backend each raises an Error.
+#include "ember/core/tensor.h"
+#include "ember/kernels/common/binary_functors.h"
+#include "ember/kernels/common/compare_functors.h"
+#include "ember/kernels/common/unary_functors.h"
+#include "ember/kernels/cuda/elementwise_geometry.h"
+#include "ember/kernels/cuda/elementwise_ops.h"
+
+namespace ember::cuda {
+
+// out = Op(a, b), out, a and b of one dtype; alpha is add/sub's.
+void binary_kernel(const char* name, BinaryOp op, const Tensor& out, const Tensor& a,
+                   const Tensor& b, double alpha = 1);
+// out = Op(x) with Op's parameters p0, p1 (leaky_relu's slope; clamp's and
+// in-range's bounds) in x's dtype; out has x's dtype, or bool for predicates.
+void unary_kernel(const char* name, UnaryOp op, const Tensor& out, const Tensor& x,
+                  const Scalar& p0 = Scalar(), const Scalar& p1 = Scalar());
+// out (bool) = Op(a, b), a and b of one dtype; rtol, atol are isclose's.
+void compare_kernel(const char* name, CompareOp op, const Tensor& out, const Tensor& a,
+                    const Tensor& b, double rtol = 0, double atol = 0);
+// out = condition ? a : b, condition bool, a and b of out's dtype.
+void where_kernel(const Tensor& out, const Tensor& condition, const Tensor& a, const Tensor& b);
+
+// The launch of out = f(inputs...) (at most kMaxElementwiseInputs): the
+// geometry, and whether the vector path applies. Exposed for the CPU tests.
+ElementwiseLaunch plan_elementwise(const char* name, const Tensor& out,
+                                   std::initializer_list<const Tensor*> inputs);
+
+// The enum naming a functor template (BinaryOpOf<functors::Add>::value ==
+// BinaryOp::kAdd); a functor without a CUDA kernel has no value and does not compile.
+template <template <typename> class Op>
+struct BinaryOpOf;
+#define EMBER_CUDA_BINARY_OP(name)                      \
+  template <>                                           \
+  struct BinaryOpOf<functors::name> {                   \
+    static constexpr BinaryOp value = BinaryOp::k##name; \
+  };
+EMBER_CUDA_BINARY_OP(Add) EMBER_CUDA_BINARY_OP(Sub) EMBER_CUDA_BINARY_OP(Mul)
+EMBER_CUDA_BINARY_OP(Div) EMBER_CUDA_BINARY_OP(Pow) EMBER_CUDA_BINARY_OP(Maximum)
+EMBER_CUDA_BINARY_OP(Minimum) EMBER_CUDA_BINARY_OP(ReluBackward)
+#undef EMBER_CUDA_BINARY_OP
+
+template <template <typename> class Op>
+struct UnaryOpOf;
+#define EMBER_CUDA_UNARY_OP(name)                      \
+  template <>                                          \
+  struct UnaryOpOf<functors::name> {                   \
+    static constexpr UnaryOp value = UnaryOp::k##name; \
+  };
+EMBER_CUDA_UNARY_OP(Neg) EMBER_CUDA_UNARY_OP(Exp) EMBER_CUDA_UNARY_OP(Log)
+EMBER_CUDA_UNARY_OP(Sqrt) EMBER_CUDA_UNARY_OP(Rsqrt) EMBER_CUDA_UNARY_OP(Abs)
+EMBER_CUDA_UNARY_OP(Sign) EMBER_CUDA_UNARY_OP(Square) EMBER_CUDA_UNARY_OP(Reciprocal)
+EMBER_CUDA_UNARY_OP(Relu) EMBER_CUDA_UNARY_OP(LeakyRelu) EMBER_CUDA_UNARY_OP(Sigmoid)
+EMBER_CUDA_UNARY_OP(Tanh) EMBER_CUDA_UNARY_OP(NormalCdf) EMBER_CUDA_UNARY_OP(Gelu)
+EMBER_CUDA_UNARY_OP(GeluTanh) EMBER_CUDA_UNARY_OP(Clamp) EMBER_CUDA_UNARY_OP(InRange)
+EMBER_CUDA_UNARY_OP(IsNan) EMBER_CUDA_UNARY_OP(IsFinite) EMBER_CUDA_UNARY_OP(LogicalNot)
+#undef EMBER_CUDA_UNARY_OP
+
+template <template <typename> class Op>
+struct CompareOpOf;
+template <> struct CompareOpOf<functors::Eq> { static constexpr CompareOp value = CompareOp::kEq; };
+template <> struct CompareOpOf<functors::Ne> { static constexpr CompareOp value = CompareOp::kNe; };
+template <> struct CompareOpOf<functors::Lt> { static constexpr CompareOp value = CompareOp::kLt; };
+template <> struct CompareOpOf<functors::Le> { static constexpr CompareOp value = CompareOp::kLe; };
+template <> struct CompareOpOf<functors::Gt> { static constexpr CompareOp value = CompareOp::kGt; };
+template <> struct CompareOpOf<functors::Ge> { static constexpr CompareOp value = CompareOp::kGe; };
+template <>
+struct CompareOpOf<functors::IsClose> {
+  static constexpr CompareOp value = CompareOp::kIsClose;
+};
+
+}  // namespace ember::cuda

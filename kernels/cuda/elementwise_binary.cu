@@ -1,0 +1,44 @@
+// The binary arithmetic kernels (add, sub, mul, div, pow, maximum, minimum,
+// relu's backward): the shared functors over loops.cuh, one instantiation per
+// dtype each op accepts.
+#include "ember/kernels/common/binary_functors.h"
+#include "ember/kernels/common/unary_functors.h"
+#include "ember/kernels/cuda/elementwise_launch.h"
+#include "ember/kernels/cuda/loops.cuh"
+
+namespace ember::cuda::detail {
+
+void launch_binary(const char* name, BinaryOp op, const ElementwiseLaunch& l, double alpha) {
+  using namespace functors;
+  const ScalarType t = l.out_dtype;
+  switch (op) {
+    case BinaryOp::kAdd:
+      return dispatch_all(t, name, [&]<typename T>() {
+        loops::launch<T, T, T>(l, Add<T>{static_cast<T>(alpha)});
+      });
+    case BinaryOp::kSub:
+      return dispatch_numeric(t, name, [&]<typename T>() {
+        loops::launch<T, T, T>(l, Sub<T>{static_cast<T>(alpha)});
+      });
+    case BinaryOp::kMul:
+      return dispatch_all(t, name, [&]<typename T>() { loops::launch<T, T, T>(l, Mul<T>{}); });
+    case BinaryOp::kDiv:
+      return dispatch_floating(t, name,
+                               [&]<typename T>() { loops::launch<T, T, T>(l, Div<T>{}); });
+    case BinaryOp::kPow:
+      return dispatch_all(t, name, [&]<typename T>() { loops::launch<T, T, T>(l, Pow<T>{}); });
+    case BinaryOp::kMaximum:
+      return dispatch_all(t, name,
+                          [&]<typename T>() { loops::launch<T, T, T>(l, Maximum<T>{}); });
+    case BinaryOp::kMinimum:
+      return dispatch_all(t, name,
+                          [&]<typename T>() { loops::launch<T, T, T>(l, Minimum<T>{}); });
+    case BinaryOp::kReluBackward:
+      return dispatch_floating(t, name, [&]<typename T>() {
+        loops::launch<T, T, T>(l, ReluBackward<T>{});
+      });
+  }
+  EMBER_INTERNAL_ASSERT(false, name, ": unknown binary op ", static_cast<int>(op));
+}
+
+}  // namespace ember::cuda::detail

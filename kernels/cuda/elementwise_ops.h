@@ -1,0 +1,13 @@
+#pragma once
+// The names of the functors (kernels/common) that have CUDA kernels, one enum
+// per family: what crosses from the ops to the .cu files.
+namespace ember::cuda {
+
+enum class BinaryOp { kAdd, kSub, kMul, kDiv, kPow, kMaximum, kMinimum, kReluBackward };
+enum class UnaryOp {
+  kNeg, kExp, kLog, kSqrt, kRsqrt, kAbs, kSign, kSquare, kReciprocal, kRelu, kLeakyRelu,
+  kSigmoid, kTanh, kNormalCdf, kGelu, kGeluTanh, kClamp, kInRange, kIsNan, kIsFinite, kLogicalNot
+};
+enum class CompareOp { kEq, kNe, kLt, kLe, kGt, kGe, kIsClose };
+
+}  // namespace ember::cuda

@@ -1,0 +1,137 @@
+#pragma once
+// The CUDA elementwise loop: out[i] = f(in_k[i]...) for 1 to 3 inputs of
+// possibly different dtypes, as planned in an ElementwiseLaunch. Two kernels:
+// - vector: every operand dense in out's shape (or a one-element scalar) and
+//   aligned; each thread moves kVectorBytes of the widest operand per access,
+//   the last numel % width elements one at a time;
+// - index: the offsets of each operand from the merged geometry
+//   (operand_offsets), for strided and broadcast operands.
+// Both are grid-stride loops on the legacy default stream (as the copies).
+#include <algorithm>
+#include <cstddef>
+#include <utility>
+
+#include "ember/kernels/cuda/cuda_check.h"
+#include "ember/kernels/cuda/device_guard.h"
+#include "ember/kernels/cuda/elementwise_geometry.h"
+
+namespace ember::cuda::loops {
+
+constexpr int kThreads = 256;
+constexpr int64_t kMaxBlocks = 65535;  // a grid-stride loop covers the rest
+
+inline unsigned grid_for(int64_t n) {
+  return static_cast<unsigned>(std::min<int64_t>((n + kThreads - 1) / kThreads, kMaxBlocks));
+}
+
+template <typename T, int V>
+struct alignas(sizeof(T) * V) Vector {
+  T v[V];
+};
+
+// A tuple of one Vector per input, indexed at compile time (no std::tuple on the device).
+template <size_t I, typename T>
+struct Leaf {
+  T value;
+};
+template <typename Seq, typename... T>
+struct Pack;
+template <size_t... I, typename... T>
+struct Pack<std::index_sequence<I...>, T...> : Leaf<I, T>... {};
+template <size_t I, typename T>
+__device__ __forceinline__ T& get(Leaf<I, T>& leaf) {
+  return leaf.value;
+}
+
+// The input pointers, untyped: their dtypes are the kernel's template arguments.
+struct Inputs {
+  const void* ptr[kMaxElementwiseInputs];
+  bool scalar[kMaxElementwiseInputs];
+};
+
+template <typename T, int V>
+__device__ __forceinline__ Vector<T, V> load_vector(const void* p, bool scalar, int64_t base) {
+  if (scalar) {
+    Vector<T, V> r;
+    const T x = *static_cast<const T*>(p);
+#pragma unroll
+    for (int j = 0; j < V; ++j) r.v[j] = x;
+    return r;
+  }
+  return *reinterpret_cast<const Vector<T, V>*>(static_cast<const T*>(p) + base);
+}
+
+template <typename T>
+__device__ __forceinline__ T load_one(const void* p, bool scalar, int64_t i) {
+  return static_cast<const T*>(p)[scalar ? 0 : i];
+}
+
+template <int V, typename Out, typename... In, typename F, size_t... I>
+__device__ __forceinline__ void vector_step(const F& f, Out* out, const Inputs& in, int64_t base,
+                                            std::index_sequence<I...>) {
+  Pack<std::index_sequence<I...>, Vector<In, V>...> loaded;
+  ((get<I>(loaded) = load_vector<In, V>(in.ptr[I], in.scalar[I], base)), ...);
+  Vector<Out, V> result;
+#pragma unroll
+  for (int j = 0; j < V; ++j) result.v[j] = f(get<I>(loaded).v[j]...);
+  *reinterpret_cast<Vector<Out, V>*>(out + base) = result;
+}
+
+template <typename Out, typename... In, typename F, size_t... I>
+__device__ __forceinline__ void scalar_step(const F& f, Out* out, const Inputs& in, int64_t i,
+                                            std::index_sequence<I...>) {
+  out[i] = f(load_one<In>(in.ptr[I], in.scalar[I], i)...);
+}
+
+template <int V, typename F, typename Out, typename... In>
+__global__ void vector_kernel(F f, Out* out, Inputs in, int64_t n) {
+  using Seq = std::index_sequence_for<In...>;
+  const int64_t first = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  const int64_t step = int64_t(gridDim.x) * blockDim.x;
+  const int64_t vectors = n / V;
+  for (int64_t v = first; v < vectors; v += step)
+    vector_step<V, Out, In...>(f, out, in, v * V, Seq{});
+  for (int64_t i = vectors * V + first; i < n; i += step)  // the tail, under V elements
+    scalar_step<Out, In...>(f, out, in, i, Seq{});
+}
+
+template <typename Out, typename... In, typename F, size_t... I>
+__device__ __forceinline__ void index_step(const F& f, Out* out, const Inputs& in,
+                                           const ElementwiseGeometry& g, int64_t i,
+                                           std::index_sequence<I...>) {
+  int64_t offsets[sizeof...(In) + 1];
+  operand_offsets(g, i, offsets);
+  out[offsets[0]] = f(static_cast<const In*>(in.ptr[I])[offsets[I + 1]]...);
+}
+
+template <typename F, typename Out, typename... In>
+__global__ void index_kernel(F f, Out* out, Inputs in, ElementwiseGeometry g, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x)
+    index_step<Out, In...>(f, out, in, g, i, std::index_sequence_for<In...>{});
+}
+
+// Launches out = f(inputs...) as `l` plans it; Out and In... are the dtypes
+// of l's operands (the caller dispatched on them).
+template <typename Out, typename... In, typename F>
+void launch(const ElementwiseLaunch& l, const F& f) {
+  static_assert(sizeof...(In) >= 1 && sizeof...(In) <= kMaxElementwiseInputs);
+  if (l.numel == 0) return;
+  Inputs in{};
+  for (int k = 0; k < l.num_inputs; ++k) {
+    in.ptr[k] = l.inputs[k];
+    in.scalar[k] = l.input_is_scalar[k];
+  }
+  DeviceGuard guard(l.device);
+  Out* out = static_cast<Out*>(l.out);
+  if (l.vectorized) {
+    constexpr int kWidth = vector_width(std::max({sizeof(Out), sizeof(In)...}));
+    vector_kernel<kWidth, F, Out, In...><<<grid_for((l.numel + kWidth - 1) / kWidth), kThreads>>>(
+        f, out, in, l.numel);
+  } else {
+    index_kernel<F, Out, In...><<<grid_for(l.numel), kThreads>>>(f, out, in, l.geometry, l.numel);
+  }
+  EMBER_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace ember::cuda::loops

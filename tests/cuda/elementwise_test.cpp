@@ -1,0 +1,275 @@
+// The CUDA elementwise ops (kernels/cuda/loops.cuh, elementwise_*.cu) against
+// the same ops on the CPU: every routed op on random non-zero data of sizes
+// 0, 1, 31, 1025 and 4100 (4097 + 3: a vector-path tail), on transposed,
+// sliced and broadcast operands, for each dtype the op accepts. Tolerance,
+// relative to max(1, |cpu value|): exact for integer and bool results and
+// comparisons, 1e-6 (float32) for exactly rounded float32 arithmetic, 1e-5 for
+// float32 transcendental functions (CUDA's and the host's libm may differ by
+// an ulp or two), 1e-12 for float64. NaN and inf must match.
+#include <ember/ember.h>
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace ember;
+
+namespace {
+
+using Binary = std::function<Tensor(const Tensor&, const Tensor&)>;
+using Unary = std::function<Tensor(const Tensor&)>;
+
+const Device kGpu(kCUDA);
+
+// Random non-zero CPU data: |randn| + 0.1 with a random sign (positive only
+// when `positive`); int64 in [-9, 9] \ {0} (1..9 when positive); bool: sign.
+Tensor random_nonzero(IntArrayRef shape, ScalarType dtype, bool positive = false) {
+  const Tensor r = randn(shape, kDouble);
+  Tensor magnitude = r.abs() + 0.1;
+  const Tensor sign = positive ? ones(shape, kDouble)
+                               : where(randn(shape, kDouble) > 0, ones(shape, kDouble), -1.0);
+  if (dtype == kBool) return r > 0;
+  if (dtype == kLong) return (clamp(magnitude * 3, 1.0, 9.0) * sign).to(kLong);
+  return (magnitude * sign).to(dtype);
+}
+
+// The operand layouts each op runs on: dense of several sizes, transposed,
+// sliced (every other element), and broadcast pairs.
+struct Layout {
+  std::string name;
+  std::function<Tensor(ScalarType, bool)> make_a, make_b;
+};
+
+std::vector<Layout> layouts() {
+  std::vector<Layout> out;
+  for (int64_t n : {0, 1, 31, 1025, 4100}) {
+    auto dense = [n](ScalarType t, bool pos) { return random_nonzero({n}, t, pos); };
+    out.push_back({"dense " + std::to_string(n), dense, dense});
+  }
+  out.push_back({"transposed",
+                 [](ScalarType t, bool pos) {
+                   return random_nonzero({33, 31}, t, pos).t();
+                 },
+                 [](ScalarType t, bool pos) {
+                   return random_nonzero({31, 33}, t, pos);
+                 }});
+  out.push_back({"sliced",
+                 [](ScalarType t, bool pos) {
+                   return random_nonzero({2 * 1025}, t, pos).slice(0, 1, 2 * 1025, 2);
+                 },
+                 [](ScalarType t, bool pos) { return random_nonzero({1025}, t, pos); }});
+  out.push_back({"broadcast",
+                 [](ScalarType t, bool pos) {
+                   return random_nonzero({31, 1}, t, pos);
+                 },
+                 [](ScalarType t, bool pos) {
+                   return random_nonzero({1, 33}, t, pos);
+                 }});
+  out.push_back({"0-dim scalar",
+                 [](ScalarType t, bool pos) {
+                   return random_nonzero({7, 5}, t, pos);
+                 },
+                 [](ScalarType t, bool pos) { return random_nonzero({}, t, pos); }});
+  return out;
+}
+
+// got (from CUDA) equals want (from the CPU): dtype, shape, and values within
+// tol * max(1, |want|) (NaN and inf exactly).
+void check_same(const Tensor& got, const Tensor& want, double tol) {
+  REQUIRE(got.is_cuda());
+  REQUIRE(got.scalar_type() == want.scalar_type());
+  REQUIRE(got.sizes() == want.sizes());
+  const Tensor g = got.cpu().contiguous().to(kDouble), w = want.contiguous().to(kDouble);
+  const double *pg = g.data_ptr<double>(), *pw = w.data_ptr<double>();
+  for (int64_t i = 0; i < g.numel(); ++i) {
+    INFO("element " << i << ": cuda " << pg[i] << ", cpu " << pw[i]);
+    if (std::isnan(pw[i]))
+      REQUIRE(std::isnan(pg[i]));
+    else if (std::isinf(pw[i]))
+      REQUIRE(pg[i] == pw[i]);
+    else
+      REQUIRE(std::abs(pg[i] - pw[i]) <= tol * std::max(1.0, std::abs(pw[i])));
+  }
+}
+
+// The tolerance for a float32 (or float64, int64, bool) result of an op whose
+// float32 error bound is f32.
+double tolerance(ScalarType t, double f32) {
+  if (t == kFloat) return f32;
+  if (t == kDouble) return 1e-12;
+  return 0;
+}
+
+struct BinaryCase {
+  std::string name;
+  Binary op;
+  std::vector<ScalarType> dtypes;
+  double f32_tol;
+  bool positive;  // operands > 0 (pow's base)
+};
+
+struct UnaryCase {
+  std::string name;
+  Unary op;
+  std::vector<ScalarType> dtypes;
+  double f32_tol;
+  bool positive;  // the op's domain is x > 0
+};
+
+void run_binary(const BinaryCase& c) {
+  for (const Layout& layout : layouts()) {
+    for (ScalarType t : c.dtypes) {
+      INFO(c.name << " on " << layout.name << ", " << t);
+      const Tensor a = layout.make_a(t, c.positive), b = layout.make_b(t, false);
+      const Tensor want = c.op(a, b);
+      check_same(c.op(a.to(kGpu), b.to(kGpu)), want, tolerance(want.scalar_type(), c.f32_tol));
+    }
+  }
+}
+
+void run_unary(const UnaryCase& c) {
+  for (const Layout& layout : layouts()) {
+    for (ScalarType t : c.dtypes) {
+      INFO(c.name << " on " << layout.name << ", " << t);
+      const Tensor x = layout.make_a(t, c.positive);
+      const Tensor want = c.op(x);
+      check_same(c.op(x.to(kGpu)), want, tolerance(want.scalar_type(), c.f32_tol));
+    }
+  }
+}
+
+const std::vector<ScalarType> kFloats = {kFloat, kDouble};
+const std::vector<ScalarType> kNumeric = {kLong, kFloat, kDouble};
+const std::vector<ScalarType> kAll = {kBool, kLong, kFloat, kDouble};
+
+}  // namespace
+
+TEST_CASE("cuda elementwise: binary arithmetic matches the CPU on every layout and dtype",
+          "[cuda][cuda_elementwise]") {
+  manual_seed(7);
+  const std::vector<BinaryCase> cases = {
+      {"add", [](auto& a, auto& b) { return a + b; }, kAll, 1e-6, false},
+      {"add alpha", [](auto& a, auto& b) { return add(a, b, 3); }, kNumeric, 1e-6, false},
+      {"sub alpha", [](auto& a, auto& b) { return sub(a, b, 2); }, kNumeric, 1e-6, false},
+      {"mul", [](auto& a, auto& b) { return a * b; }, kAll, 1e-6, false},
+      {"div", [](auto& a, auto& b) { return a / b; }, kNumeric, 1e-6, false},
+      {"pow", [](auto& a, auto& b) { return pow(a, b); }, kFloats, 1e-5, true},
+      {"pow int", [](auto& a, auto& b) { return pow(a, b.abs()); }, {kLong}, 0, false},
+      {"maximum", [](auto& a, auto& b) { return maximum(a, b); }, kAll, 0, false},
+      {"minimum", [](auto& a, auto& b) { return minimum(a, b); }, kAll, 0, false},
+      {"mixed int64 + float", [](auto& a, auto& b) { return a + b.to(kLong); }, kFloats, 1e-6,
+       false},
+      {"where", [](auto& a, auto& b) { return where(a > b, a, b * 2); }, kNumeric, 1e-6, false},
+  };
+  for (const BinaryCase& c : cases) run_binary(c);
+}
+
+TEST_CASE("cuda elementwise: comparisons match the CPU, equal elements included",
+          "[cuda][cuda_elementwise]") {
+  manual_seed(8);
+  const std::vector<Binary> ops = {
+      [](auto& a, auto& b) { return a == b; }, [](auto& a, auto& b) { return a != b; },
+      [](auto& a, auto& b) { return a < b; },  [](auto& a, auto& b) { return a <= b; },
+      [](auto& a, auto& b) { return a > b; },  [](auto& a, auto& b) { return a >= b; },
+  };
+  for (size_t k = 0; k < ops.size(); ++k) {
+    // b equals a where a's element is positive, so ties are tested too.
+    const Binary op = [&, k](const Tensor& a, const Tensor& b) {
+      return ops[k](a, where(a.to(kDouble) > 0, a, b.to(a.scalar_type())));
+    };
+    run_binary({"comparison " + std::to_string(k), op, kAll, 0, false});
+  }
+  const Tensor a = randn({1025}), b = a + randn({1025}) * 1e-7;
+  CHECK(allclose(a.to(kGpu), b.to(kGpu)) == allclose(a, b));
+  CHECK(equal(a.to(kGpu), a.to(kGpu)));
+}
+
+TEST_CASE("cuda elementwise: unary ops and activations match the CPU on every layout and dtype",
+          "[cuda][cuda_elementwise]") {
+  manual_seed(9);
+  const std::vector<UnaryCase> cases = {
+      {"neg", [](auto& x) { return -x; }, kNumeric, 0, false},
+      {"exp", [](auto& x) { return exp(x); }, {kLong, kFloat, kDouble}, 1e-5, false},
+      {"log", [](auto& x) { return log(x); }, kNumeric, 1e-5, true},
+      {"sqrt", [](auto& x) { return sqrt(x); }, kNumeric, 1e-6, true},
+      {"rsqrt", [](auto& x) { return rsqrt(x); }, kFloats, 1e-5, true},
+      {"abs", [](auto& x) { return abs(x); }, kNumeric, 0, false},
+      {"sign", [](auto& x) { return sign(x); }, kAll, 0, false},
+      {"square", [](auto& x) { return square(x); }, kAll, 1e-6, false},
+      {"reciprocal", [](auto& x) { return reciprocal(x); }, kNumeric, 1e-6, false},
+      {"relu", [](auto& x) { return relu(x); }, kNumeric, 0, false},
+      {"leaky_relu", [](auto& x) { return leaky_relu(x, 0.1); }, kFloats, 1e-6, false},
+      {"sigmoid", [](auto& x) { return sigmoid(x); }, kFloats, 1e-5, false},
+      {"tanh", [](auto& x) { return tanh(x); }, kFloats, 1e-5, false},
+      {"gelu", [](auto& x) { return gelu(x); }, kFloats, 1e-5, false},
+      {"gelu tanh", [](auto& x) { return gelu(x, "tanh"); }, kFloats, 1e-5, false},
+      {"clamp", [](auto& x) { return clamp(x, -0.5, 0.5); }, kFloats, 0, false},
+      {"clamp int", [](auto& x) { return clamp(x, -3, 4); }, {kLong}, 0, false},
+      {"clamp_min", [](auto& x) { return clamp_min(x, 0.25); }, kNumeric, 0, false},
+      {"isnan", [](auto& x) { return isnan(x.to(kDouble).log()); }, kFloats, 0, false},
+      {"logical_not", [](auto& x) { return logical_not(x); }, kAll, 0, false},
+  };
+  for (const UnaryCase& c : cases) run_unary(c);
+}
+
+TEST_CASE(
+    "cuda elementwise: in-place forms write through views, match the CPU and bump the "
+    "version",
+    "[cuda][cuda_elementwise]") {
+  manual_seed(10);
+  using InPlace = std::function<void(Tensor&, const Tensor&)>;
+  const std::vector<InPlace> ops = {
+      [](Tensor& s, const Tensor& o) { s.add_(o, 2); },
+      [](Tensor& s, const Tensor& o) { s.sub_(o); },
+      [](Tensor& s, const Tensor& o) { s.mul_(o); },
+      [](Tensor& s, const Tensor& o) { s.div_(o); },
+      [](Tensor& s, const Tensor&) { s.neg_(); },
+      [](Tensor& s, const Tensor&) { s.relu_(); },
+      [](Tensor& s, const Tensor&) { s.clamp_(-0.5, 0.5); },
+      [](Tensor& s, const Tensor&) { s.fill_(1.5); },
+  };
+  for (size_t k = 0; k < ops.size(); ++k) {
+    for (ScalarType t : kFloats) {
+      INFO("in-place op " << k << ", " << t);
+      const Tensor base = random_nonzero({31, 33}, t), other = random_nonzero({33}, t);
+      Tensor cpu_base = base.clone(), gpu_base = base.to(kGpu);
+      Tensor cpu_view = cpu_base.t(), gpu_view = gpu_base.t();  // (33, 31), strided
+      Tensor cpu_dense = cpu_base, gpu_dense = gpu_base;
+      const uint32_t version = gpu_base._version();
+      ops[k](cpu_view, other.unsqueeze(1));
+      ops[k](gpu_view, other.unsqueeze(1).to(kGpu));
+      CHECK(gpu_base._version() == version + 1);
+      ops[k](cpu_dense, other);
+      ops[k](gpu_dense, other.to(kGpu));
+      CHECK(gpu_base._version() == version + 2);
+      check_same(gpu_base, cpu_base, tolerance(t, 1e-6));
+    }
+  }
+}
+
+TEST_CASE(
+    "cuda elementwise: the gradient of an elementwise expression on CUDA equals the CPU "
+    "gradient, and lives on CUDA",
+    "[cuda][cuda_elementwise]") {
+  manual_seed(11);
+  const Tensor x0 = random_nonzero({31, 33}, kDouble), y0 = random_nonzero({31, 33}, kDouble);
+  const Tensor g0 = random_nonzero({31, 33}, kDouble);
+  auto f = [](const Tensor& x, const Tensor& y) {
+    return (x * y).tanh() + x.relu() * 2 - y / (x.abs() + 1) + x.sigmoid() * y.exp() + gelu(x) -
+           pow(y, 2) + clamp(x, -0.5, 0.5) + leaky_relu(y, 0.2);
+  };
+  std::vector<Tensor> grads;
+  for (Device d : {Device(kCPU), kGpu}) {
+    const Tensor x = x0.to(d).detach().requires_grad_();
+    const Tensor y = y0.to(d).detach().requires_grad_();
+    f(x, y).backward(g0.to(d));
+    REQUIRE(x.grad().device() == d);
+    REQUIRE(y.grad().device() == d);
+    grads.push_back(x.grad());
+    grads.push_back(y.grad());
+  }
+  check_same(grads[2], grads[0], 1e-12);
+  check_same(grads[3], grads[1], 1e-12);
+}
