@@ -250,11 +250,7 @@ void conv_im2col_forward(const ConvParams& p, const ConvForwardArgs<T>& a) {
         gemm<T>(g.kg, cols, g.crs_g, T(1), {a.w + grp * g.kg * g.crs_g, g.crs_g, false},
                 {col + grp * g.crs_g * cols, cols, false}, T(0), out + grp * g.kg * cols, cols);
       }
-      if (nb > 1) {
-        conv_detail::from_channel_major(out, nb, g.k, g.ohw, a.bias, y);
-      } else if (a.bias) {
-        conv_detail::add_channel_bias(y, 1, g.k, g.ohw, a.bias);
-      }
+      conv_detail::store_chunk_output(out, nb, g.k, g.ohw, a.bias, y);
     }
   });
 }

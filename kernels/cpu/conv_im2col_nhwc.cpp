@@ -106,11 +106,15 @@ void transpose(const T* src, int64_t rows, int64_t cols, const T* add, T* dst) {
 }
 
 // (K, C, R*S) <-> (K, R*S, C): the weight's reduction order, NCHW vs channels-last.
+// The forward direction returns the reordered weight in a scratch tensor.
 template <typename T>
-void weight_to_channels_last(const ConvShape& g, const T* w, T* wt) {
+Tensor channels_last_weight(const ConvShape& g, const T* w) {
   const int64_t size = g.c * g.r * g.s;
+  Tensor wt = scratch<T>(g.k * size);
   for (int64_t k = 0; k < g.k; ++k)
-    transpose(w + k * size, g.c, g.r * g.s, static_cast<const T*>(nullptr), wt + k * size);
+    transpose(w + k * size, g.c, g.r * g.s, static_cast<const T*>(nullptr),
+              wt.data_ptr<T>() + k * size);
+  return wt;
 }
 template <typename T>
 void weight_from_channels_last(const ConvShape& g, const T* wt, T* w) {
@@ -215,9 +219,8 @@ template <typename T>
 void conv_im2col_nhwc_forward(const ConvParams& p, const ConvForwardArgs<T>& a) {
   const ConvShape g(p);
   const int64_t rsc = g.r * g.s * g.c;
-  const Tensor wt_buf = scratch<T>(g.k * rsc);
-  T* wt = wt_buf.data_ptr<T>();
-  weight_to_channels_last(g, a.w, wt);
+  const Tensor wt_buf = channels_last_weight(g, a.w);
+  const T* wt = wt_buf.data_ptr<T>();
   const NhwcBuffers<T> buf(g, max_parts(g));
   split_batch(g, [&](int64_t first, int64_t end, int64_t part) {
     T* xt = buf.image(part);
@@ -229,11 +232,7 @@ void conv_im2col_nhwc_forward(const ConvParams& p, const ConvForwardArgs<T>& a) 
       T* y = a.y + n0 * g.k * g.ohw;
       T* dst = nb == 1 ? y : out;
       gemm<T>(g.k, ncols, rsc, T(1), {wt, rsc, false}, {cols, rsc, true}, T(0), dst, ncols);
-      if (nb > 1) {
-        conv_detail::from_channel_major(dst, nb, g.k, g.ohw, a.bias, y);
-      } else if (a.bias) {
-        conv_detail::add_channel_bias(y, 1, g.k, g.ohw, a.bias);
-      }
+      conv_detail::store_chunk_output(dst, nb, g.k, g.ohw, a.bias, y);
     }
   });
 }
@@ -242,9 +241,8 @@ template <typename T>
 void conv_im2col_nhwc_backward_data(const ConvParams& p, const ConvBackwardDataArgs<T>& a) {
   const ConvShape g(p);
   const int64_t rsc = g.r * g.s * g.c;
-  const Tensor wt_buf = scratch<T>(g.k * rsc);
-  T* wt = wt_buf.data_ptr<T>();
-  weight_to_channels_last(g, a.w, wt);
+  const Tensor wt_buf = channels_last_weight(g, a.w);
+  const T* wt = wt_buf.data_ptr<T>();
   const NhwcBuffers<T> buf(g, max_parts(g));
   split_batch(g, [&](int64_t first, int64_t end, int64_t part) {
     T* gxt = buf.image(part);

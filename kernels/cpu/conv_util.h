@@ -129,6 +129,17 @@ void add_channel_bias(T* y, int64_t nb, int64_t k, int64_t p, const T* bias) {
   });
 }
 
+// A chunk's GEMM output out (k, nb * p) into y (nb, k, p), plus the bias. For
+// one image the GEMM wrote into y itself (out == y), and only the bias is left.
+template <typename T>
+void store_chunk_output(const T* out, int64_t nb, int64_t k, int64_t p, const T* bias, T* y) {
+  if (nb > 1) {
+    from_channel_major(out, nb, k, p, bias, y);
+  } else if (bias) {
+    add_channel_bias(y, 1, k, p, bias);
+  }
+}
+
 // Upper bound on a chunk's column buffer, in elements (1 MiB of float32: half an L2).
 constexpr int64_t kColBudget = int64_t(1) << 18;
 
