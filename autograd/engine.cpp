@@ -128,6 +128,9 @@ void GraphTask::validate(Node& node, tensor_list& grads) const {
                   meta.sizes, "; the shapes are not broadcast-compatible");
       g = sum_to(g, meta.sizes);
     }
+    // A CPU scalar that joined a CUDA op (ops/elementwise_helpers.h) gets its
+    // gradient back on the CPU: one device-to-host copy, as in PyTorch.
+    if (g.device() != meta.device && meta.device.is_cpu() && meta.sizes.empty()) g = g.to(meta.device);
     EMBER_CHECK(g.device() == meta.device, node.name(), " returned a gradient on ", g.device(),
                 " for input ", i, " on ", meta.device);
     if (g.scalar_type() != meta.dtype) g = g.to(meta.dtype);

@@ -51,8 +51,9 @@ void launch(const char* name, const Tensor& out, const Tensor& a, const Tensor& 
 // out = Op<T>{args...}(a, b) for broadcast a, b, computed in dtype `compute`.
 template <template <typename> class Op, typename... Args>
 Tensor binary(const char* name, const Tensor& a, const Tensor& b, ScalarType compute, Args... args) {
-  detail::check_same_device(name, a, b);
-  Tensor out = empty(broadcast_shapes(a.sizes(), b.sizes(), name), a.options().dtype(compute));
+  const Device device = detail::common_device(name, {&a, &b});
+  Tensor out = empty(broadcast_shapes(a.sizes(), b.sizes(), name),
+                     a.options().dtype(compute).device(device));
   const Tensor ac = cast_for_kernel(a, compute), bc = cast_for_kernel(b, compute);
   launch<Op>(name, out, ac, bc, args...);
   return out;
@@ -63,7 +64,7 @@ Tensor binary(const char* name, const Tensor& a, const Tensor& b, ScalarType com
 template <template <typename> class Op, typename... Args>
 void binary_inplace(const char* name, const Tensor& self, const Tensor& other, ScalarType result,
                     Args... args) {
-  detail::check_same_device(name, self, other);
+  detail::check_operand_device(name, self, other);
   EMBER_CHECK(is_expandable_to(other.sizes(), self.sizes()), name, ": the operand of shape ",
               other.sizes(), " does not broadcast to the destination's shape ", self.sizes());
   detail::check_inplace_dtype(name, self, result);
@@ -187,7 +188,7 @@ Tensor pow(const Tensor& base, const Scalar& exponent) {
   const ScalarType t = result_type(base, exponent);
   EMBER_CHECK(is_floating_point(t) || exponent.toDouble() >= 0, "pow: integers to negative integer "
               "powers are not allowed (", base.scalar_type(), " tensor ** ", exponent, ")");
-  const Tensor e = scalar_tensor(exponent, base.options().dtype(t));
+  const Tensor e = scalar_tensor(exponent, base.options().dtype(t).device(kCPU));
   Tensor out = binary<functors::Pow>("pow", base, e, t);
   if (autograd::needs_grad(base)) {
     const double p = exponent.toDouble();
@@ -203,7 +204,7 @@ Tensor pow(const Tensor& base, const Scalar& exponent) {
 }
 
 Tensor pow(const Scalar& base, const Tensor& exponent) {
-  return pow(scalar_tensor(base, exponent.options().dtype(result_type(exponent, base))), exponent);
+  return pow(detail::scalar_operand(base, exponent), exponent);
 }
 
 // ---- maximum / minimum: the gradient goes to the larger (smaller) input, split on ties ----
@@ -239,12 +240,11 @@ Tensor minimum(const Tensor& a, const Tensor& b) {
 Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
   EMBER_CHECK(condition.scalar_type() == kBool, "where: condition must be a bool tensor, got ",
               condition.scalar_type());
-  detail::check_same_device("where", condition, a);
-  detail::check_same_device("where", a, b);
+  const Device device = detail::common_device("where", {&condition, &a, &b});
   const ScalarType t = result_type(a, b);
   const DimVector shape = broadcast_shapes(broadcast_shapes(condition.sizes(), a.sizes(), "where"),
                                            b.sizes(), "where");
-  Tensor out = empty(shape, a.options().dtype(t));
+  Tensor out = empty(shape, a.options().dtype(t).device(device));
   const Tensor ac = cast_for_kernel(a, t), bc = cast_for_kernel(b, t);
   dispatch_all(t, "where", [&]<typename T>() {
     if (out.is_cuda())
@@ -256,7 +256,7 @@ Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
   if (autograd::needs_grad(a, b)) {
     auto node = autograd::make_node("WhereBackward", {a, b}, [](Node& n, const tensor_list& g) {
       const Tensor c = n.saved(0);
-      const Tensor zero = zeros({}, g[0].options());
+      const Tensor zero = zeros({}, g[0].options().device(kCPU));  // a CPU scalar
       return tensor_list{n.needs_input_grad(0) ? where(c, g[0], zero) : Tensor(),
                          n.needs_input_grad(1) ? where(c, zero, g[0]) : Tensor()};
     });

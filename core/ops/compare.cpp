@@ -16,9 +16,10 @@ namespace {
 // out = Op<T>(a, b) as bool, T the promoted dtype of a and b, broadcast.
 template <template <typename> class Op, typename... Args>
 Tensor compare(const char* name, const Tensor& a, const Tensor& b, Args... args) {
-  detail::check_same_device(name, a, b);
+  const Device device = detail::common_device(name, {&a, &b});
   const ScalarType t = result_type(a, b);
-  Tensor out = empty(broadcast_shapes(a.sizes(), b.sizes(), name), a.options().dtype(kBool));
+  Tensor out = empty(broadcast_shapes(a.sizes(), b.sizes(), name),
+                     a.options().dtype(kBool).device(device));
   const Tensor ac = detail::cast_for_kernel(a, t), bc = detail::cast_for_kernel(b, t);
   dispatch_all(t, name, [&]<typename T>() {
     if (out.is_cuda())

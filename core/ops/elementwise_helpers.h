@@ -1,6 +1,6 @@
 #pragma once
 // Internal helpers shared by the elementwise op files (binary.cpp, unary.cpp,
-// compare.cpp): device checks, dtype casts that record nothing, and the CPU
+// compare.cpp): device checks (CPU scalars join any device), dtype casts that record nothing, and the CPU
 // launch of a functor over broadcast operands.
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/ops/binary.h"
@@ -15,6 +15,30 @@ inline void check_same_device(const char* op, const Tensor& a, const Tensor& b) 
               a.toString(), " and ", b.toString());
 }
 
+// A 0-dim CPU tensor: as in PyTorch, an elementwise op takes it next to tensors
+// of any device, as a value (CUDA kernels receive it by value, no copy).
+inline bool is_cpu_scalar(const Tensor& t) { return t.is_cpu() && t.dim() == 0; }
+
+// The device an elementwise op over `operands` runs on: the one device of
+// those that are not CPU scalars (the CPU when all are). Error naming both
+// tensors when two operands are on different devices.
+inline Device common_device(const char* op, std::initializer_list<const Tensor*> operands) {
+  const Tensor* anchor = nullptr;
+  for (const Tensor* t : operands) {
+    if (is_cpu_scalar(*t)) continue;
+    if (!anchor)
+      anchor = t;
+    else
+      check_same_device(op, *anchor, *t);
+  }
+  return anchor ? anchor->device() : Device(kCPU);
+}
+
+// For in-place ops: `other` must be on self's device, or be a CPU scalar.
+inline void check_operand_device(const char* op, const Tensor& self, const Tensor& other) {
+  if (!is_cpu_scalar(other) || self.is_cpu()) check_same_device(op, self, other);
+}
+
 inline void check_cpu(const char* op, const Tensor& t) {
   EMBER_CHECK(t.is_cpu(), op, ": ", t.toString(), " needs the CUDA backend");
 }
@@ -26,9 +50,10 @@ inline Tensor cast_for_kernel(const Tensor& x, ScalarType t) {
   return x.to(t);
 }
 
-// A Scalar operand as a 0-dim tensor of the dtype an op with `like` computes in.
+// A Scalar operand as a 0-dim CPU tensor of the dtype an op with `like`
+// computes in: a CPU scalar, which joins `like`'s device by value.
 inline Tensor scalar_operand(const Scalar& s, const Tensor& like) {
-  return scalar_tensor(s, like.options().dtype(result_type(like, s)));
+  return scalar_tensor(s, like.options().dtype(result_type(like, s)).device(kCPU));
 }
 
 // Category order for promotion: bool 0 < integer 1 < floating 2.

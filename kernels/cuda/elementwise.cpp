@@ -43,9 +43,16 @@ ElementwiseLaunch plan_elementwise(const char* name, const Tensor& out,
   IntArrayRef sizes[kMaxElementwiseInputs], strides[kMaxElementwiseInputs];
   for (const Tensor* x : inputs) {
     const int k = l.num_inputs++;
-    l.inputs[k] = x->data_ptr();
     l.input_dtypes[k] = x->scalar_type();
     l.input_is_scalar[k] = is_scalar_operand(*x);
+    // A CPU scalar next to device operands travels in the launch's parameters.
+    l.input_by_value[k] = x->device() != out.device();
+    EMBER_INTERNAL_ASSERT(!l.input_by_value[k] || (x->is_cpu() && x->dim() == 0), name,
+                          ": operand ", x->toString(), " is not on ", out.device());
+    if (l.input_by_value[k])
+      l.input_values[k] = scalar_bits(x->data_ptr(), x->scalar_type());
+    else
+      l.inputs[k] = x->data_ptr();
     widest = std::max(widest, element_size(x->scalar_type()));
     dense = dense && (l.input_is_scalar[k] || dense_like_out(*x, out));
     sizes[k] = x->sizes();

@@ -1,5 +1,7 @@
 #include "ember/kernels/cuda/elementwise_geometry.h"
 
+#include <cstring>
+
 #include "ember/core/error.h"
 
 namespace ember::cuda {
@@ -51,6 +53,12 @@ ElementwiseGeometry make_elementwise_geometry(const char* op, IntArrayRef sizes,
     for (int k = 0; k < operands; ++k) g.strides[k][d] = kept[k][ndim - 1 - d];
   }
   return g;
+}
+
+ScalarBits scalar_bits(const void* data, ScalarType dtype) {
+  ScalarBits bits;
+  std::memcpy(bits.bytes, data, element_size(dtype));
+  return bits;
 }
 
 }  // namespace ember::cuda

@@ -62,9 +62,26 @@ constexpr bool vector_aligned(uintptr_t address, size_t element_size, int width)
   return address % (element_size * static_cast<size_t>(width)) == 0;
 }
 
+// One input value carried in the launch's parameters instead of device
+// memory: the bytes of a CPU scalar operand (a Scalar, or a 0-dim CPU tensor
+// next to CUDA tensors), read as the kernel's input type.
+struct alignas(8) ScalarBits {
+  unsigned char bytes[8] = {};
+  template <typename T>
+  EMBER_HOST_DEVICE T as() const {
+    static_assert(sizeof(T) <= sizeof(bytes));
+    return *reinterpret_cast<const T*>(bytes);
+  }
+};
+
+// The bytes of the one element of a 0-dim host tensor's data of `dtype` at `data`.
+ScalarBits scalar_bits(const void* data, ScalarType dtype);
+
 // The operands of one launch. `vectorized`: every operand is dense in out's
 // shape (or one element read for every index: input_is_scalar) and aligned
-// for vector_width; the kernel then ignores `geometry`.
+// for vector_width; the kernel then ignores `geometry`. An input with
+// input_by_value set is a scalar whose value is in input_values (its pointer
+// is null: it lives on the host).
 struct ElementwiseLaunch {
   void* out = nullptr;
   ScalarType out_dtype = kFloat;
@@ -72,6 +89,8 @@ struct ElementwiseLaunch {
   const void* inputs[kMaxElementwiseInputs] = {};
   ScalarType input_dtypes[kMaxElementwiseInputs] = {};
   bool input_is_scalar[kMaxElementwiseInputs] = {};
+  bool input_by_value[kMaxElementwiseInputs] = {};
+  ScalarBits input_values[kMaxElementwiseInputs];
   int64_t numel = 0;
   bool vectorized = false;
   ElementwiseGeometry geometry;

@@ -6,6 +6,7 @@
 //   the last numel % width elements one at a time;
 // - index: the offsets of each operand from the merged geometry
 //   (operand_offsets), for strided and broadcast operands.
+// A host scalar (ElementwiseLaunch::input_by_value) rides in the parameters.
 // Both are grid-stride loops on the legacy default stream (as the copies).
 #include <algorithm>
 #include <cstddef>
@@ -43,34 +44,43 @@ __device__ __forceinline__ T& get(Leaf<I, T>& leaf) {
   return leaf.value;
 }
 
-// The input pointers, untyped: their dtypes are the kernel's template arguments.
+// The inputs, untyped: their dtypes are the kernel's template arguments. A
+// by-value input (a host scalar) is read from `value`, not memory.
 struct Inputs {
   const void* ptr[kMaxElementwiseInputs];
   bool scalar[kMaxElementwiseInputs];
+  bool by_value[kMaxElementwiseInputs];
+  ScalarBits value[kMaxElementwiseInputs];
 };
 
+// Input k's one value when it is a scalar.
+template <typename T>
+__device__ __forceinline__ T scalar_value(const Inputs& in, int k) {
+  return in.by_value[k] ? in.value[k].as<T>() : *static_cast<const T*>(in.ptr[k]);
+}
+
 template <typename T, int V>
-__device__ __forceinline__ Vector<T, V> load_vector(const void* p, bool scalar, int64_t base) {
-  if (scalar) {
+__device__ __forceinline__ Vector<T, V> load_vector(const Inputs& in, int k, int64_t base) {
+  if (in.scalar[k]) {
     Vector<T, V> r;
-    const T x = *static_cast<const T*>(p);
+    const T x = scalar_value<T>(in, k);
 #pragma unroll
     for (int j = 0; j < V; ++j) r.v[j] = x;
     return r;
   }
-  return *reinterpret_cast<const Vector<T, V>*>(static_cast<const T*>(p) + base);
+  return *reinterpret_cast<const Vector<T, V>*>(static_cast<const T*>(in.ptr[k]) + base);
 }
 
 template <typename T>
-__device__ __forceinline__ T load_one(const void* p, bool scalar, int64_t i) {
-  return static_cast<const T*>(p)[scalar ? 0 : i];
+__device__ __forceinline__ T load_one(const Inputs& in, int k, int64_t i) {
+  return in.scalar[k] ? scalar_value<T>(in, k) : static_cast<const T*>(in.ptr[k])[i];
 }
 
 template <int V, typename Out, typename... In, typename F, size_t... I>
 __device__ __forceinline__ void vector_step(const F& f, Out* out, const Inputs& in, int64_t base,
                                             std::index_sequence<I...>) {
   Pack<std::index_sequence<I...>, Vector<In, V>...> loaded;
-  ((get<I>(loaded) = load_vector<In, V>(in.ptr[I], in.scalar[I], base)), ...);
+  ((get<I>(loaded) = load_vector<In, V>(in, I, base)), ...);
   Vector<Out, V> result;
 #pragma unroll
   for (int j = 0; j < V; ++j) result.v[j] = f(get<I>(loaded).v[j]...);
@@ -80,7 +90,7 @@ __device__ __forceinline__ void vector_step(const F& f, Out* out, const Inputs& 
 template <typename Out, typename... In, typename F, size_t... I>
 __device__ __forceinline__ void scalar_step(const F& f, Out* out, const Inputs& in, int64_t i,
                                             std::index_sequence<I...>) {
-  out[i] = f(load_one<In>(in.ptr[I], in.scalar[I], i)...);
+  out[i] = f(load_one<In>(in, I, i)...);
 }
 
 template <int V, typename F, typename Out, typename... In>
@@ -101,7 +111,8 @@ __device__ __forceinline__ void index_step(const F& f, Out* out, const Inputs& i
                                            std::index_sequence<I...>) {
   int64_t offsets[sizeof...(In) + 1];
   operand_offsets(g, i, offsets);
-  out[offsets[0]] = f(static_cast<const In*>(in.ptr[I])[offsets[I + 1]]...);
+  out[offsets[0]] = f((in.by_value[I] ? in.value[I].as<In>()
+                                      : static_cast<const In*>(in.ptr[I])[offsets[I + 1]])...);
 }
 
 template <typename F, typename Out, typename... In>
@@ -121,6 +132,8 @@ void launch(const ElementwiseLaunch& l, const F& f) {
   for (int k = 0; k < l.num_inputs; ++k) {
     in.ptr[k] = l.inputs[k];
     in.scalar[k] = l.input_is_scalar[k];
+    in.by_value[k] = l.input_by_value[k];
+    in.value[k] = l.input_values[k];
   }
   DeviceGuard guard(l.device);
   Out* out = static_cast<Out*>(l.out);

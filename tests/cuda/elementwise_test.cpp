@@ -273,3 +273,51 @@ TEST_CASE(
   check_same(grads[2], grads[0], 1e-12);
   check_same(grads[3], grads[1], 1e-12);
 }
+
+TEST_CASE(
+    "cuda elementwise: a 0-dim CPU tensor and a Scalar join CUDA operands by value, with no "
+    "device allocation for the scalar",
+    "[cuda][cuda_elementwise]") {
+  for (ScalarType t : {kFloat, kDouble, kLong}) {
+    const Tensor x = random_nonzero({1025}, t), s = random_nonzero({}, t);
+    const Tensor gx = x.to(kGpu);
+    const double tol = tolerance(t, 1e-6);
+    check_same(gx * s, x * s, tol);        // CUDA tensor, CPU scalar
+    check_same(s - gx, s - x, tol);        // CPU scalar first
+    check_same(gx.t() + 3, x + 3, tol);    // a Scalar
+    check_same(where(gx > 0, gx, s), where(x > 0, x, s), tol);
+    check_same(gt(gx, s), gt(x, s), 0);
+    Tensor in_place = gx.clone();
+    in_place.mul_(s);
+    check_same(in_place, x * s, tol);
+    REQUIRE((gx * s).device() == gx.device());
+  }
+  // A steady loop of scalar ops reuses cached blocks: no cudaMalloc.
+  const Tensor gx = random_nonzero({4096}, kFloat).to(kGpu);
+  Tensor y = gx * 2.0 + 1.0;
+  const int64_t mallocs = cuda::memory_stats().num_system_allocs;
+  for (int i = 0; i < 10; ++i) y = (y * 0.5 + gx / 3.0).clamp(-4, 4);
+  CHECK(cuda::memory_stats().num_system_allocs == mallocs);
+}
+
+TEST_CASE(
+    "cuda elementwise: the gradient of a CPU scalar used with CUDA tensors comes back on the "
+    "CPU; a CPU tensor with dims next to a CUDA tensor is an error naming both",
+    "[cuda][cuda_elementwise]") {
+  const Tensor x0 = random_nonzero({31}, kDouble);
+  const Tensor s = tensor({1.5}, kDouble).reshape({}).requires_grad_();
+  const Tensor x = x0.to(kGpu).requires_grad_();
+  (x * s).sum().backward();
+  REQUIRE(s.grad().is_cpu());
+  CHECK(s.grad().item<double>() == Approx(x0.sum().item<double>()).epsilon(1e-12));
+  check_same(x.grad(), full({31}, 1.5, kDouble), 1e-15);
+
+  const Tensor cpu_vector = random_nonzero({31}, kFloat);
+  const Tensor gpu_vector = cpu_vector.to(kGpu);
+  REQUIRE_THROWS_WITH(gpu_vector + cpu_vector,
+                      Catch::Contains("add") && Catch::Contains("same device") &&
+                          Catch::Contains("cuda") && Catch::Contains("cpu"));
+  REQUIRE_THROWS_WITH(lt(cpu_vector, gpu_vector), Catch::Contains("lt"));
+  Tensor cpu_scalar = zeros({}, kFloat);
+  REQUIRE_THROWS_WITH(cpu_scalar.add_(gpu_vector.sum()), Catch::Contains("add_"));
+}
