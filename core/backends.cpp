@@ -5,6 +5,7 @@
 
 #include "ember/kernels/common/benchmark_cache.h"
 #include "ember/kernels/cpu/conv_algo_cache.h"
+#include "ember/kernels/cuda/cudnn_conv.h"
 
 namespace ember::backends {
 namespace {
@@ -38,6 +39,7 @@ BenchmarkStats benchmark_stats() { return bench::cudnn_conv_caches().stats(); }
 std::vector<BenchmarkEntry> benchmark_entries() { return bench::cudnn_conv_caches().entries(); }
 void save_benchmark_cache(const std::string& path) { bench::cudnn_conv_caches().save(path); }
 bool load_benchmark_cache(const std::string& path) {
+  ember::cuda::cudnn_set_machine_tag();  // a file loaded before any conv must match the device
   return load_and_report(bench::cudnn_conv_caches(), path);
 }
 void clear_benchmark_cache() { bench::cudnn_conv_caches().clear(); }
@@ -66,5 +68,14 @@ bool load_benchmark_cache(const std::string& path) {
 }
 void clear_benchmark_cache() { ember::cpu::conv_benchmark_caches().clear(); }
 }  // namespace cpu
+
+namespace cuda {
+namespace {
+std::atomic<bool> matmul_tf32_on{false};
+}  // namespace
+
+void set_allow_tf32(bool on) { matmul_tf32_on.store(on); }
+bool allow_tf32() { return matmul_tf32_on.load(std::memory_order_relaxed); }
+}  // namespace cuda
 
 }  // namespace ember::backends

@@ -68,4 +68,13 @@ bool load_benchmark_cache(const std::string& path);
 void clear_benchmark_cache();
 }  // namespace cpu
 
+namespace cuda {
+// Whether float32 matmuls on CUDA (mm, bmm, addmm and the ops built on them)
+// may use TF32 tensor cores: about 10 mantissa bits per product, roughly 1e-3
+// relative error, several times faster. Default false, as PyTorch's
+// torch.backends.cuda.matmul.allow_tf32. Read at each call; float64 ignores it.
+void set_allow_tf32(bool on);
+bool allow_tf32();
+}  // namespace cuda
+
 }  // namespace ember::backends

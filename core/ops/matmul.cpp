@@ -1,6 +1,7 @@
 // Matrix products: mm, bmm, addmm (primitives with their own derivatives, one
-// Eigen GEMM each) and matmul, linear, dot, outer built on them. Derivatives
-// are products too (dA = g @ B^T, dB = A^T @ g), so they differentiate again.
+// GEMM each: Eigen on the CPU, cuBLAS on CUDA) and matmul, linear, dot, outer
+// built on them. Derivatives are products too (dA = g @ B^T, dB = A^T @ g), so
+// they differentiate again, on either device.
 #include "ember/core/ops/matmul.h"
 
 #include "ember/autograd/function.h"
@@ -8,6 +9,8 @@
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
 #include "ember/kernels/cpu/gemm.h"
+#include "ember/kernels/cpu/gemm_operand.h"
+#include "ember/kernels/cuda/blas.h"
 
 namespace ember {
 
@@ -17,11 +20,12 @@ namespace {
 
 void check_operands(const char* op, const Tensor& a, const Tensor& b) {
   detail::check_same_device(op, a, b);
-  detail::check_cpu(op, a);
   EMBER_CHECK(a.scalar_type() == b.scalar_type(), op, ": expected both operands to have the same "
               "dtype, got ", a.scalar_type(), " and ", b.scalar_type());
   EMBER_CHECK(a.scalar_type() != kBool, op, ": dtype bool is not supported (expected int64, "
               "float32 or float64)");
+  EMBER_CHECK(!a.is_cuda() || a.scalar_type() != kLong, op, ": int64 is not supported on ",
+              a.device(), " (cuBLAS multiplies float32 and float64), got ", a.toString());
 }
 
 void check_inner(const char* op, const Tensor& a, const Tensor& b, int64_t ka, int64_t kb) {
@@ -30,46 +34,38 @@ void check_inner(const char* op, const Tensor& a, const Tensor& b, int64_t ka, i
 }
 
 // The last two dims of a 2-d or 3-d tensor as a GEMM operand: the tensor itself
-// when they are row- or column-major with some leading dimension (a transposed
-// or sliced view is), else a contiguous copy. `keep` holds the memory read.
+// when gemm_layout reads it in place (a transposed or sliced view with a unit
+// stride in one of its last two dims), else a contiguous copy. `keep` holds the
+// memory read.
 struct GemmOperand {
   Tensor keep;
-  int64_t ld;
-  bool col_major;
+  GemmLayout layout;
   int64_t batch_stride;  // 0 for a 2-d tensor or an expanded batch
 };
 
 GemmOperand gemm_operand(const Tensor& t) {
-  const int64_t rows = t.size(-2), cols = t.size(-1), rs = t.stride(-2), cs = t.stride(-1);
-  const int64_t batch_stride = t.dim() == 3 ? t.stride(0) : 0;
-  const int64_t r1 = std::max<int64_t>(rows, 1), c1 = std::max<int64_t>(cols, 1);
-  // Strides of size-1 dims are never followed, so they do not disqualify.
-  if ((cols <= 1 || cs == 1) && (rows <= 1 || rs >= c1))
-    return {t, rows <= 1 ? c1 : rs, false, batch_stride};
-  if ((rows <= 1 || rs == 1) && (cols <= 1 || cs >= r1))
-    return {t, cols <= 1 ? r1 : cs, true, batch_stride};
+  const int64_t rows = t.size(-2), cols = t.size(-1);
+  if (const auto layout = gemm_layout(rows, cols, t.stride(-2), t.stride(-1)))
+    return {t, *layout, t.dim() == 3 ? t.stride(0) : 0};
   NoGradGuard guard;
   Tensor copy = t.contiguous();
-  return {copy, c1, false, t.dim() == 3 ? rows * cols : 0};
+  return {copy, GemmLayout{std::max<int64_t>(cols, 1), false}, t.dim() == 3 ? rows * cols : 0};
 }
 
-// out[i] = alpha * a[i] @ b[i] + beta * out[i] for each batch i. out is a
-// fresh contiguous (n, m) or (B, n, m); a and b are 2-d, or 3-d with B
-// matrices or an expanded batch (stride 0).
-void gemm_into(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha,
-               const Scalar& beta) {
-  if (out.numel() == 0) return;
+// The CPU's products: one cpu::gemm per batch, spread over threads.
+void cpu_gemm_into(const Tensor& out, const GemmOperand& A, const GemmOperand& B, int64_t k,
+                   const Scalar& alpha, const Scalar& beta) {
   const int64_t batch = out.dim() == 3 ? out.size(0) : 1;
-  const int64_t n = out.size(-2), m = out.size(-1), k = a.size(-1);
-  const GemmOperand A = gemm_operand(a), B = gemm_operand(b);
+  const int64_t n = out.size(-2), m = out.size(-1);
   dispatch_numeric(out.scalar_type(), "matmul", [&]<typename T>() {
     const T* pa = A.keep.data_ptr<T>();
     const T* pb = B.keep.data_ptr<T>();
     T* pc = out.data_ptr<T>();
     const T al = alpha.to<T>(), be = beta.to<T>();
     auto one = [&](int64_t i) {
-      cpu::gemm<T>(n, m, k, al, {pa + i * A.batch_stride, A.ld, A.col_major},
-                   {pb + i * B.batch_stride, B.ld, B.col_major}, be, pc + i * n * m, m);
+      cpu::gemm<T>(n, m, k, al, {pa + i * A.batch_stride, A.layout.ld, A.layout.col_major},
+                   {pb + i * B.batch_stride, B.layout.ld, B.layout.col_major}, be,
+                   pc + i * n * m, m);
     };
     // Many matrices: one per thread, each GEMM single-threaded (Eigen does not
     // nest inside a parallel region). Few: Eigen threads each product.
@@ -84,6 +80,22 @@ void gemm_into(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar
       for (int64_t i = 0; i < batch; ++i) one(i);
     }
   });
+}
+
+// out[i] = alpha * a[i] @ b[i] + beta * out[i] for each batch i. out is a
+// fresh contiguous (n, m) or (B, n, m); a and b are 2-d, or 3-d with B
+// matrices or an expanded batch (stride 0), all on out's device.
+void gemm_into(const char* op, const Tensor& out, const Tensor& a, const Tensor& b,
+               const Scalar& alpha, const Scalar& beta) {
+  if (out.numel() == 0) return;
+  const int64_t k = a.size(-1);
+  const GemmOperand A = gemm_operand(a), B = gemm_operand(b);
+  if (out.is_cuda()) {
+    cuda::gemm(op, out, k, {A.keep.data_ptr(), A.layout, A.batch_stride},
+               {B.keep.data_ptr(), B.layout, B.batch_stride}, alpha.toDouble(), beta.toDouble());
+    return;
+  }
+  cpu_gemm_into(out, A, B, k, alpha, beta);
 }
 
 // mm for matrices, bmm for batches: what the derivative of each multiplies.
@@ -121,7 +133,7 @@ Tensor mm(const Tensor& a, const Tensor& b) {
               b.sizes());
   check_inner("mm", a, b, a.size(1), b.size(0));
   Tensor out = empty({a.size(0), b.size(1)}, a.options());
-  gemm_into(out, a, b, 1, 0);
+  gemm_into("mm", out, a, b, 1, 0);
   if (autograd::needs_grad(a, b)) record_product("MmBackward", out, a, b);
   return out;
 }
@@ -135,7 +147,7 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
               ": batch sizes differ (", a.size(0), " vs ", b.size(0), ")");
   check_inner("bmm", a, b, a.size(2), b.size(1));
   Tensor out = empty({a.size(0), a.size(1), b.size(2)}, a.options());
-  gemm_into(out, a, b, 1, 0);
+  gemm_into("bmm", out, a, b, 1, 0);
   if (autograd::needs_grad(a, b)) record_product("BmmBackward", out, a, b);
   return out;
 }
@@ -157,7 +169,7 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
     NoGradGuard guard;
     out.copy_(self);
   }
-  gemm_into(out, mat1, mat2, alpha, use_self ? beta : Scalar(0));
+  gemm_into("addmm", out, mat1, mat2, alpha, use_self ? beta : Scalar(0));
   if (autograd::needs_grad(self, mat1, mat2)) {
     const double a = alpha.toDouble(), b = beta.toDouble();
     auto node = autograd::make_node("AddmmBackward", {self, mat1, mat2},
@@ -182,10 +194,16 @@ Tensor dot(const Tensor& a, const Tensor& b) {
               b.sizes());
   check_inner("dot", a, b, a.size(0), b.size(0));
   Tensor out = empty({}, a.options());
-  dispatch_numeric(a.scalar_type(), "dot", [&]<typename T>() {
-    *out.data_ptr<T>() =
-        cpu::dot<T>(a.size(0), a.data_ptr<T>(), a.stride(0), b.data_ptr<T>(), b.stride(0));
-  });
+  if (a.is_cuda()) {
+    // (1, k) @ (k, 1) through cuBLAS, written on the device: no host sync.
+    NoGradGuard guard;  // the views below are the kernel's, not part of the graph
+    gemm_into("dot", out.view({1, 1}), a.unsqueeze(0), b.unsqueeze(1), 1, 0);
+  } else {
+    dispatch_numeric(a.scalar_type(), "dot", [&]<typename T>() {
+      *out.data_ptr<T>() =
+          cpu::dot<T>(a.size(0), a.data_ptr<T>(), a.stride(0), b.data_ptr<T>(), b.stride(0));
+    });
+  }
   if (autograd::needs_grad(a, b)) {
     auto node = autograd::make_node("DotBackward", {a, b}, [](Node& n, const tensor_list& g) {
       return tensor_list{n.needs_input_grad(0) ? g[0] * n.saved(1) : Tensor(),

@@ -1,0 +1,26 @@
+#pragma once
+// How a matrix product reads one operand without copying it: the decision both
+// devices share (core/ops/matmul.cpp hands the result to cpu::gemm or to
+// cuBLAS through kernels/cuda/blas_plan.h). Plain C++ in every build.
+#include <cstdint>
+#include <optional>
+
+namespace ember {
+
+// A (rows, cols) matrix in memory: element (i, j) at i * ld + j (row-major) or
+// i + j * ld (col_major). A transposed view of a row-major matrix is col_major.
+struct GemmLayout {
+  int64_t ld;
+  bool col_major;
+};
+
+// The layout that reads a (rows, cols) matrix with element strides
+// (row_stride, col_stride) in place, or nullopt when neither dim has a unit
+// stride (or the other stride would overlap rows/columns): the caller copies it
+// to a contiguous matrix first. Strides of size-1 dims are never followed, so
+// they do not disqualify; ld is then at least max(1, rows or cols), as BLAS
+// requires of a leading dimension.
+std::optional<GemmLayout> gemm_layout(int64_t rows, int64_t cols, int64_t row_stride,
+                                      int64_t col_stride);
+
+}  // namespace ember
