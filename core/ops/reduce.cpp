@@ -1,7 +1,8 @@
 // Reductions: sum, mean, sum_to, max/min (all, or along a dim with indices),
 // argmax/argmin, var/std, norm, all/any, and their derivatives (written with
 // ember ops, so they can be differentiated again). The loops are in
-// kernels/cpu/reduce.h, the per-element maths in kernels/common/reduce_functors.h.
+// kernels/cpu/reduce.h (CPU) and kernels/cuda/reduce.h (CUDA), the per-element
+// maths in kernels/common/reduce_functors.h, shared by both.
 // softmax, log_softmax and logsumexp are in softmax.cpp.
 #include "ember/core/ops/reduce.h"
 
@@ -15,6 +16,7 @@
 #include "ember/core/ops/unary.h"
 #include "ember/kernels/common/reduce_functors.h"
 #include "ember/kernels/cpu/reduce.h"
+#include "ember/kernels/cuda/reduce.h"
 
 namespace ember {
 
@@ -29,6 +31,14 @@ template <typename In, typename Acc, typename Out, typename Ops>
 Tensor launch_reduce(const Tensor& x, const ReduceShape& rs, const Ops& ops) {
   Tensor out = empty(rs.out, x.options().dtype(scalar_type_of<Out>));
   cpu::reduce<In, Acc, Out>(out.data_ptr<Out>(), x, rs.keep, ops);
+  return out;
+}
+
+// A new tensor of shape rs.out and dtype out_dtype holding x (a CUDA tensor) reduced by op.
+Tensor launch_cuda_reduce(const char* name, cuda::ReduceOp op, const Tensor& x,
+                          const ReduceShape& rs, ScalarType out_dtype, double param = 0) {
+  Tensor out = empty(rs.out, x.options().dtype(out_dtype));
+  cuda::reduce_kernel(name, op, out, x, rs.keep, param);
   return out;
 }
 
@@ -57,22 +67,26 @@ void record_sum_like(const char* name, const Tensor& x, const Tensor& out, DimMa
 // ---- sum / mean / sum_to ----
 
 Tensor sum(const Tensor& input, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
-  detail::check_cpu("sum", input);
   EMBER_CHECK(dtype != kBool, "sum: dtype bool is not supported (use any() or all())");
   const Tensor x = dtype ? input.to(*dtype) : input;
   const DimMask mask = detail::reduction_mask("sum", x, dim);
   const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
-  Tensor out = dispatch_all(x.scalar_type(), "sum", [&]<typename T>() {
-    using Acc = functors::sum_acc_t<T>;
-    using Out = std::conditional_t<std::is_floating_point_v<T>, T, int64_t>;  // int and bool: int64
-    return launch_reduce<T, Acc, Out>(x, rs, functors::SumOps<T, Acc, Out>{});
-  });
+  Tensor out;
+  if (x.is_cuda()) {
+    const ScalarType out_dtype = x.is_floating_point() ? x.scalar_type() : kLong;
+    out = launch_cuda_reduce("sum", cuda::ReduceOp::kSum, x, rs, out_dtype);
+  } else {
+    out = dispatch_all(x.scalar_type(), "sum", [&]<typename T>() {
+      using Acc = functors::sum_acc_t<T>;
+      using Out = std::conditional_t<std::is_floating_point_v<T>, T, int64_t>;  // int, bool: int64
+      return launch_reduce<T, Acc, Out>(x, rs, functors::SumOps<T, Acc, Out>{});
+    });
+  }
   record_sum_like("SumBackward", x, out, mask, keepdim, 1.0);
   return out;
 }
 
 Tensor mean(const Tensor& input, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
-  detail::check_cpu("mean", input);
   if (dtype) {
     EMBER_CHECK(is_floating_point(*dtype), "mean: dtype must be a floating point dtype, got ",
                 *dtype);
@@ -85,10 +99,14 @@ Tensor mean(const Tensor& input, IntArrayRef dim, bool keepdim, std::optional<Sc
   const Tensor x = dtype ? input.to(*dtype) : input;
   const DimMask mask = detail::reduction_mask("mean", x, dim);
   const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
-  Tensor out = dispatch_floating(x.scalar_type(), "mean", [&]<typename T>() {
-    return launch_reduce<T, double, T>(x, rs,
-                                       functors::MeanOps<T, double, T>{{}, double(rs.count)});
-  });
+  Tensor out =
+      x.is_cuda()
+          ? launch_cuda_reduce("mean", cuda::ReduceOp::kMean, x, rs, x.scalar_type(),
+                               double(rs.count))
+          : dispatch_floating(x.scalar_type(), "mean", [&]<typename T>() {
+              return launch_reduce<T, double, T>(
+                  x, rs, functors::MeanOps<T, double, T>{{}, double(rs.count)});
+            });
   record_sum_like("MeanBackward", x, out, mask, keepdim, 1.0 / static_cast<double>(rs.count));
   return out;
 }
@@ -111,14 +129,19 @@ Tensor sum_to(const Tensor& x, IntArrayRef shape) {
 namespace {
 
 Tensor max_min_all(const char* op, const Tensor& x, bool is_max) {
-  detail::check_cpu(op, x);
   EMBER_CHECK(x.numel() > 0, op, ": cannot reduce an empty tensor (shape ", x.sizes(),
               ") over all elements; pass a dim");
   const ReduceShape rs = detail::reduce_shape(x, all_dims(x), false);
-  Tensor out = dispatch_all(x.scalar_type(), op, [&]<typename T>() {
-    return is_max ? launch_reduce<T, T, T>(x, rs, functors::MaxOps<T>{})
-                  : launch_reduce<T, T, T>(x, rs, functors::MinOps<T>{});
-  });
+  Tensor out;
+  if (x.is_cuda()) {
+    out = launch_cuda_reduce(op, is_max ? cuda::ReduceOp::kMax : cuda::ReduceOp::kMin, x, rs,
+                             x.scalar_type());
+  } else {
+    out = dispatch_all(x.scalar_type(), op, [&]<typename T>() {
+      return is_max ? launch_reduce<T, T, T>(x, rs, functors::MaxOps<T>{})
+                    : launch_reduce<T, T, T>(x, rs, functors::MinOps<T>{});
+    });
+  }
   if (autograd::needs_grad(x)) {
     // The gradient is split evenly between the elements equal to the result;
     // a NaN result came from the NaN elements (NaN != NaN, so test them apart).
@@ -146,6 +169,10 @@ std::tuple<Tensor, Tensor> arg_reduce_dim(const char* op, const Tensor& x, int64
   const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
   Tensor values = with_values ? empty(rs.out, x.options()) : Tensor();
   Tensor indices = empty(rs.out, x.options().dtype(kLong));
+  if (x.is_cuda()) {  // any strides: the kernel walks them
+    cuda::arg_reduce_kernel(op, is_max, values, indices, x, rs.keep);
+    return {values, indices};
+  }
   const Tensor xc = detail::contiguous_for_kernel(x);
   dispatch_all(x.scalar_type(), op, [&]<typename T>() {
     T* v = with_values ? values.data_ptr<T>() : nullptr;
@@ -168,14 +195,13 @@ Tensor value_selecting_backward(const Tensor& g, const Tensor& indices, const Di
   const DimMask mask = DimMask(1) << d;
   DimVector line(in_sizes.size(), 1);  // (1, .., n, .., 1)
   line[d] = in_sizes[d];
-  const Tensor hit = arange(in_sizes[d], kLong).view(line) ==
+  const Tensor hit = arange(in_sizes[d], indices.options()).view(line) ==
                      detail::restore_reduced_dims(indices, nd, mask, keepdim);
   return where(hit, detail::restore_reduced_dims(g, nd, mask, keepdim), 0.0);
 }
 
 std::tuple<Tensor, Tensor> max_min_dim(const char* op, const Tensor& x, int64_t dim, bool keepdim,
                                        bool is_max) {
-  detail::check_cpu(op, x);
   const int64_t d = detail::wrap_reduction_dim(op, x, dim);
   auto [values, indices] = arg_reduce_dim(op, x, d, keepdim, is_max, /*with_values=*/true);
   if (autograd::needs_grad(x)) {
@@ -193,7 +219,6 @@ std::tuple<Tensor, Tensor> max_min_dim(const char* op, const Tensor& x, int64_t 
 
 Tensor arg_max_min(const char* op, const Tensor& x, std::optional<int64_t> dim, bool keepdim,
                    bool is_max) {
-  detail::check_cpu(op, x);
   if (dim) {
     const int64_t d = detail::wrap_reduction_dim(op, x, *dim);
     return std::get<1>(arg_reduce_dim(op, x, d, keepdim, is_max, /*with_values=*/false));
@@ -240,7 +265,6 @@ Tensor var_backward(const Tensor& g, const Tensor& x, const DimVector& dims, Dim
 
 Tensor var_std(const char* op, const Tensor& x, IntArrayRef dim, bool unbiased, bool keepdim,
                bool take_sqrt) {
-  detail::check_cpu(op, x);
   EMBER_CHECK(x.is_floating_point(), op, ": expected a floating point tensor, got ",
               x.scalar_type());
   const DimMask mask = detail::reduction_mask(op, x, dim);
@@ -253,10 +277,14 @@ Tensor var_std(const char* op, const Tensor& x, IntArrayRef dim, bool unbiased, 
     NoGradGuard guard;
     deviation = x - mean(x, dims, /*keepdim=*/true);
   }
-  Tensor out = dispatch_floating(x.scalar_type(), op, [&]<typename T>() {
-    return launch_reduce<T, double, T>(deviation, rs,
-                                       functors::VarOps<T, double, T>{divisor, take_sqrt});
-  });
+  Tensor out =
+      x.is_cuda()
+          ? launch_cuda_reduce(op, take_sqrt ? cuda::ReduceOp::kStd : cuda::ReduceOp::kVar,
+                               deviation, rs, x.scalar_type(), divisor)
+          : dispatch_floating(x.scalar_type(), op, [&]<typename T>() {
+              return launch_reduce<T, double, T>(
+                  deviation, rs, functors::VarOps<T, double, T>{divisor, take_sqrt});
+            });
   if (autograd::needs_grad(x)) {
     auto node = autograd::make_node(
         take_sqrt ? "StdBackward" : "VarBackward", {x},
@@ -303,7 +331,6 @@ Tensor norm_backward(const Tensor& g, const Tensor& x, const Tensor& norm, doubl
 }  // namespace
 
 Tensor norm(const Tensor& x, std::optional<Scalar> p_arg, IntArrayRef dim, bool keepdim) {
-  detail::check_cpu("norm", x);
   EMBER_CHECK(x.is_floating_point(), "norm: expected a floating point tensor, got ",
               x.scalar_type());
   const double p = p_arg ? p_arg->toDouble() : 2.0;
@@ -311,11 +338,19 @@ Tensor norm(const Tensor& x, std::optional<Scalar> p_arg, IntArrayRef dim, bool 
               " (inf and 0 norms are not supported)");
   const DimMask mask = detail::reduction_mask("norm", x, dim);
   const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
-  Tensor out = dispatch_floating(x.scalar_type(), "norm", [&]<typename T>() {
-    if (p == 2) return launch_reduce<T, double, T>(x, rs, functors::Norm2Ops<T, double, T>{});
-    if (p == 1) return launch_reduce<T, double, T>(x, rs, functors::Norm1Ops<T, double, T>{});
-    return launch_reduce<T, double, T>(x, rs, functors::NormPOps<T, double, T>{{}, p});
-  });
+  Tensor out;
+  if (x.is_cuda()) {
+    const cuda::ReduceOp op = p == 2   ? cuda::ReduceOp::kNorm2
+                              : p == 1 ? cuda::ReduceOp::kNorm1
+                                       : cuda::ReduceOp::kNormP;
+    out = launch_cuda_reduce("norm", op, x, rs, x.scalar_type(), p);
+  } else {
+    out = dispatch_floating(x.scalar_type(), "norm", [&]<typename T>() {
+      if (p == 2) return launch_reduce<T, double, T>(x, rs, functors::Norm2Ops<T, double, T>{});
+      if (p == 1) return launch_reduce<T, double, T>(x, rs, functors::Norm1Ops<T, double, T>{});
+      return launch_reduce<T, double, T>(x, rs, functors::NormPOps<T, double, T>{{}, p});
+    });
+  }
   if (autograd::needs_grad(x)) {
     auto node =
         autograd::make_node("NormBackward", {x}, [p, mask, keepdim](Node& n, const tensor_list& g) {
@@ -331,16 +366,16 @@ Tensor norm(const Tensor& x, std::optional<Scalar> p_arg, IntArrayRef dim, bool 
 // ---- all / any ----
 
 Tensor all(const Tensor& x) {
-  detail::check_cpu("all", x);
   const ReduceShape rs = detail::reduce_shape(x, all_dims(x), false);
+  if (x.is_cuda()) return launch_cuda_reduce("all", cuda::ReduceOp::kAll, x, rs, kBool);
   return dispatch_all(x.scalar_type(), "all", [&]<typename T>() {
     return launch_reduce<T, bool, bool>(x, rs, functors::AllOps<T>{});
   });
 }
 
 Tensor any(const Tensor& x) {
-  detail::check_cpu("any", x);
   const ReduceShape rs = detail::reduce_shape(x, all_dims(x), false);
+  if (x.is_cuda()) return launch_cuda_reduce("any", cuda::ReduceOp::kAny, x, rs, kBool);
   return dispatch_all(x.scalar_type(), "any", [&]<typename T>() {
     return launch_reduce<T, bool, bool>(x, rs, functors::AnyOps<T>{});
   });

@@ -1,6 +1,8 @@
 // softmax, log_softmax and logsumexp: forward through the numerically stable
-// kernels of kernels/cpu/softmax.h, derivatives written with ember ops (so
-// they can be differentiated again):
+// kernels of kernels/cpu/softmax.h (CPU) or kernels/cuda/softmax.h (CUDA: by
+// columns, or by rows with the softmax dim transposed innermost),
+// derivatives written with ember ops (so they can be differentiated again, on
+// either device):
 //   softmax:     dx = y * (g - sum(g * y, dim))
 //   log_softmax: dx = g - exp(y) * sum(g, dim)
 //   logsumexp:   dx = g * exp(x - y)
@@ -12,6 +14,8 @@
 #include "ember/core/ops/unary.h"
 #include "ember/core/ops/views.h"
 #include "ember/kernels/cpu/softmax.h"
+#include "ember/kernels/cuda/reduce_plan.h"
+#include "ember/kernels/cuda/softmax.h"
 
 namespace ember {
 
@@ -21,7 +25,6 @@ namespace {
 
 // x in the requested dtype (recording the cast), which must be floating.
 Tensor floating_input(const char* op, const Tensor& input, std::optional<ScalarType> dtype) {
-  detail::check_cpu(op, input);
   const Tensor x = dtype ? input.to(*dtype) : input;
   EMBER_CHECK(x.is_floating_point(), op, ": expected a floating point tensor, got ",
               x.scalar_type(), " (pass a floating dtype to convert it)");
@@ -37,17 +40,44 @@ Tensor softmax_backward(const Tensor& g, const Tensor& y, int64_t d) {
     return y * (g - (g * y).sum({d}, true));
 }
 
+// softmax along d of a CUDA tensor: in place by columns when many lines run
+// along a wide inner dim; else the row kernel on x with d moved innermost (a
+// transposing copy when it is not), the result transposed back.
+template <bool Log>
+Tensor softmax_cuda(const char* op, const Tensor& x, int64_t d) {
+  NoGradGuard guard;
+  const detail::LineShape l = detail::line_shape(x, d);
+  if (cuda::softmax_by_columns(l.outer, l.inner)) {
+    const Tensor xc = x.contiguous();
+    Tensor y = empty(xc.sizes(), xc.options());
+    cuda::softmax_columns_kernel(op, Log, y, xc, l.outer, l.n, l.inner);
+    return y;
+  }
+  const int64_t last = x.dim() - 1;
+  const bool innermost = d == last || x.dim() == 0;
+  const Tensor rows = (innermost ? x : x.transpose(d, last)).contiguous();
+  Tensor y = empty(rows.sizes(), rows.options());
+  const int64_t n = x.dim() == 0 ? 1 : x.size(d);
+  cuda::softmax_kernel(op, Log, y, rows, n == 0 ? 0 : rows.numel() / n, n);
+  return innermost ? y : y.transpose(d, last).contiguous();
+}
+
 template <bool Log>
 Tensor softmax_forward(const char* op, const Tensor& input, int64_t dim,
                        std::optional<ScalarType> dtype) {
   const Tensor x = floating_input(op, input, dtype);
   const int64_t d = detail::wrap_reduction_dim(op, x, dim);
-  const detail::LineShape l = detail::line_shape(x, d);
-  const Tensor xc = detail::contiguous_for_kernel(x);
-  Tensor y = empty(x.sizes(), x.options());
-  dispatch_floating(x.scalar_type(), op, [&]<typename T>() {
-    cpu::softmax<T, Log>(xc.data_ptr<T>(), y.data_ptr<T>(), l.outer, l.n, l.inner);
-  });
+  Tensor y;
+  if (x.is_cuda()) {
+    y = softmax_cuda<Log>(op, x, d);
+  } else {
+    const detail::LineShape l = detail::line_shape(x, d);
+    const Tensor xc = detail::contiguous_for_kernel(x);
+    y = empty(x.sizes(), x.options());
+    dispatch_floating(x.scalar_type(), op, [&]<typename T>() {
+      cpu::softmax<T, Log>(xc.data_ptr<T>(), y.data_ptr<T>(), l.outer, l.n, l.inner);
+    });
+  }
   if (autograd::needs_grad(x)) {
     auto node = autograd::make_node(
         Log ? "LogSoftmaxBackward" : "SoftmaxBackward", {x}, [d](Node& n, const tensor_list& g) {
@@ -87,9 +117,13 @@ Tensor logsumexp(const Tensor& input, IntArrayRef dim, bool keepdim) {
   }
   Tensor out = empty(rs.out, x.options());
   const int64_t outputs = out.numel();
-  dispatch_floating(x.scalar_type(), "logsumexp", [&]<typename T>() {
-    cpu::logsumexp<T>(lines.data_ptr<T>(), out.data_ptr<T>(), outputs, rs.count, 1);
-  });
+  if (x.is_cuda()) {
+    cuda::logsumexp_kernel(out, lines, outputs, rs.count);
+  } else {
+    dispatch_floating(x.scalar_type(), "logsumexp", [&]<typename T>() {
+      cpu::logsumexp<T>(lines.data_ptr<T>(), out.data_ptr<T>(), outputs, rs.count, 1);
+    });
+  }
   if (autograd::needs_grad(x)) {
     auto node = autograd::make_node(
         "LogsumexpBackward", {x}, [mask, keepdim](Node& n, const tensor_list& g) {

@@ -140,4 +140,43 @@ struct ArgMinOps {
   }
 };
 
+// The best element seen so far and its index along the reduction (index -1:
+// none yet), for reductions that fold elements with their indices (the CUDA
+// max/min/argmax/argmin along a dim).
+template <typename T>
+struct ArgAcc {
+  T value;
+  int64_t index;
+};
+
+// Folds (value, index) pairs with an ArgMaxOps / ArgMinOps: step_at sees one
+// thread's elements in increasing index order, so only a strictly better value
+// replaces the best (ties keep the first); combine merges two partial results,
+// preferring the smaller index among equal values (two NaNs are equal).
+template <typename T, typename Better>
+struct ArgFoldOps {
+  Better ops;
+  EMBER_HOST_DEVICE ArgAcc<T> identity() const { return {T(), -1}; }
+  EMBER_HOST_DEVICE ArgAcc<T> step_at(ArgAcc<T> a, T v, int64_t index) const {
+    return (a.index < 0 || ops.better(v, a.value)) ? ArgAcc<T>{v, index} : a;
+  }
+  EMBER_HOST_DEVICE ArgAcc<T> combine(ArgAcc<T> a, ArgAcc<T> b) const {
+    if (b.index < 0) return a;
+    if (a.index < 0) return b;
+    if (ops.better(b.value, a.value)) return b;
+    if (ops.better(a.value, b.value)) return a;
+    return b.index < a.index ? b : a;
+  }
+  EMBER_HOST_DEVICE ArgAcc<T> project(ArgAcc<T> a) const { return a; }
+};
+
+// The amount a softmax line subtracts before exp(): its maximum, or 0 when
+// that is infinite (finite entries then stay finite and exp() of the infinite
+// ones gives 0 or inf). NaN stays NaN.
+template <typename T>
+EMBER_HOST_DEVICE double softmax_shift(T max) {
+  const double m = static_cast<double>(max), finite = std::numeric_limits<double>::max();
+  return (m > finite || m < -finite) ? 0.0 : m;
+}
+
 }  // namespace ember::functors

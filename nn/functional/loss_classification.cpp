@@ -1,5 +1,6 @@
 // The class-index losses: nll_loss (composed of gather and ember ops) and
-// cross_entropy, fused on CPU (kernels/cpu/cross_entropy.h): the forward
+// cross_entropy, fused on CPU (kernels/cpu/cross_entropy.h) and on CUDA
+// (kernels/cuda/cross_entropy.h, over rows with the class dim innermost): the forward
 // computes each line's logsumexp and loss without materializing log_softmax,
 // the backward is softmax - (smoothed, weighted) one-hot in one pass. Under
 // create_graph the backward is written with ember ops instead, so the
@@ -12,8 +13,10 @@
 #include "ember/core/ops/indexing.h"
 #include "ember/core/ops/reduce.h"
 #include "ember/core/ops/reduce_helpers.h"
+#include "ember/core/ops/unary.h"
 #include "ember/core/ops/views.h"
 #include "ember/kernels/cpu/cross_entropy.h"
+#include "ember/kernels/cuda/cross_entropy.h"
 #include "ember/nn/functional/loss.h"
 #include "ember/nn/functional/loss_helpers.h"
 
@@ -141,6 +144,98 @@ Tensor cross_entropy_backward_fused(const Tensor& g, const Tensor& x, const Tens
   return dx;
 }
 
+// ---- CUDA ----
+
+// The scores as contiguous (lines, C) rows: x (outer, C, inner) with the class
+// dim moved innermost (a transposing copy when inner > 1). No grad.
+Tensor class_rows(const Tensor& x, const ClassLayout& l) {
+  NoGradGuard guard;
+  const Tensor x3 = x.reshape({l.outer, l.classes, l.inner});
+  return (l.inner == 1 ? x3 : x3.transpose(1, 2)).contiguous().view({l.outer * l.inner, l.classes});
+}
+
+// The device arguments of the CUDA kernels.
+cuda::CrossEntropyArgs cuda_args(const Tensor& target, const Tensor& weight,
+                                 const CrossEntropyBackwardArgs& args) {
+  cuda::CrossEntropyArgs a;
+  a.target = target;
+  a.weight = weight;
+  if (weight.defined()) {
+    NoGradGuard guard;
+    a.weight_total = weight.to(kDouble).sum();
+  }
+  a.ignore_index = args.params.ignore_index;
+  a.label_smoothing = args.params.label_smoothing;
+  return a;
+}
+
+// The fused backward on CUDA; scale: kMean's 1 / summed target weights (0-d
+// double on the device) or undefined.
+Tensor cross_entropy_backward_cuda(const Tensor& g, const Tensor& x, const Tensor& target,
+                                   const Tensor& weight, const Tensor& lse, const Tensor& scale,
+                                   const CrossEntropyBackwardArgs& args) {
+  NoGradGuard guard;
+  const ClassLayout& l = args.layout;
+  const Tensor rows = class_rows(x, l);
+  const Tensor gc = g.to(x.scalar_type()).contiguous();
+  Tensor dx = empty(rows.sizes(), rows.options());
+  cuda::cross_entropy_backward(rows, cuda_args(target, weight, args), lse, gc,
+                               args.reduction == Reduction::None ? 1 : 0, scale, dx);
+  if (l.inner == 1) return dx.view(x.sizes());
+  return dx.view({l.outer, l.inner, l.classes}).transpose(1, 2).reshape(x.sizes());
+}
+
+// cross_entropy on CUDA tensors: the fused kernels, the reductions on the
+// device (no host sync; kMean's divisor stays a device tensor).
+Tensor cross_entropy_cuda(const Tensor& input, const Tensor& target, const Tensor& class_weight,
+                          CrossEntropyBackwardArgs args) {
+  const ClassLayout& l = args.layout;
+  const Tensor tc = target.contiguous();
+  const Tensor weight = class_weight.defined() ? class_weight.detach().contiguous() : Tensor();
+  const int64_t lines = l.outer * l.inner;
+  Tensor lse = empty({lines}, input.options());
+  Tensor loss = empty(target.sizes(), input.options());  // written as (lines)
+  Tensor line_weight = empty({lines}, input.options());
+  Tensor out, scale;
+  {
+    NoGradGuard guard;
+    cuda::cross_entropy_forward(class_rows(input, l), cuda_args(tc, weight, args), lse, loss,
+                                line_weight);
+    // Sums in double, as the CPU: the loss over lines, and kMean's summed weights.
+    if (args.reduction == Reduction::None) {
+      out = loss;
+    } else {
+      Tensor total = sum(loss, {}, false, kDouble);
+      if (args.reduction == Reduction::Mean) {  // over no counted target: 0 / 0 = NaN
+        scale = reciprocal(sum(line_weight, {}, false, kDouble));
+        total = total * scale;
+      }
+      out = total.to(input.scalar_type());
+    }
+  }
+  if (autograd::needs_grad(input)) {
+    auto node = autograd::make_node("CrossEntropyBackward", {input},
+        [args](Node& n, const tensor_list& g) {
+          const Tensor x = n.saved(0), target = n.saved(1), weight = n.saved(2);
+          const Tensor scale = n.saved(4);
+          if (GradMode::is_enabled()) {  // create_graph: a differentiable gradient
+            const Tensor g_scaled = scale.defined() ? g[0] * scale.to(g[0].scalar_type()) : g[0];
+            return tensor_list{
+                cross_entropy_backward_composed(g_scaled, x, target, weight, args)};
+          }
+          return tensor_list{
+              cross_entropy_backward_cuda(g[0], x, target, weight, n.saved(3), scale, args)};
+        });
+    node->save(input);
+    node->save(tc);
+    node->save(weight);
+    node->save(lse);
+    node->save(scale);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
 }  // namespace
 
 Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOptions& options) {
@@ -164,10 +259,10 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target,
     return cross_entropy_probabilities(input, target, options);
   CrossEntropyBackwardArgs args;
   args.layout = check_class_targets(op, input, target, options.weight(), options.ignore_index());
-  ember::detail::check_cpu(op, input);
   args.params.ignore_index = options.ignore_index();
   args.params.label_smoothing = e;
   args.reduction = options.reduction();
+  if (input.is_cuda()) return cross_entropy_cuda(input, target, options.weight(), args);
 
   const Tensor xc = ember::detail::contiguous_for_kernel(input);
   const Tensor tc = target.contiguous();

@@ -73,7 +73,8 @@ ClassLayout check_class_targets(const char* op, const Tensor& input, const Tenso
                 weight.sizes());
     check_weight_type(op, "weight", weight, input);
   }
-  const Tensor t = target.contiguous();
+  // Read on the host: a CUDA target is copied over (the host waits for it).
+  const Tensor t = target.cpu().contiguous();
   const int64_t* v = t.data_ptr<int64_t>();
   for (int64_t i = 0; i < t.numel(); ++i) {
     if (v[i] == ignore_index || (v[i] >= 0 && v[i] < l.classes)) continue;

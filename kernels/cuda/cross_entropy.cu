@@ -1,0 +1,118 @@
+// The CUDA cross-entropy kernels (formulas in kernels/cuda/cross_entropy.h):
+// - forward: a group of lanes per row of C scores (RowPlan): the row's
+//   maximum, the sum of exp(x - max) in double (exp in the scores' dtype, as
+//   the CPU), and with label smoothing the weighted class sum; lane 0 writes
+//   lse, the loss and the line's weight;
+// - backward: one thread per score, reading its line's lse and gradient.
+#include <cmath>
+
+#include "ember/kernels/common/reduce_functors.h"
+#include "ember/kernels/common/unary_functors.h"
+#include "ember/kernels/cuda/cross_entropy.h"
+#include "ember/kernels/cuda/loops.cuh"
+#include "ember/kernels/cuda/reduce_kernels.cuh"
+
+namespace ember::cuda::detail {
+namespace {
+
+using reduce_kernels::allreduce_lanes_x;
+
+__device__ __forceinline__ double weight_sum(const CrossEntropyLaunch& l) {
+  return l.weight_total ? *l.weight_total : static_cast<double>(l.classes);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kReduceThreads)
+    forward_kernel(const CrossEntropyLaunch l, T* lse, T* loss, T* line_weight, int slots) {
+  const int lane = threadIdx.x, lanes = blockDim.x, slot = threadIdx.y;
+  const int64_t line = blockIdx.x * int64_t(slots) + slot;
+  const bool active = line < l.lines;
+  const int64_t classes = l.classes;
+  const T* x = static_cast<const T*>(l.x) + (active ? line : 0) * classes;
+  const T* w = static_cast<const T*>(l.weight);
+  const double e = l.label_smoothing;
+  const functors::MaxOps<T> max_ops;
+  T m = max_ops.identity();
+  if (active)
+    for (int64_t c = lane; c < classes; c += lanes) m = max_ops.step(m, x[c]);
+  m = allreduce_lanes_x(m, max_ops, lane, lanes, slot);
+  const T shift = static_cast<T>(functors::softmax_shift(m));
+  double sum = 0, smooth = 0;  // sum_c exp(x[c] - shift), sum_c w[c] x[c]
+  if (active)
+    for (int64_t c = lane; c < classes; c += lanes) {
+      sum += functors::math::exp(x[c] - shift);
+      if (e > 0) smooth += w ? static_cast<double>(x[c] * w[c]) : static_cast<double>(x[c]);
+    }
+  const functors::SumOps<double, double, double> sum_ops;
+  sum = allreduce_lanes_x(sum, sum_ops, lane, lanes, slot);
+  if (e > 0) smooth = allreduce_lanes_x(smooth, sum_ops, lane, lanes, slot);
+  if (!active || lane != 0) return;
+  const T lse_l = static_cast<T>(static_cast<double>(shift) + functors::math::log(sum));
+  lse[line] = lse_l;
+  const int64_t t = l.target[line];
+  if (t == l.ignore_index) {
+    loss[line] = 0;
+    line_weight[line] = 0;
+    return;
+  }
+  const double wt = w ? static_cast<double>(w[t]) : 1.0;
+  double v = (1 - e) * wt * (static_cast<double>(lse_l) - static_cast<double>(x[t]));
+  if (e > 0) v += e / classes * (weight_sum(l) * static_cast<double>(lse_l) - smooth);
+  loss[line] = static_cast<T>(v);
+  line_weight[line] = static_cast<T>(wt);
+}
+
+template <typename T>
+__global__ void backward_kernel(const CrossEntropyLaunch l, const T* lse, const T* grad,
+                                int64_t grad_stride, const double* scale, T* dx) {
+  const int64_t classes = l.classes, n = l.lines * classes;
+  const T* x = static_cast<const T*>(l.x);
+  const T* w = static_cast<const T*>(l.weight);
+  const double e = l.label_smoothing, keep = 1 - e, e_per_class = e / classes;
+  const double s = scale ? *scale : 1.0;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t line = i / classes, c = i % classes, t = l.target[line];
+    if (t == l.ignore_index) {
+      dx[i] = 0;  // exactly 0, even where x holds inf
+      continue;
+    }
+    const double g = static_cast<double>(grad[line * grad_stride]) * s;
+    const double wt = w ? static_cast<double>(w[t]) : 1.0;
+    const T a = static_cast<T>(g * (keep * wt + e_per_class * weight_sum(l)));
+    const T b = static_cast<T>(g * e_per_class);
+    T v = functors::math::exp(x[i] - lse[line]) * a - b * (w ? w[c] : T(1));
+    if (c == t) v -= static_cast<T>(g * keep * wt);
+    dx[i] = v;
+  }
+}
+
+}  // namespace
+
+void launch_cross_entropy_forward(const CrossEntropyLaunch& l, void* lse, void* loss,
+                                  void* line_weight) {
+  if (l.lines == 0) return;
+  dispatch_floating(l.dtype, "cross_entropy", [&]<typename T>() {
+    const RowPlan p = make_row_plan(l.lines, l.classes);
+    DeviceGuard guard(l.device);
+    const size_t shared = sizeof(double) * p.lanes * p.slots;
+    forward_kernel<T><<<static_cast<unsigned>(p.blocks), dim3(p.lanes, p.slots), shared, 0>>>(
+        l, static_cast<T*>(lse), static_cast<T*>(loss), static_cast<T*>(line_weight), p.slots);
+    EMBER_CUDA_CHECK_LAUNCH();
+  });
+}
+
+void launch_cross_entropy_backward(const CrossEntropyLaunch& l, const void* lse, const void* grad,
+                                   int64_t grad_stride, const double* scale, void* dx) {
+  const int64_t n = l.lines * l.classes;
+  if (n == 0) return;
+  dispatch_floating(l.dtype, "cross_entropy", [&]<typename T>() {
+    DeviceGuard guard(l.device);
+    backward_kernel<T><<<loops::grid_for(n), loops::kThreads, 0, 0>>>(
+        l, static_cast<const T*>(lse), static_cast<const T*>(grad), grad_stride, scale,
+        static_cast<T*>(dx));
+    EMBER_CUDA_CHECK_LAUNCH();
+  });
+}
+
+}  // namespace ember::cuda::detail

@@ -1,0 +1,35 @@
+#pragma once
+// softmax, log_softmax and logsumexp on CUDA tensors: the device half of
+// core/ops/softmax.cpp. The row kernel runs a group of lanes per contiguous
+// row (kernels/cuda/reduce_plan.h, RowPlan); the column kernel one thread per
+// line of a contiguous (outer, n, inner) tensor (softmax_by_columns). Both
+// take the line's maximum, then the sum of exp(x - max) in double, then the
+// outputs, as kernels/cpu/softmax.h computes them (float32 exp in float32).
+// Without the CUDA backend each raises an Error.
+#include "ember/core/tensor.h"
+
+namespace ember::cuda {
+
+// y = softmax (log_softmax when log) of each row: x and y contiguous (rows, n), one dtype.
+void softmax_kernel(const char* name, bool log, const Tensor& y, const Tensor& x, int64_t rows,
+                    int64_t n);
+
+// y = softmax (log_softmax when log) along the middle dim: x and y contiguous
+// (outer, n, inner), one dtype.
+void softmax_columns_kernel(const char* name, bool log, const Tensor& y, const Tensor& x,
+                            int64_t outer, int64_t n, int64_t inner);
+
+// y[r] = log(sum_k exp(x[r, k])): x contiguous (rows, n), y contiguous (rows);
+// an empty row gives -inf.
+void logsumexp_kernel(const Tensor& y, const Tensor& x, int64_t rows, int64_t n);
+
+namespace detail {
+// The kernels of softmax.cu (CUDA builds only); mode 0 softmax, 1 log_softmax, 2 logsumexp.
+void launch_softmax(const char* name, int mode, void* y, const void* x, ScalarType dtype,
+                    int64_t rows, int64_t n, int device);
+// The column kernel (mode 0 or 1).
+void launch_softmax_columns(const char* name, int mode, void* y, const void* x, ScalarType dtype,
+                            int64_t outer, int64_t n, int64_t inner, int device);
+}  // namespace detail
+
+}  // namespace ember::cuda

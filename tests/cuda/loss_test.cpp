@@ -1,0 +1,125 @@
+// The fused CUDA cross-entropy (kernels/cuda/cross_entropy.cu) against the
+// CPU's: (N, C) and (N, C, d) scores (class dim innermost or transposed
+// there), 1 to 1025 classes (a warp and a block per row), class weights,
+// ignore_index, label smoothing, every reduction, forward and backward, and
+// the composed gradient under create_graph. Tolerance, relative to
+// max(1, |cpu value|): float32 1e-5 (exp in float32 on both devices; sums in
+// double), float64 1e-12.
+#include <ember/ember.h>
+#include <ember/nn/functional/loss.h>
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "reduce_family_helpers.h"
+
+using namespace ember;
+using namespace reduce_family;
+namespace F = ember::nn::functional;
+
+namespace {
+
+double tol(ScalarType t) { return t == kFloat ? 1e-5 : 1e-12; }
+
+struct Case {
+  std::string name;
+  DimVector shape;  // scores; the class dim is 1 (0 for a 1-d input)
+};
+
+// Targets in [0, C), every third one ignore_index (-100) when `ignore`.
+Tensor random_targets(const DimVector& scores, bool ignore) {
+  const int64_t class_dim = scores.size() == 1 ? 0 : 1, classes = scores[class_dim];
+  DimVector shape;
+  for (size_t d = 0; d < scores.size(); ++d)
+    if (static_cast<int64_t>(d) != class_dim) shape.push_back(scores[d]);
+  Tensor t = (rand(shape, kDouble) * classes).to(kLong).clamp(0, classes - 1);
+  if (ignore && t.numel() > 0) {
+    Tensor flat = t.reshape({-1});
+    for (int64_t i = 0; i < flat.numel(); i += 3) flat.data_ptr<int64_t>()[i] = -100;
+    t = flat.view(shape);
+  }
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("cuda cross_entropy matches the CPU forward and backward", "[cuda_reduce]") {
+  const std::vector<Case> cases = {
+      {"1-d", {7}},          {"one class", {5, 1}},       {"31 classes", {8, 31}},
+      {"1025 classes", {4, 1025}}, {"spatial", {3, 5, 4, 2}}, {"no lines", {0, 6}},
+  };
+  for (const Case& c : cases)
+    for (ScalarType t : {kFloat, kDouble})
+      for (bool weighted : {false, true})
+        for (bool ignore : {false, true})
+          for (double smoothing : {0.0, 0.2})
+            for (auto reduction : {kNone, kSum, kMean}) {
+              const int64_t classes = c.shape[c.shape.size() == 1 ? 0 : 1];
+              INFO(c.name << ", " << t << ", weighted " << weighted << ", ignore " << ignore
+                          << ", smoothing " << smoothing);
+              const Tensor x = random_nonzero(c.shape, t) * 3;
+              const Tensor target = random_targets(c.shape, ignore && c.shape.size() > 1);
+              auto options = F::CrossEntropyFuncOptions().label_smoothing(smoothing).reduction(
+                  reduction);
+              auto gpu_options = options;
+              if (weighted) {
+                const Tensor w = rand({classes}, t) + 0.5;
+                options.weight(w);
+                gpu_options.weight(w.to(kGpu));
+              }
+              const Tensor xc = cpu_leaf(x), xg = gpu_leaf(x);
+              const Tensor lc = F::cross_entropy(xc, target, options);
+              const Tensor lg = F::cross_entropy(xg, target.to(kGpu), gpu_options);
+              check_same(lg, lc, tol(t));
+              const Tensor g = random_nonzero(lc.sizes(), t);
+              lc.backward(g);
+              lg.backward(g.to(kGpu));
+              if (x.numel() > 0) check_same(xg.grad(), xc.grad(), tol(t));
+            }
+}
+
+TEST_CASE("cuda cross_entropy under create_graph matches the CPU's composed gradient",
+          "[cuda_reduce]") {
+  const Tensor x = random_nonzero({6, 9}, kDouble);
+  const Tensor target = random_targets({6, 9}, false);
+  auto options = F::CrossEntropyFuncOptions().label_smoothing(0.1);
+  const Tensor xc = cpu_leaf(x), xg = gpu_leaf(x);
+  const Tensor gc = autograd::grad({F::cross_entropy(xc, target, options)}, {xc}, {}, true,
+                                   true)[0];
+  const Tensor gg = autograd::grad({F::cross_entropy(xg, target.to(kGpu), options)}, {xg}, {},
+                                   true, true)[0];
+  check_same(gg, gc, 1e-12);
+  (gc * gc).sum().backward();
+  (gg * gg).sum().backward();
+  check_same(xg.grad(), xc.grad(), 1e-12);
+}
+
+TEST_CASE("cuda cross_entropy rejects an out-of-range target as the CPU", "[cuda_reduce]") {
+  const Tensor x = random_nonzero({2, 3}, kFloat).to(kGpu);
+  const Tensor target = full({2}, 3, TensorOptions().dtype(kLong)).to(kGpu);
+  REQUIRE_THROWS_WITH(F::cross_entropy(x, target),
+                      Catch::Contains("cross_entropy: target 3 is out of bounds for 3 classes"));
+}
+
+TEST_CASE("cuda cross_entropy reads transposed and sliced scores as the CPU", "[cuda_reduce]") {
+  for (ScalarType t : {kFloat, kDouble}) {
+    const Tensor base = random_nonzero({40, 2 * 33}, t);  // viewed as (33, 40) or (40, 33)
+    const Tensor target_t = random_targets({33, 40}, true), target_s = random_targets({40, 33},
+                                                                                      true);
+    for (bool transposed : {true, false}) {
+      INFO(t << (transposed ? ", transposed" : ", sliced"));
+      auto view = [transposed](const Tensor& b) {
+        return transposed ? b.slice(1, 0, 33).t() : b.slice(1, 1, 2 * 33, 2);
+      };
+      const Tensor& target = transposed ? target_t : target_s;
+      const Tensor bc = cpu_leaf(base), bg = gpu_leaf(base);
+      const Tensor lc = F::cross_entropy(view(bc), target);
+      const Tensor lg = F::cross_entropy(view(bg), target.to(kGpu));
+      check_same(lg, lc, tol(t));
+      lc.backward();
+      lg.backward();
+      check_same(bg.grad(), bc.grad(), tol(t));
+    }
+  }
+}
