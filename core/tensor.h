@@ -71,6 +71,9 @@ class Tensor {
   T item() const { return item().to<T>(); }
 
   // --- conversion and copies (ops/copy.cpp) ---
+  // non_blocking, as PyTorch: from pinned host memory to a device, the copy is
+  // queued without a host wait; from a device to the CPU, the result is pinned
+  // and the copy queued: synchronize (cuda::synchronize()) before reading it.
   Tensor to(ScalarType dtype, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device device, bool non_blocking = false, bool copy = false) const;
   // x.to(kCUDA): a DeviceType converts to both Device and TensorOptions.
@@ -83,7 +86,16 @@ class Tensor {
   Tensor cuda() const;
   Tensor contiguous() const;
   Tensor clone() const;
+  // non_blocking: a copy between pinned host memory and a device is queued
+  // without waiting; the host must synchronize before it reads a pinned
+  // destination or writes a pinned source (as PyTorch). Pageable memory is
+  // copied as with non_blocking = false.
   Tensor& copy_(const Tensor& src, bool non_blocking = false);
+  // A copy in pinned (page-locked) host memory of this CPU tensor (this one
+  // when already pinned). Error for a tensor not on the CPU, or without a CUDA device.
+  Tensor pin_memory() const;
+  // Whether this tensor's memory comes from the pinned host allocator.
+  bool is_pinned() const;
 
   // --- views: share storage (ops/views.cpp) ---
   Tensor view(IntArrayRef size) const;

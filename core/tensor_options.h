@@ -1,5 +1,5 @@
 #pragma once
-// TensorOptions: dtype, device and requires_grad for factories, as libtorch's:
+// TensorOptions: dtype, device, requires_grad and pinned_memory for factories, as libtorch's:
 //   ember::zeros({2, 3}, ember::TensorOptions().dtype(ember::kFloat64).requires_grad(true));
 // A dtype or device converts implicitly: ember::ones({3}, ember::kInt64).
 #include "ember/core/device.h"
@@ -27,10 +27,13 @@ class TensorOptions {
     return o;
   }
   TensorOptions requires_grad(bool r) const { auto o = *this; o.requires_grad_ = r; return o; }
+  // CPU memory from the pinned (page-locked) host allocator (kernels/cuda/pinned_memory.h).
+  TensorOptions pinned_memory(bool p) const { auto o = *this; o.pinned_memory_ = p; return o; }
 
   ScalarType dtype() const { return dtype_; }
   Device device() const { return device_; }
   bool requires_grad() const { return requires_grad_; }
+  bool pinned_memory() const { return pinned_memory_; }
   // Whether dtype was given (ember::tensor and arange infer it otherwise).
   bool has_dtype() const { return has_dtype_; }
   // Whether device was given (Tensor::to(options) keeps the tensor's otherwise).
@@ -40,6 +43,7 @@ class TensorOptions {
   ScalarType dtype_ = kFloat;
   Device device_ = Device(kCPU);
   bool requires_grad_ = false;
+  bool pinned_memory_ = false;
   bool has_dtype_ = false;
   bool has_device_ = false;
 };

@@ -5,6 +5,7 @@
 #include "ember/core/ops/factory.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/loops.h"
+#include "ember/kernels/cuda/pinned_memory.h"
 
 namespace ember {
 
@@ -17,11 +18,11 @@ void detail::copy_cpu(const Tensor& dst, const Tensor& src) {
   });
 }
 
-Tensor& Tensor::copy_(const Tensor& src, bool /*non_blocking*/) {
+Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
   EMBER_CHECK(is_expandable_to(src.sizes(), sizes()), "copy_: source of shape ", src.sizes(),
               " cannot be broadcast to destination of shape ", sizes());
   autograd::check_inplace(*this, "copy_", {src});
-  if (!is_same(src)) detail::copy_any_device(*this, src);
+  if (!is_same(src)) detail::copy_any_device(*this, src, non_blocking);
   impl()->bump_version();
   if (autograd::needs_grad(*this, src)) {
     // The old values are overwritten, so only src receives a gradient, on its device.
@@ -61,12 +62,15 @@ Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy) co
             options.has_dtype() ? options.dtype() : scalar_type(), non_blocking, copy);
 }
 
-Tensor Tensor::to(Device target, ScalarType dtype, bool /*non_blocking*/, bool copy) const {
+Tensor Tensor::to(Device target, ScalarType dtype, bool non_blocking, bool copy) const {
   if (target == device() && dtype == scalar_type() && !copy) return *this;
   EMBER_CHECK(!requires_grad() || ember::is_floating_point(dtype), "to: cannot convert a tensor that "
               "requires grad to ", dtype, " (gradients need a floating point dtype)");
-  Tensor out = empty(sizes(), TensorOptions(dtype).device(target));
-  detail::copy_any_device(out, *this);
+  // As PyTorch: a non_blocking copy to the host lands in pinned memory, so it
+  // is queued without a wait (the caller synchronizes before reading it).
+  const bool pin = non_blocking && is_cuda() && target.is_cpu();
+  Tensor out = empty(sizes(), TensorOptions(dtype).device(target).pinned_memory(pin));
+  detail::copy_any_device(out, *this, non_blocking);
   if (autograd::needs_grad(*this)) {
     // The gradient goes back to this tensor's device; the engine casts it to its dtype.
     auto node = autograd::make_node("ToCopyBackward", {*this},
@@ -76,6 +80,24 @@ Tensor Tensor::to(Device target, ScalarType dtype, bool /*non_blocking*/, bool c
     autograd::set_history(out, node);
   }
   return out;
+}
+
+Tensor Tensor::pin_memory() const {
+  EMBER_CHECK(is_cpu(), "pin_memory: cannot pin ", toString(), ": only CPU tensors can be pinned");
+  if (is_pinned()) return *this;  // as PyTorch
+  cuda::detail::pinned_allocator("pin_memory");  // raises, naming this op, without a device
+  Tensor out = empty(sizes(), TensorOptions(scalar_type()).pinned_memory(true));
+  detail::copy_cpu(out, *this);
+  if (autograd::needs_grad(*this)) {
+    auto node = autograd::make_node("PinMemoryBackward", {*this},
+        [](autograd::Node&, const tensor_list& g) { return tensor_list{g[0]}; });
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+bool Tensor::is_pinned() const {
+  return is_cpu() && cuda::detail::is_pinned(impl()->storage()->data());
 }
 
 Tensor Tensor::cpu() const { return to(Device(kCPU)); }

@@ -6,6 +6,11 @@
 // (a sparse view, e.g. one column of a wide matrix, is packed on the device
 // first, so no more than twice its bytes cross the bus); D2D runs the strided
 // kernel. Only D2H waits for the device (one counted sync per copy).
+// non_blocking (as PyTorch): H2D from pinned memory and dense D2H into pinned
+// memory are queued without a host wait (the pinned allocator holds the
+// blocks until the copies complete; the user synchronizes before touching
+// the host side); a blocking H2D from pinned memory waits for its DMA (one
+// counted sync). Copies from or to pageable memory ignore non_blocking.
 #include "ember/core/ops/device_copy.h"
 
 #include <algorithm>
@@ -72,24 +77,42 @@ void device_to_device(const Tensor& dst, const Tensor& src) {
   if (!landed.is_same(dst)) device_to_device(dst, landed);
 }
 
-void host_to_device(const Tensor& dst, const Tensor& src) {
-  Tensor staged = src;  // dst's dtype and shape, contiguous, on the CPU
+// The start of t's pinned block (its storage's memory), which records the async copies.
+const void* block_of(const Tensor& t) { return t.impl()->storage()->data(); }
+
+void host_to_device(const Tensor& dst, const Tensor& src, bool non_blocking) {
+  // dst's dtype and shape, contiguous, on the CPU; a non_blocking copy from
+  // pinned memory that needs packing is staged in pinned memory, so it stays async.
+  Tensor staged = src;
   if (!packed_as(src, dst)) {
-    staged = dense_like(dst, Device(kCPU));
+    const bool pin = non_blocking && src.is_pinned();
+    staged = empty(dst.sizes(), TensorOptions(dst.scalar_type()).pinned_memory(pin));
     copy_cpu(staged, src);
   }
-  // The driver has read pageable host memory when cudaMemcpyAsync returns, so
-  // `staged` may go back to the CPU allocator right after.
   const Tensor landed = dst.is_contiguous() ? dst : dense_like(dst, dst.device());
-  cuda::copy_host_to_device(landed.data_ptr(), staged.data_ptr(), landed.nbytes(),
-                            cuda_index(dst));
+  if (staged.is_pinned()) {
+    // The DMA reads the block after the call returns; the pinned allocator
+    // keeps it from reuse until then, even when `staged` dies first.
+    cuda::copy_pinned_host_to_device(landed.data_ptr(), staged.data_ptr(), block_of(staged),
+                                     landed.nbytes(), cuda_index(dst), non_blocking);
+  } else {
+    // The driver has read pageable host memory when cudaMemcpyAsync returns, so
+    // `staged` may go back to the CPU allocator right after.
+    cuda::copy_host_to_device(landed.data_ptr(), staged.data_ptr(), landed.nbytes(),
+                              cuda_index(dst));
+  }
   if (!landed.is_same(dst)) device_to_device(dst, landed);
 }
 
-void device_to_host(const Tensor& dst, const Tensor& src) {
+void device_to_host(const Tensor& dst, const Tensor& src, bool non_blocking) {
   const int device = cuda_index(src);
   if (same_dense_layout(dst, src)) {
-    cuda::copy_device_to_host(dst.data_ptr(), src.data_ptr(), dst.nbytes(), device);
+    if (non_blocking && dst.is_pinned()) {
+      cuda::copy_device_to_pinned_host_async(dst.data_ptr(), block_of(dst), src.data_ptr(),
+                                             dst.nbytes(), device);
+    } else {
+      cuda::copy_device_to_host(dst.data_ptr(), src.data_ptr(), dst.nbytes(), device);
+    }
     return;
   }
   Tensor from = src;
@@ -117,11 +140,11 @@ bool is_zero_bytes(const Tensor& t, const Scalar& value) {
 
 }  // namespace
 
-void copy_any_device(const Tensor& dst, const Tensor& src) {
+void copy_any_device(const Tensor& dst, const Tensor& src, bool non_blocking) {
   if (dst.is_cpu() && src.is_cpu()) return copy_cpu(dst, src);
   if (dst.numel() == 0) return;
-  if (dst.is_cpu()) return device_to_host(dst, src);
-  if (src.is_cpu()) return host_to_device(dst, src);
+  if (dst.is_cpu()) return device_to_host(dst, src, non_blocking);
+  if (src.is_cpu()) return host_to_device(dst, src, non_blocking);
   device_to_device(dst, src);
 }
 

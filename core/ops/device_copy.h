@@ -7,8 +7,9 @@
 namespace ember::detail {
 
 // dst[i] = cast(src[i]), src broadcast to dst's shape, on whatever devices
-// they live (CPU, CUDA, or one of each).
-void copy_any_device(const Tensor& dst, const Tensor& src);
+// they live (CPU, CUDA, or one of each). non_blocking: a copy from or to
+// pinned host memory does not wait for the device (device_copy.cpp).
+void copy_any_device(const Tensor& dst, const Tensor& src, bool non_blocking = false);
 // The same with both tensors on the CPU (copy.cpp).
 void copy_cpu(const Tensor& dst, const Tensor& src);
 // Every element of t, a tensor on a CUDA device, set to value.

@@ -9,6 +9,7 @@
 
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
+#include "ember/kernels/cuda/pinned_memory.h"
 #include "ember/kernels/cuda/sync_count.h"
 #endif
 
@@ -31,6 +32,26 @@ void copy_device_to_host(void* dst, const void* src, size_t nbytes, int device) 
   EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, kStream));
   EMBER_CUDA_CHECK(cudaStreamSynchronize(kStream));
   detail::count_sync();
+}
+
+void copy_pinned_host_to_device(void* dst, const void* src, const void* src_block, size_t nbytes,
+                                int device, bool non_blocking) {
+  DeviceGuard guard(device);
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyHostToDevice, kStream));
+  if (non_blocking) {
+    detail::record_pinned_use(src_block, device);
+  } else {
+    // The DMA reads pinned memory after the call returns: a blocking copy waits for it.
+    EMBER_CUDA_CHECK(cudaStreamSynchronize(kStream));
+    detail::count_sync();
+  }
+}
+
+void copy_device_to_pinned_host_async(void* dst, const void* dst_block, const void* src,
+                                      size_t nbytes, int device) {
+  DeviceGuard guard(device);
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, kStream));
+  detail::record_pinned_use(dst_block, device);
 }
 
 void copy_device_to_device(void* dst, const void* src, size_t nbytes, int device) {
@@ -58,6 +79,12 @@ namespace {
 
 void copy_host_to_device(void*, const void*, size_t, int) { no_cuda("copy to a CUDA device"); }
 void copy_device_to_host(void*, const void*, size_t, int) { no_cuda("copy from a CUDA device"); }
+void copy_pinned_host_to_device(void*, const void*, const void*, size_t, int, bool) {
+  no_cuda("copy to a CUDA device");
+}
+void copy_device_to_pinned_host_async(void*, const void*, const void*, size_t, int) {
+  no_cuda("copy from a CUDA device");
+}
 void copy_device_to_device(void*, const void*, size_t, int) { no_cuda("copy on a CUDA device"); }
 void copy_between_devices(void*, int, const void*, int, size_t) {
   no_cuda("copy between CUDA devices");

@@ -20,6 +20,18 @@ void copy_host_to_device(void* dst, const void* src, size_t nbytes, int device);
 // Device -> host: waits for the stream, so the host memory holds the bytes on
 // return; counts one synchronization (sync_count()).
 void copy_device_to_host(void* dst, const void* src, size_t nbytes, int device);
+// Host -> device from pinned host memory inside the pinned block `src_block`
+// (pinned_memory.h). non_blocking: queued on the stream, returns at once (no
+// host wait); the block records the copy, so it is not reused before the copy
+// completed, but the caller must not write src before it has. Otherwise waits
+// for the copy (one counted synchronization), as a blocking copy must.
+void copy_pinned_host_to_device(void* dst, const void* src, const void* src_block, size_t nbytes,
+                                int device, bool non_blocking);
+// Device -> pinned host memory inside the pinned block `dst_block`, queued on
+// the stream without a host wait: dst holds the bytes only after the host
+// synchronizes (cuda::synchronize()), as PyTorch's non_blocking D2H copies.
+void copy_device_to_pinned_host_async(void* dst, const void* dst_block, const void* src,
+                                      size_t nbytes, int device);
 // Within one device, ordered on its stream.
 void copy_device_to_device(void* dst, const void* src, size_t nbytes, int device);
 // Between two devices, ordered after all earlier work on both and before all

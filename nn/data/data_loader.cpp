@@ -1,6 +1,9 @@
 #include "ember/nn/data/data_loader.h"
 
+#include <iostream>
+
 #include "ember/core/error.h"
+#include "ember/kernels/cuda/cuda_runtime.h"
 #include "ember/nn/data/epoch_run.h"
 #include "ember/nn/data/example_rng.h"
 
@@ -17,9 +20,11 @@ DataLoader::DataLoader(std::shared_ptr<const Dataset> dataset, DataLoaderOptions
               options_.batch_size());
   EMBER_CHECK(options_.num_workers() >= 0, "DataLoader: num_workers must be >= 0, got ",
               options_.num_workers());
-  EMBER_CHECK(!options_.pin_memory(),
-              "DataLoader: pin_memory needs page-locked host memory "
-              "from the CUDA backend, which ember does not provide yet; leave it off");
+  if (options_.pin_memory() && !cuda::is_available()) {
+    std::cerr << "ember warning: DataLoader: pin_memory is set but no CUDA device is available ("
+              << cuda::build_info() << "); batches stay in pageable memory\n";
+    options_.pin_memory(false);
+  }
   if (auto* compose = dynamic_cast<const Compose*>(transform_.get()); compose && compose->empty())
     transform_ = nullptr;  // nothing to apply: read examples straight into the batch
   example_shape_ = dataset_->example_shape();
@@ -62,6 +67,7 @@ DataLoader::Iterator DataLoader::begin() {
   plan.transform = transform_;
   plan.example_shape = example_shape_;
   plan.batch_size = options_.batch_size();
+  plan.pin_memory = options_.pin_memory();
   plan.num_batches = size();
   plan.seed = options_.seed();
   plan.epoch = static_cast<uint64_t>(epoch_++);

@@ -15,10 +15,10 @@
 // consumer, at most 2 * W batches ahead (prefetch factor 2); batches are
 // delivered in order. Breaking out of the loop stops and joins the workers.
 //
-// pin_memory: with the CUDA backend, batches will be allocated in page-locked
-// host memory so the copy to the device can be asynchronous. ember has no
-// page-locked allocator yet, so asking for it raises an Error rather than
-// pretending.
+// pin_memory: batches are built in pinned (page-locked) host memory
+// (kernels/cuda/pinned_memory.h), so batch.data.to(device, /*non_blocking=*/true)
+// is an asynchronous copy. Without a CUDA device (or the CUDA backend) the
+// constructor warns on stderr and batches stay in pageable memory, as PyTorch.
 #include <concepts>
 #include <cstdint>
 #include <iterator>

@@ -22,7 +22,8 @@ Batch build_batch(const EpochPlan& plan, int64_t b) {
       std::min<int64_t>(plan.batch_size, static_cast<int64_t>(plan.order.size()) - first);
   DimVector batch_shape{n};
   for (int64_t s : plan.example_shape) batch_shape.push_back(s);
-  Batch batch{empty(batch_shape, kFloat), empty({n}, kLong)};
+  const TensorOptions host = TensorOptions().pinned_memory(plan.pin_memory);
+  Batch batch{empty(batch_shape, host.dtype(kFloat)), empty({n}, host.dtype(kLong))};
   float* data = batch.data.data_ptr<float>();
   int64_t* target = batch.target.data_ptr<int64_t>();
   const int64_t out_numel = batch.data.numel() / std::max<int64_t>(n, 1);

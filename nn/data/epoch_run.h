@@ -30,6 +30,7 @@ struct EpochPlan {
   DimVector example_shape;                     // after the transform
   std::vector<int64_t> order;                  // dataset indices in epoch order
   int64_t batch_size = 1, num_batches = 0;
+  bool pin_memory = false;  // batches in pinned host memory
   uint64_t seed = 0, epoch = 0;
 };
 
