@@ -1,6 +1,7 @@
-// Fused optimizer loops (see optim_kernels.h for the update rules). The flags
-// that change the rule (momentum, nesterov, amsgrad, AdamW) are template
-// parameters, so each inner loop is branch-free and vectorizes.
+// Fused optimizer loops over the shared functors of optim_functors.h (the
+// update rules are there). The flags that change the rule (momentum,
+// nesterov, amsgrad, AdamW) are template parameters, so each inner loop is
+// branch-free and vectorizes.
 #include "ember/kernels/cpu/optim_kernels.h"
 
 #include <algorithm>
@@ -24,51 +25,19 @@ void check_operand(const Tensor& param, const Tensor& t) {
 
 template <typename T, bool kMomentum, bool kNesterov, bool kFirst>
 void sgd_loop(T* p, const T* g, T* buf, int64_t n, const SgdHyper& h) {
-  const T lr = static_cast<T>(h.lr), wd = static_cast<T>(h.weight_decay);
-  const T mom = static_cast<T>(h.momentum), damp = static_cast<T>(1 - h.dampening);
+  const auto update = functors::make_sgd_update<T, kMomentum, kNesterov, kFirst>(h);
   parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
 #pragma omp simd
-    for (int64_t i = begin; i < end; ++i) {
-      const T gi = g[i] + wd * p[i];
-      T d = gi;
-      if constexpr (kMomentum) {
-        const T b = kFirst ? gi : mom * buf[i] + damp * gi;
-        buf[i] = b;
-        d = kNesterov ? gi + mom * b : b;
-      }
-      p[i] = p[i] - lr * d;
-    }
+    for (int64_t i = begin; i < end; ++i) update(p, g, buf, i);
   });
 }
 
 template <typename T, bool kAmsgrad, bool kDecoupled>
 void adam_loop(T* p, const T* g, T* m, T* v, T* vmax, int64_t n, const AdamHyper& h) {
-  const double bias1 = 1 - std::pow(h.beta1, static_cast<double>(h.step));
-  const double bias2 = 1 - std::pow(h.beta2, static_cast<double>(h.step));
-  const T neg_step_size = static_cast<T>(-h.lr / bias1);
-  const T inv_bias2_sqrt = static_cast<T>(1 / std::sqrt(bias2));
-  const T one_minus_b1 = static_cast<T>(1 - h.beta1), b2 = static_cast<T>(h.beta2);
-  const T one_minus_b2 = static_cast<T>(1 - h.beta2), eps = static_cast<T>(h.eps);
-  const T wd = static_cast<T>(h.weight_decay), decay = static_cast<T>(1 - h.lr * h.weight_decay);
+  const auto update = functors::make_adam_update<T, kAmsgrad, kDecoupled>(h);
   parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
 #pragma omp simd
-    for (int64_t i = begin; i < end; ++i) {
-      T pi = p[i], gi = g[i];
-      if constexpr (kDecoupled)
-        pi = pi * decay;
-      else
-        gi = gi + wd * pi;
-      const T mi = m[i] + one_minus_b1 * (gi - m[i]);
-      T vi = b2 * v[i] + one_minus_b2 * gi * gi;
-      m[i] = mi;
-      v[i] = vi;
-      if constexpr (kAmsgrad) {
-        vi = std::max(vmax[i], vi);
-        vmax[i] = vi;
-      }
-      const T denom = std::sqrt(vi) * inv_bias2_sqrt + eps;
-      p[i] = pi + neg_step_size * (mi / denom);
-    }
+    for (int64_t i = begin; i < end; ++i) update(p, g, m, v, vmax, i);
   });
 }
 

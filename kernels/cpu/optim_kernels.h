@@ -3,17 +3,18 @@
 // parameter reads and writes the parameter, its gradient and its state
 // together, instead of one pass per elementwise op. Every tensor given must be
 // contiguous, on the CPU and of the parameter's dtype (float32 or float64);
-// the caller (nn/optim/*) guarantees it.
+// the caller (nn/optim/*) guarantees it. The per-element maths is shared with
+// the CUDA kernels (kernels/common/optim_functors.h).
 #include <cstdint>
 
 #include "ember/core/tensor.h"
+#include "ember/kernels/common/optim_functors.h"
 
 namespace ember::cpu {
 
-struct SgdHyper {
-  double lr, momentum, dampening, weight_decay;
-  bool nesterov;
-};
+// The hyperparameters live with the shared maths (optim_functors.h).
+using ember::AdamHyper;
+using ember::SgdHyper;
 
 // torch.optim.SGD's update of one parameter:
 //   g = grad + weight_decay * p
@@ -23,13 +24,6 @@ struct SgdHyper {
 // momentum_buffer is undefined when momentum == 0.
 void sgd_update(const Tensor& param, const Tensor& grad, const Tensor& momentum_buffer,
                 const SgdHyper& h, bool first_step);
-
-struct AdamHyper {
-  double lr, beta1, beta2, eps, weight_decay;
-  bool amsgrad;
-  bool decoupled_weight_decay;  // AdamW: p *= 1 - lr * wd instead of adding wd * p to grad
-  int64_t step;                 // counted from 1 (this step included)
-};
 
 // torch.optim.Adam's / AdamW's update of one parameter:
 //   p = p * (1 - lr * wd)                    (AdamW)  |  g = grad + wd * p   (Adam)

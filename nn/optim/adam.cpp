@@ -2,6 +2,7 @@
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
+#include "ember/kernels/cuda/optim.h"
 
 namespace ember::optim {
 
@@ -78,7 +79,10 @@ Tensor Adam::step(LossClosure closure) {
       s.step(s.step() + 1);
       h.step = s.step();
       detail::update_in_place(p, [&](const Tensor& param) {
-        cpu::adam_update(param, grad, s.exp_avg(), s.exp_avg_sq(), s.max_exp_avg_sq(), h);
+        if (param.is_cuda())
+          cuda::adam_update(param, grad, s.exp_avg(), s.exp_avg_sq(), s.max_exp_avg_sq(), h);
+        else
+          cpu::adam_update(param, grad, s.exp_avg(), s.exp_avg_sq(), s.max_exp_avg_sq(), h);
       });
     }
   }

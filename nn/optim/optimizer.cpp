@@ -192,7 +192,6 @@ Tensor dense_grad(const char* optimizer, const Tensor& p) {
   EMBER_CHECK(g.dtype() == p.dtype() && g.sizes() == p.sizes() && g.device() == p.device(),
               optimizer, ": the gradient (", g.toString(), ") does not match its parameter (",
               p.toString(), ")");
-  EMBER_CHECK(p.is_cpu(), optimizer, ": parameters on ", p.device(), " are not supported yet");
   return g.contiguous();
 }
 

@@ -3,6 +3,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
 #include "ember/kernels/cpu/optim_kernels.h"
+#include "ember/kernels/cuda/optim.h"
 
 namespace ember::optim {
 
@@ -62,7 +63,10 @@ Tensor SGD::step(LossClosure closure) {
         buf = s.momentum_buffer();
       }
       detail::update_in_place(p, [&](const Tensor& param) {
-        cpu::sgd_update(param, grad, buf, h, first);
+        if (param.is_cuda())
+          cuda::sgd_update(param, grad, buf, h, first);
+        else
+          cpu::sgd_update(param, grad, buf, h, first);
       });
     }
   }

@@ -17,6 +17,12 @@ double clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm,
                        double norm_type = 2.0, bool error_if_nonfinite = false);
 double clip_grad_norm_(const Tensor& parameter, double max_norm, double norm_type = 2.0,
                        bool error_if_nonfinite = false);
+// The same, returning the total as a 0-dim float64 tensor on the gradients'
+// device (as PyTorch's Python function): on CUDA nothing waits for the device
+// (clip_grad_norm_ syncs once to return a double), unless error_if_nonfinite,
+// which must read the total before it scales anything.
+Tensor clip_grad_norm_tensor_(const std::vector<Tensor>& parameters, double max_norm,
+                              double norm_type = 2.0, bool error_if_nonfinite = false);
 
 // Clamps every gradient element to [-clip_value, clip_value].
 void clip_grad_value_(const std::vector<Tensor>& parameters, double clip_value);

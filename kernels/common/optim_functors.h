@@ -1,0 +1,103 @@
+#pragma once
+// The per-element maths of the fused optimizer updates, shared by the CPU
+// loops (kernels/cpu/optim_kernels.cpp) and the CUDA kernels
+// (kernels/cuda/optim.cu). The flags that change the rule are template
+// parameters, so each loop body is branch-free (and vectorizes on the CPU);
+// everything that depends only on the step (bias corrections, the decay
+// factor) is computed once on the host by the make_* functions and passed by
+// value, so a CUDA step needs no host sync.
+#include <cmath>
+#include <cstdint>
+
+#include "ember/kernels/common/macros.h"
+#include "ember/kernels/common/unary_functors.h"
+
+namespace ember {
+
+struct SgdHyper {
+  double lr, momentum, dampening, weight_decay;
+  bool nesterov;
+};
+
+struct AdamHyper {
+  double lr, beta1, beta2, eps, weight_decay;
+  bool amsgrad;
+  bool decoupled_weight_decay;  // AdamW: p *= 1 - lr * wd instead of adding wd * p to grad
+  int64_t step;                 // counted from 1 (this step included)
+};
+
+namespace functors {
+
+// torch.optim.SGD on element i (buf is unused without kMomentum):
+//   g = grad + weight_decay * p
+//   buf = first step ? g : momentum * buf + (1 - dampening) * g
+//   p -= lr * (nesterov ? g + momentum * buf : buf)      (without momentum: lr * g)
+template <typename T, bool kMomentum, bool kNesterov, bool kFirst>
+struct SgdUpdate {
+  T lr, weight_decay, momentum, one_minus_dampening;
+
+  EMBER_HOST_DEVICE void operator()(T* p, const T* grad, T* buf, int64_t i) const {
+    const T g = grad[i] + weight_decay * p[i];
+    T d = g;
+    if constexpr (kMomentum) {
+      const T b = kFirst ? g : momentum * buf[i] + one_minus_dampening * g;
+      buf[i] = b;
+      d = kNesterov ? g + momentum * b : b;
+    }
+    p[i] = p[i] - lr * d;
+  }
+};
+
+template <typename T, bool kMomentum, bool kNesterov, bool kFirst>
+SgdUpdate<T, kMomentum, kNesterov, kFirst> make_sgd_update(const SgdHyper& h) {
+  return {static_cast<T>(h.lr), static_cast<T>(h.weight_decay), static_cast<T>(h.momentum),
+          static_cast<T>(1 - h.dampening)};
+}
+
+// torch.optim.Adam / AdamW on element i (vmax is unused without kAmsgrad):
+//   p = p * (1 - lr * wd)           (AdamW)  |  g = grad + wd * p   (Adam)
+//   m = m + (1 - beta1) * (g - m)
+//   v = beta2 * v + (1 - beta2) * g * g
+//   vmax = max(vmax, v)             (amsgrad; the denominator then uses vmax)
+//   p = p - lr / (1 - beta1^step) * m / (sqrt(v) / sqrt(1 - beta2^step) + eps)
+template <typename T, bool kAmsgrad, bool kDecoupled>
+struct AdamUpdate {
+  T neg_step_size, inv_bias2_sqrt, one_minus_beta1, beta2, one_minus_beta2, eps;
+  T weight_decay, decay;  // decay = 1 - lr * weight_decay (AdamW)
+
+  EMBER_HOST_DEVICE void operator()(T* p, const T* grad, T* m, T* v, T* vmax, int64_t i) const {
+    T pi = p[i], g = grad[i];
+    if constexpr (kDecoupled)
+      pi = pi * decay;
+    else
+      g = g + weight_decay * pi;
+    const T mi = m[i] + one_minus_beta1 * (g - m[i]);
+    T vi = beta2 * v[i] + one_minus_beta2 * g * g;
+    m[i] = mi;
+    v[i] = vi;
+    if constexpr (kAmsgrad) {
+      vi = vmax[i] > vi ? vmax[i] : vi;
+      vmax[i] = vi;
+    }
+    const T denom = math::sqrt(vi) * inv_bias2_sqrt + eps;
+    p[i] = pi + neg_step_size * (mi / denom);
+  }
+};
+
+template <typename T, bool kAmsgrad, bool kDecoupled>
+AdamUpdate<T, kAmsgrad, kDecoupled> make_adam_update(const AdamHyper& h) {
+  const double bias1 = 1 - std::pow(h.beta1, static_cast<double>(h.step));
+  const double bias2 = 1 - std::pow(h.beta2, static_cast<double>(h.step));
+  return {static_cast<T>(-h.lr / bias1),
+          static_cast<T>(1 / std::sqrt(bias2)),
+          static_cast<T>(1 - h.beta1),
+          static_cast<T>(h.beta2),
+          static_cast<T>(1 - h.beta2),
+          static_cast<T>(h.eps),
+          static_cast<T>(h.weight_decay),
+          static_cast<T>(1 - h.lr * h.weight_decay)};
+}
+
+}  // namespace functors
+
+}  // namespace ember

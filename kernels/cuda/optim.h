@@ -1,0 +1,24 @@
+#pragma once
+// The fused optimizer updates on CUDA parameters (nn/optim/*): one kernel
+// launch per parameter reads and writes the parameter, its gradient and its
+// state together, on the legacy default stream. The maths is the CPU loops'
+// (kernels/common/optim_functors.h); the step's bias corrections are computed
+// on the host and passed by value, so a step needs no host sync. Every tensor
+// must be contiguous, on the parameter's CUDA device and of its dtype
+// (float32 or float64). In a build without the CUDA backend each update raises.
+#include <cstdint>
+
+#include "ember/core/tensor.h"
+#include "ember/kernels/common/optim_functors.h"
+#include "ember/kernels/cuda/optim_grid.h"
+
+namespace ember::cuda {
+
+// As cpu::sgd_update (momentum_buffer undefined when momentum == 0).
+void sgd_update(const Tensor& param, const Tensor& grad, const Tensor& momentum_buffer,
+                const SgdHyper& h, bool first_step);
+// As cpu::adam_update (max_exp_avg_sq undefined unless amsgrad).
+void adam_update(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
+                 const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, const AdamHyper& h);
+
+}  // namespace ember::cuda

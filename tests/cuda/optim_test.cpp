@@ -1,0 +1,206 @@
+// The fused optimizer updates on CUDA (kernels/cuda/optim.cu) against the same
+// optimizer on CPU copies of the parameters: SGD (plain, momentum with
+// dampening and weight decay, nesterov) and Adam / AdamW (weight decay,
+// amsgrad), several steps from the same state and the same gradients, on
+// parameters of 0, 1, 31 and 1025 elements, a non-contiguous one, and one of
+// 65535 * 256 + 3 elements (more than one grid-stride pass). Tolerance, relative
+// to max(1, |cpu value|): 1e-6 for float32 (the device may fuse a multiply-add
+// the host rounds twice), 1e-12 for float64. A step after the first makes no
+// cudaMalloc. clip_grad_norm_ on CUDA gradients against the CPU too.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <ember/core/ops/factory.h>
+#include <ember/kernels/cuda/memory.h>
+#include <ember/kernels/cuda/sync_count.h>
+#include <ember/nn/optim/adam.h>
+#include <ember/nn/optim/adamw.h>
+#include <ember/nn/optim/sgd.h>
+#include <ember/nn/utils/clip_grad.h>
+
+#include "../test_helpers.h"
+
+using namespace ember;
+using namespace ember_test;
+
+namespace {
+
+const Device kGpu(kCUDA, 0);
+constexpr int kSteps = 4;
+
+using MakeOptimizer = std::function<std::unique_ptr<optim::Optimizer>(std::vector<Tensor>)>;
+
+struct Config {
+  std::string name;
+  MakeOptimizer make;
+};
+
+std::vector<Config> configs() {
+  using namespace optim;
+  return {
+      {"SGD", [](std::vector<Tensor> p) { return std::make_unique<SGD>(p, SGDOptions(0.1)); }},
+      {"SGD momentum dampening weight_decay",
+       [](std::vector<Tensor> p) {
+         return std::make_unique<SGD>(
+             p, SGDOptions(0.1).momentum(0.9).dampening(0.3).weight_decay(0.01));
+       }},
+      {"SGD nesterov",
+       [](std::vector<Tensor> p) {
+         return std::make_unique<SGD>(p, SGDOptions(0.05).momentum(0.8).nesterov(true));
+       }},
+      {"Adam",
+       [](std::vector<Tensor> p) {
+         return std::make_unique<Adam>(p, AdamOptions(1e-2).weight_decay(0.1));
+       }},
+      {"Adam amsgrad",
+       [](std::vector<Tensor> p) {
+         return std::make_unique<Adam>(p, AdamOptions(1e-2).betas({0.8, 0.99}).amsgrad(true));
+       }},
+      {"AdamW amsgrad",
+       [](std::vector<Tensor> p) {
+         return std::make_unique<AdamW>(p, AdamWOptions(1e-2).weight_decay(0.05).amsgrad(true));
+       }},
+  };
+}
+
+// |randn| + 0.1 with a random sign.
+Tensor random_nonzero(IntArrayRef shape, ScalarType dtype) {
+  const Tensor r = randn(shape, kDouble);
+  return ((r.abs() + 0.1) * where(randn(shape, kDouble) > 0, ones(shape, kDouble), -1.0))
+      .to(dtype);
+}
+
+void require_close(const Tensor& gpu, const Tensor& cpu, double tol) {
+  const std::vector<double> got = values(gpu.cpu()), want = values(cpu);
+  REQUIRE(got.size() == want.size());
+  double worst = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    worst = std::max(worst, std::abs(got[i] - want[i]) / std::max(1.0, std::abs(want[i])));
+  CHECK(worst <= tol);
+}
+
+// The shapes of the parameters: the sizes of the brief, plus a transposed one.
+struct ParamShape {
+  std::vector<int64_t> sizes;
+  bool transposed = false;
+};
+
+void run_against_cpu(const Config& config, ScalarType dtype, bool with_large) {
+  std::vector<ParamShape> shapes = {{{0}}, {{1}}, {{31}}, {{1025}}, {{31, 33}, true}};
+  if (with_large) shapes.push_back({{65535LL * 256 + 3}});
+  std::vector<Tensor> cpu_params, gpu_params;
+  for (const ParamShape& s : shapes) {
+    const Tensor init = random_nonzero(s.sizes, dtype);
+    cpu_params.push_back(init.clone().requires_grad_());
+    Tensor on_gpu;
+    if (s.transposed) {  // a non-contiguous leaf: (31, 33) with strides (1, 31)
+      on_gpu = empty_strided(s.sizes, {1, s.sizes[0]}, TensorOptions(dtype).device(kGpu));
+      on_gpu.copy_(init);
+      REQUIRE_FALSE(on_gpu.is_contiguous());
+    } else {
+      on_gpu = init.to(kGpu);
+    }
+    gpu_params.push_back(on_gpu.requires_grad_());
+  }
+  auto cpu_opt = config.make(cpu_params);
+  auto gpu_opt = config.make(gpu_params);
+  const double tol = dtype == kFloat ? 1e-6 : 1e-12;
+  uint64_t mallocs_after_first = 0;
+  for (int step = 0; step < kSteps; ++step) {
+    INFO("step " << step);
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      const Tensor g = random_nonzero(shapes[i].sizes, dtype);
+      cpu_params[i].set_grad(g);
+      if (step == 0)
+        gpu_params[i].set_grad(g.to(kGpu));
+      else
+        gpu_params[i].mutable_grad().copy_(g);  // reuses the gradient's memory
+    }
+    const uint64_t syncs = cuda::sync_count();
+    cpu_opt->step();
+    gpu_opt->step();
+    CHECK(cuda::sync_count() == syncs);  // a step never waits for the device
+    if (step == 0) mallocs_after_first = cuda::memory_stats().num_system_allocs;
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      INFO("parameter " << i);
+      require_close(gpu_params[i], cpu_params[i], tol);
+    }
+  }
+  CHECK(cuda::memory_stats().num_system_allocs == mallocs_after_first);
+}
+
+}  // namespace
+
+TEST_CASE("cuda optim: every optimizer's float32 CUDA step matches its CPU step",
+          "[cuda_optim]") {
+  for (const Config& c : configs()) {
+    INFO(c.name);
+    run_against_cpu(c, kFloat, /*with_large=*/c.name == "SGD momentum dampening weight_decay" ||
+                                   c.name == "AdamW amsgrad");
+  }
+}
+
+TEST_CASE("cuda optim: every optimizer's float64 CUDA step matches its CPU step",
+          "[cuda_optim]") {
+  for (const Config& c : configs()) {
+    INFO(c.name);
+    run_against_cpu(c, kDouble, /*with_large=*/false);
+  }
+}
+
+TEST_CASE("cuda optim: clip_grad_norm_ on CUDA gradients matches the CPU and syncs once",
+          "[cuda_optim]") {
+  // Tolerance: 1e-6 (float32 gradients; the device sums in another order).
+  for (double norm_type : {2.0, 1.0, 3.0, std::numeric_limits<double>::infinity()}) {
+    INFO("norm_type " << norm_type);
+    std::vector<Tensor> cpu_params, gpu_params;
+    for (int64_t n : {1, 31, 1025}) {
+      const Tensor p = random_nonzero({n}, kFloat), g = random_nonzero({n}, kFloat);
+      cpu_params.push_back(p.clone().requires_grad_());
+      cpu_params.back().set_grad(g.clone());
+      gpu_params.push_back(p.to(kGpu).requires_grad_());
+      gpu_params.back().set_grad(g.to(kGpu));
+    }
+    const double want = nn::utils::clip_grad_norm_(cpu_params, 0.5, norm_type);
+    const uint64_t syncs = cuda::sync_count();
+    const double got = nn::utils::clip_grad_norm_(gpu_params, 0.5, norm_type);
+    CHECK(cuda::sync_count() == syncs + 1);  // reading the returned total
+    CHECK(std::abs(got - want) <= 1e-6 * std::max(1.0, std::abs(want)));
+    for (size_t i = 0; i < cpu_params.size(); ++i)
+      require_close(gpu_params[i].grad(), cpu_params[i].grad(), 1e-6);
+  }
+}
+
+TEST_CASE("cuda optim: clip_grad_norm_tensor_ on CUDA gradients makes no host sync",
+          "[cuda_optim]") {
+  Tensor p = zeros({2}, TensorOptions().device(kGpu)).requires_grad_();
+  p.set_grad(tensor({3.0f, 4.0f}).to(kGpu));
+  const uint64_t syncs = cuda::sync_count();
+  const Tensor total = nn::utils::clip_grad_norm_tensor_({p}, 1.0);
+  CHECK(cuda::sync_count() == syncs);
+  CHECK(total.is_cuda());
+  CHECK(total.dtype() == kDouble);
+  CHECK(total.item<double>() == Approx(5.0).epsilon(1e-12));
+  require_close(p.grad(), tensor({3.0f, 4.0f}) / (5.0 + 1e-6), 1e-6);
+}
+
+TEST_CASE("cuda optim: clip_grad_norm_ with error_if_nonfinite leaves CUDA gradients alone",
+          "[cuda_optim]") {
+  Tensor p = zeros({3}, TensorOptions().device(kGpu)).requires_grad_();
+  p.set_grad(tensor({1.0f, INFINITY, 2.0f}).to(kGpu));
+  REQUIRE_THROWS_WITH(nn::utils::clip_grad_norm_(p, 1.0, 2.0, /*error_if_nonfinite=*/true),
+                      Catch::Contains("clip_grad_norm_: the total norm of order 2 of the "
+                                      "gradients is inf"));
+  CHECK(values(p.grad().cpu())[0] == 1.0);
+  Tensor q = zeros({2}).requires_grad_();
+  q.mutable_grad() = ones({2});
+  REQUIRE_THROWS_WITH(nn::utils::clip_grad_norm_({p, q}, 1.0),
+                      Catch::Contains("clip_grad_norm_: all gradients must be on one device"));
+}
