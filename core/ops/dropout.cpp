@@ -8,6 +8,7 @@
 #include "ember/core/ops/factory.h"
 #include "ember/core/parallel.h"
 #include "ember/kernels/common/philox.h"
+#include "ember/kernels/cuda/random.h"
 
 namespace ember {
 
@@ -17,26 +18,30 @@ void check_dropout(const char* op, const Tensor& x, double p) {
   EMBER_CHECK(p >= 0 && p <= 1, op, ": dropout probability has to be between 0 and 1, but got ", p);
   EMBER_CHECK(x.is_floating_point(), op, ": expected a floating point input, got ",
               x.scalar_type());
-  detail::check_cpu(op, x);
 }
 
-// Contiguous mask of x's shape: element i keeps (1/(1-p)) when uniform i of
-// the draw is below 1-p, else 0. Uniforms follow the 32-bit stream layout of
-// kernels/common/philox.h (four per block), whatever the dtype.
+// Contiguous mask of x's shape, on x's device: element i keeps (1/(1-p)) when
+// uniform i of the draw is below 1-p, else 0. Uniforms follow the 32-bit
+// stream layout of kernels/common/philox.h (four per block), whatever the
+// dtype; the CUDA kernel runs the same draw, so a seed gives one mask on both.
 Tensor keep_mask(const Tensor& x, double p) {
-  Tensor mask = empty(x.sizes(), x.options());
+  Tensor mask = empty(x.sizes(), x.options().requires_grad(false));
+  if (x.is_cuda()) {
+    cuda::fill_dropout_mask(mask, p);
+    return mask;
+  }
   const int64_t n = mask.numel();
-  const auto [seed, base] = default_generator(x.device()).reserve(philox::blocks_for_uniform32(n));
-  const float keep = static_cast<float>(1 - p);
   dispatch_floating(x.scalar_type(), "dropout", [&]<typename T>() {
-    const T scale = static_cast<T>(1 / (1 - p));
+    using Draw = philox::DropoutMaskDraw<T>;
+    const uint64_t blocks = philox::blocks_for<Draw>(static_cast<uint64_t>(n));
+    const auto [seed, base] = default_generator(x.device()).reserve(blocks);
+    const Draw draw{static_cast<float>(1 - p), static_cast<T>(1 / (1 - p))};
     T* m = mask.data_ptr<T>();
-    const int64_t blocks = (n + 3) / 4;
-    parallel_for(0, blocks, 2048, [&](int64_t b0, int64_t b1) {
+    parallel_for(0, static_cast<int64_t>(blocks), 2048, [&](int64_t b0, int64_t b1) {
       for (int64_t b = b0; b < b1; ++b) {
         const philox::Block r = philox::generate(seed, base + static_cast<uint64_t>(b));
-        for (int64_t lane = 0; lane < 4 && 4 * b + lane < n; ++lane)
-          m[4 * b + lane] = philox::to_float01(r.v[lane]) < keep ? scale : T(0);
+        for (int lane = 0; lane < Draw::kPerBlock && b * Draw::kPerBlock + lane < n; ++lane)
+          m[b * Draw::kPerBlock + lane] = draw(r, lane);
       }
     });
   });

@@ -5,7 +5,11 @@
 #include "ember/core/autograd_meta.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/shape.h"
+#include "ember/core/parallel.h"
+#include "ember/kernels/common/range_functors.h"
+#include "ember/kernels/cuda/factory.h"
 #include "ember/kernels/cuda/memory.h"
+#include "ember/kernels/cuda/pinned_memory.h"
 
 namespace ember {
 namespace {
@@ -14,8 +18,23 @@ namespace {
 // get_allocator(kCUDA): calling into kernels/cuda/memory.cpp makes the linker
 // keep it (Note [CUDA allocator registration] there), and it raises the Error
 // that says why there is no device.
-Allocator* allocator_for(Device device) {
+Allocator* allocator_for(const TensorOptions& options) {
+  const Device device = options.device();
+  if (options.pinned_memory()) {
+    EMBER_CHECK(device.is_cpu(), "pinned_memory: only CPU tensors can be pinned, but the "
+                "options ask for ", device);
+    return cuda::detail::pinned_allocator("pinned_memory");
+  }
   return device.is_cpu() ? cpu_allocator() : cuda::detail::allocator(device);
+}
+
+// t[i] = f(i) over the contiguous 1-d CPU tensor t.
+template <typename T, typename F>
+void fill_range(const Tensor& t, const F& f) {
+  T* p = t.data_ptr<T>();
+  parallel_for(0, t.numel(), cpu::kGrainSize, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) p[i] = f(i);
+  });
 }
 
 Tensor apply_requires_grad(Tensor t, const TensorOptions& options) {
@@ -34,7 +53,7 @@ Tensor empty_strided(IntArrayRef size, IntArrayRef stride, const TensorOptions& 
     else if (span > 0) span += (size[d] - 1) * stride[d];
   }
   const size_t nbytes = static_cast<size_t>(span) * element_size(options.dtype());
-  auto storage = std::make_shared<StorageImpl>(nbytes, allocator_for(options.device()));
+  auto storage = std::make_shared<StorageImpl>(nbytes, allocator_for(options));
   Tensor t(std::make_shared<TensorImpl>(std::move(storage), 0, DimVector(size), DimVector(stride),
                                         options.dtype()));
   return apply_requires_grad(std::move(t), options);
@@ -43,7 +62,7 @@ Tensor empty_strided(IntArrayRef size, IntArrayRef stride, const TensorOptions& 
 Tensor empty(IntArrayRef size, const TensorOptions& options) {
   for (int64_t s : size) EMBER_CHECK(s >= 0, "empty: negative size in ", size);
   const size_t nbytes = static_cast<size_t>(compute_numel(size)) * element_size(options.dtype());
-  auto storage = std::make_shared<StorageImpl>(nbytes, allocator_for(options.device()));
+  auto storage = std::make_shared<StorageImpl>(nbytes, allocator_for(options));
   Tensor t(std::make_shared<TensorImpl>(std::move(storage), 0, DimVector(size),
                                         contiguous_strides(size), options.dtype()));
   return apply_requires_grad(std::move(t), options);
@@ -78,34 +97,40 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, const 
   EMBER_CHECK((b - a) / s >= 0, "arange: the range [", start, ", ", end, ") is empty in the direction of step ", step);
   const int64_t n = all_int ? (end.toLong() - start.toLong() + step.toLong() - (s > 0 ? 1 : -1)) / step.toLong()
                             : static_cast<int64_t>(std::ceil((b - a) / s));
-  Tensor t = empty({n}, o.device(kCPU).requires_grad(false));
-  dispatch_numeric(o.dtype(), "arange", [&]<typename T>() {
-    T* p = t.data_ptr<T>();
-    for (int64_t i = 0; i < n; ++i)
-      p[i] = all_int ? static_cast<T>(start.toLong() + i * step.toLong()) : static_cast<T>(a + i * s);
-  });
-  return apply_requires_grad(o.device().is_cpu() ? t : t.to(o.device()), o);
+  Tensor t = empty({n}, o.requires_grad(false));
+  if (t.is_cuda()) {
+    cuda::fill_arange(t, start, step, all_int);
+  } else {
+    dispatch_numeric(o.dtype(), "arange", [&]<typename T>() {
+      if (all_int)
+        fill_range<T>(t, functors::ArangeInt<T>{start.toLong(), step.toLong()});
+      else
+        fill_range<T>(t, functors::ArangeFloat<T>{a, s});
+    });
+  }
+  return apply_requires_grad(std::move(t), o);
 }
 
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, const TensorOptions& options) {
   EMBER_CHECK(steps >= 0, "linspace: number of steps must be non-negative, got ", steps);
-  Tensor t = empty({steps}, options.device(kCPU).requires_grad(false));
+  Tensor t = empty({steps}, options.requires_grad(false));
   const double a = start.toDouble(), b = end.toDouble();
-  dispatch_numeric(options.dtype(), "linspace", [&]<typename T>() {
-    T* p = t.data_ptr<T>();
-    for (int64_t i = 0; i < steps; ++i)
-      p[i] = static_cast<T>(steps == 1 ? a : a + (b - a) * static_cast<double>(i) / static_cast<double>(steps - 1));
-  });
-  return apply_requires_grad(options.device().is_cpu() ? t : t.to(options.device()), options);
+  if (t.is_cuda()) {
+    cuda::fill_linspace(t, a, b);
+  } else {
+    dispatch_numeric(options.dtype(), "linspace", [&]<typename T>() {
+      fill_range<T>(t, functors::Linspace<T>{a, b, steps});
+    });
+  }
+  return apply_requires_grad(std::move(t), options);
 }
 
+// zeros with ones on the diagonal: a strided fill of the diagonal (stride n + 1),
+// the same kernel on either device.
 Tensor eye(int64_t n, const TensorOptions& options) {
-  Tensor t = zeros({n, n}, options.device(kCPU).requires_grad(false));
-  dispatch_all(options.dtype(), "eye", [&]<typename T>() {
-    T* p = t.data_ptr<T>();
-    for (int64_t i = 0; i < n; ++i) p[i * n + i] = T(1);
-  });
-  return apply_requires_grad(options.device().is_cpu() ? t : t.to(options.device()), options);
+  Tensor t = zeros({n, n}, options.requires_grad(false));
+  detail::fill_kernel(t.view({n * n}).slice(0, 0, n * n, n + 1), 1);
+  return apply_requires_grad(std::move(t), options);
 }
 
 TensorDataContainer::TensorDataContainer(std::initializer_list<TensorDataContainer> list)
@@ -143,6 +168,7 @@ void fill_from(const TensorDataContainer& c, T*& out) {
 }
 }  // namespace
 
+// The values come from the host: built on the CPU, then one host->device copy.
 Tensor tensor(const TensorDataContainer& data, const TensorOptions& options) {
   const ScalarType dtype = options.has_dtype() ? options.dtype() : data.inferred_dtype();
   Tensor t = empty(data.sizes(), TensorOptions(dtype));
@@ -156,6 +182,9 @@ Tensor tensor(const TensorDataContainer& data, const TensorOptions& options) {
 
 Tensor tensor(const TensorDataContainer& data) { return tensor(data, TensorOptions()); }
 
+// from_blob wraps memory of the device the options name, as libtorch's: with a
+// CUDA device, `data` must be device memory of that device (ember cannot check
+// a raw pointer); nothing is copied either way.
 Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, const TensorOptions& options) {
   EMBER_CHECK(sizes.size() == strides.size(), "from_blob: ", sizes.size(), " sizes but ",
               strides.size(), " strides");

@@ -1,8 +1,11 @@
 // Indexing by int64 index tensors: index_select, gather, scatter_add (and its
 // in-place form), masked_fill, and embedding / one_hot built on them. Indices
 // do not wrap: a negative or too-large value is an error naming the op, the
-// value and the valid range, as PyTorch. Each derivative is another op of this
-// family (gather <-> scatter_add), so double backward works.
+// value and the valid range, as PyTorch. On the CPU the op checks the values
+// before it runs; on CUDA the kernel checks them and the Error comes at the
+// next CUDA indexing call or cuda::check_index_errors() (kernels/cuda/indexing.h),
+// so no op waits for the device. Each derivative is another op of this family
+// (gather <-> scatter_add), so double backward works on both devices.
 #include "ember/core/ops/indexing.h"
 
 #include <algorithm>
@@ -11,6 +14,8 @@
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
 #include "ember/kernels/cpu/indexing.h"
+#include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/cuda/indexing.h"
 
 namespace ember {
 
@@ -23,7 +28,9 @@ void check_index_dtype(const char* op, const Tensor& index) {
               index.scalar_type());
 }
 
+// CPU only: on CUDA the kernels check (see the file comment).
 void check_index_values(const char* op, const Tensor& index, int64_t dim, int64_t size) {
+  if (index.is_cuda()) return;
   const std::optional<int64_t> bad = cpu::find_out_of_range(index, size);
   if (!bad) return;
   if (size == 0)
@@ -64,7 +71,7 @@ Tensor pad_to(const Tensor& g, IntArrayRef sizes, int64_t dim) {
   if (g.sizes() == sizes) return g;
   DimVector line(g.dim(), 1);
   line[dim] = g.size(dim);
-  const Tensor positions = arange(g.size(dim)).view(line).expand(g.sizes());
+  const Tensor positions = arange(g.size(dim), g.options().dtype(kLong)).view(line).expand(g.sizes());
   return scatter_add(zeros(sizes, g.options()), dim, positions, g);
 }
 
@@ -91,7 +98,6 @@ int64_t check_scatter_add(const char* op, const Tensor& self, int64_t dim, const
                           const Tensor& src) {
   detail::check_same_device(op, self, index);
   detail::check_same_device(op, self, src);
-  detail::check_cpu(op, self);
   check_index_dtype(op, index);
   EMBER_CHECK(src.scalar_type() == self.scalar_type(), op, ": expected src to have self's dtype ",
               self.scalar_type(), ", got ", src.scalar_type());
@@ -101,13 +107,15 @@ int64_t check_scatter_add(const char* op, const Tensor& self, int64_t dim, const
   return dim;
 }
 
-void scatter_add_into(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+void scatter_add_into(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
+                      const Tensor& src) {
+  if (self.is_cuda())
+    return cuda::scatter_add(op, at_least_1d(self), dim, at_least_1d(index), at_least_1d(src));
   cpu::scatter_add(at_least_1d(self), dim, at_least_1d(index), at_least_1d(src));
 }
 
 Tensor index_select_impl(const char* op, const Tensor& x, int64_t dim, const Tensor& index) {
   detail::check_same_device(op, x, index);
-  detail::check_cpu(op, x);
   check_index_dtype(op, index);
   EMBER_CHECK(index.dim() <= 1, op, ": index must be 0-d or 1-d, got shape ", index.sizes());
   const Tensor xs = at_least_1d(x);
@@ -119,7 +127,10 @@ Tensor index_select_impl(const char* op, const Tensor& x, int64_t dim, const Ten
   DimVector out_sizes(xs.sizes());
   out_sizes[dim] = idx.numel();
   Tensor out = empty(x.dim() > 0 ? out_sizes.ref() : IntArrayRef(), x.options());
-  cpu::index_select(at_least_1d(out), xs, dim, idx);
+  if (x.is_cuda())
+    cuda::index_select(op, at_least_1d(out), xs, dim, idx);
+  else
+    cpu::index_select(at_least_1d(out), xs, dim, idx);
   if (autograd::needs_grad(x)) {
     // dx = zeros of x's shape with g's slices added at their indices (repeats sum).
     const DimVector x_sizes(x.sizes()), xs_sizes(xs.sizes());
@@ -138,6 +149,30 @@ Tensor index_select_impl(const char* op, const Tensor& x, int64_t dim, const Ten
   return out;
 }
 
+// The largest value + 1 of a contiguous int64 CPU tensor: one_hot's class count.
+int64_t inferred_num_classes(const Tensor& flat) {
+  EMBER_CHECK(flat.numel() > 0,
+              "one_hot: cannot infer num_classes from an empty tensor; pass num_classes");
+  const int64_t* v = flat.data_ptr<int64_t>();
+  return *std::max_element(v, v + flat.numel()) + 1;
+}
+
+// one_hot on CUDA: zeros (N, C) with out[i, indices[i]] += 1, a scatter_add of
+// ones, whose kernel reports bad class values as any other index. Inferring C
+// needs the largest value on the host: that copy waits for the device.
+Tensor one_hot_cuda(const Tensor& indices, int64_t num_classes) {
+  if (num_classes == -1) num_classes = inferred_num_classes(indices.cpu().contiguous());
+  const int64_t n = indices.numel();
+  DimVector out_sizes(indices.sizes());
+  out_sizes.push_back(num_classes);
+  Tensor out = zeros(out_sizes, indices.options().requires_grad(false));
+  if (n == 0) return out;
+  const Tensor ones_column = ones({1, 1}, indices.options().requires_grad(false)).expand({n, 1});
+  cuda::scatter_add("one_hot", out.view({n, num_classes}), 1, indices.reshape({n, 1}),
+                    ones_column);
+  return out;
+}
+
 }  // namespace
 
 Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
@@ -147,13 +182,15 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
 // out[p] = x[p with p[dim] = index[p]], out of index's shape.
 Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
   detail::check_same_device("gather", x, index);
-  detail::check_cpu("gather", x);
   check_index_dtype("gather", index);
   dim = wrap_dim(dim, std::max<int64_t>(x.dim(), 1), "gather");
   check_index_shape("gather", x, dim, index, nullptr);
   check_index_values("gather", index, dim, at_least_1d(x).size(dim));
   Tensor out = empty(index.sizes(), x.options());
-  cpu::gather(at_least_1d(out), at_least_1d(x), dim, at_least_1d(index));
+  if (x.is_cuda())
+    cuda::gather("gather", at_least_1d(out), at_least_1d(x), dim, at_least_1d(index));
+  else
+    cpu::gather(at_least_1d(out), at_least_1d(x), dim, at_least_1d(index));
   if (autograd::needs_grad(x)) {
     const DimVector x_sizes(x.sizes());
     auto node = autograd::make_node("GatherBackward", {x},
@@ -169,7 +206,7 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
 Tensor scatter_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src) {
   dim = check_scatter_add("scatter_add", x, dim, index, src);
   Tensor out = x.detach().clone();
-  scatter_add_into(out, dim, index, src);
+  scatter_add_into("scatter_add", out, dim, index, src);
   if (autograd::needs_grad(x, src))
     autograd::set_history(out, scatter_add_node(x, dim, index, src));
   return out;
@@ -179,12 +216,16 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, const Scalar& value) {
   EMBER_CHECK(mask.scalar_type() == kBool, "masked_fill: expected a bool mask, got ",
               mask.scalar_type());
   detail::check_same_device("masked_fill", x, mask);
-  detail::check_cpu("masked_fill", x);
   Tensor out = empty(broadcast_shapes(x.sizes(), mask.sizes(), "masked_fill"), x.options());
-  dispatch_all(x.scalar_type(), "masked_fill", [&]<typename T>() {
-    const T v = value.to<T>();
-    cpu::elementwise<T, T, bool>(out, {&x, &mask}, [v](T a, bool m) { return m ? v : a; });
-  });
+  if (x.is_cuda()) {
+    // out = mask ? value : x; the value, a 0-d CPU tensor, travels in the launch's parameters.
+    cuda::where_kernel(out, mask, full({}, value, TensorOptions(x.scalar_type())), x);
+  } else {
+    dispatch_all(x.scalar_type(), "masked_fill", [&]<typename T>() {
+      const T v = value.to<T>();
+      cpu::elementwise<T, T, bool>(out, {&x, &mask}, [v](T a, bool m) { return m ? v : a; });
+    });
+  }
   if (autograd::needs_grad(x)) {
     auto node = autograd::make_node("MaskedFillBackward", {x}, [](Node& n, const tensor_list& g) {
       return tensor_list{masked_fill(g[0], n.saved(0), 0)};  // the engine sums to x's shape
@@ -210,16 +251,13 @@ Tensor embedding(const Tensor& weight, const Tensor& indices) {
 // indices: int64, any shape S -> int64 (S..., num_classes) of zeros with a 1 at each value.
 Tensor one_hot(const Tensor& indices, int64_t num_classes) {
   check_index_dtype("one_hot", indices);
-  detail::check_cpu("one_hot", indices);
   EMBER_CHECK(num_classes >= -1, "one_hot: num_classes must be -1 (infer) or >= 0, got ",
               num_classes);
+  if (indices.is_cuda()) return one_hot_cuda(indices, num_classes);
   const Tensor flat = indices.contiguous();
   const int64_t* v = flat.data_ptr<int64_t>();
   const int64_t n = flat.numel();
-  if (num_classes == -1) {
-    EMBER_CHECK(n > 0, "one_hot: cannot infer num_classes from an empty tensor; pass num_classes");
-    num_classes = *std::max_element(v, v + n) + 1;
-  }
+  if (num_classes == -1) num_classes = inferred_num_classes(flat);
   for (int64_t i = 0; i < n; ++i) {
     EMBER_CHECK(v[i] >= 0, "one_hot: class values must be non-negative, got ", v[i]);
     EMBER_CHECK(v[i] < num_classes, "one_hot: class value ", v[i], " is out of range for ",
@@ -246,7 +284,7 @@ Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src
   autograd::check_inplace(*this, "scatter_add_", {src});
   dim = check_scatter_add("scatter_add_", *this, dim, index, src);
   auto node = autograd::needs_grad(*this, src) ? scatter_add_node(*this, dim, index, src) : nullptr;
-  scatter_add_into(*this, dim, index, src);
+  scatter_add_into("scatter_add_", *this, dim, index, src);
   impl()->bump_version();
   if (node) autograd::rebase_history(*this, node);
   return *this;

@@ -1,5 +1,7 @@
 // Random tensors and the in-place samplers, all drawn from Philox streams
-// (kernels/common/philox.h) so the same seed gives the same values anywhere.
+// (kernels/common/philox.h) with the per-block draws the CUDA kernels use
+// (kernels/cuda/random.h), so the same seed gives the same values on the CPU
+// and on CUDA, and each device's generator advances by the same blocks.
 #include <algorithm>
 #include <numeric>
 
@@ -8,18 +10,26 @@
 #include "ember/core/ops/factory.h"
 #include "ember/core/parallel.h"
 #include "ember/kernels/common/philox.h"
+#include "ember/kernels/cuda/random.h"
 
 namespace ember {
 namespace {
 
-// Writes gen(seed, base, i) into each element of t (contiguous) in parallel.
-template <typename T, typename Gen>
-void fill_random(Tensor& t, uint64_t blocks, const Gen& gen) {
-  EMBER_CHECK(t.is_cpu(), "random fill on ", t.device(), " needs the CUDA backend");
+// Fills the contiguous CPU tensor t with `draw`, one Philox block per kPerBlock values.
+template <typename T, typename Draw>
+void fill_cpu(Tensor& t, const Draw& draw) {
+  const int64_t n = t.numel();
+  const uint64_t blocks = philox::blocks_for<Draw>(static_cast<uint64_t>(n));
   const auto [seed, base] = default_generator(t.device()).reserve(blocks);
   T* p = t.data_ptr<T>();
-  parallel_for(0, t.numel(), 4096, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) p[i] = static_cast<T>(gen(seed, base, static_cast<uint64_t>(i)));
+  parallel_for(0, static_cast<int64_t>(blocks), 1024, [&](int64_t b0, int64_t b1) {
+    for (int64_t b = b0; b < b1; ++b) {
+      const philox::Block r = philox::generate(seed, base + static_cast<uint64_t>(b));
+      for (int lane = 0; lane < Draw::kPerBlock; ++lane) {
+        const int64_t i = b * Draw::kPerBlock + lane;
+        if (i < n) p[i] = draw(r, lane);
+      }
+    }
   });
 }
 
@@ -30,7 +40,7 @@ Tensor& fill_in_place(Tensor& self, const char* op, const Fill& fill) {
   if (self.is_contiguous()) {
     fill(self);
   } else {
-    Tensor tmp = empty(self.sizes(), self.options());
+    Tensor tmp = empty(self.sizes(), self.options().requires_grad(false));
     fill(tmp);
     NoGradGuard guard;
     self.copy_(tmp);
@@ -44,16 +54,9 @@ Tensor& fill_in_place(Tensor& self, const char* op, const Fill& fill) {
 Tensor& Tensor::uniform_(double from, double to) {
   EMBER_CHECK(from <= to, "uniform_: from (", from, ") must be <= to (", to, ")");
   return fill_in_place(*this, "uniform_", [&](Tensor& t) {
+    if (t.is_cuda()) return cuda::fill_uniform(t, from, to);
     dispatch_floating(t.scalar_type(), "uniform_", [&]<typename T>() {
-      if constexpr (std::is_same_v<T, float>) {
-        fill_random<float>(t, philox::blocks_for_uniform32(t.numel()), [&](uint64_t s, uint64_t b, uint64_t i) {
-          return from + (to - from) * philox::uniform_float(s, b, i);
-        });
-      } else {
-        fill_random<double>(t, philox::blocks_for_uniform64(t.numel()), [&](uint64_t s, uint64_t b, uint64_t i) {
-          return from + (to - from) * philox::uniform_double(s, b, i);
-        });
-      }
+      fill_cpu<T>(t, philox::UniformDraw<T>{from, to - from});
     });
   });
 }
@@ -61,10 +64,9 @@ Tensor& Tensor::uniform_(double from, double to) {
 Tensor& Tensor::normal_(double mean, double std) {
   EMBER_CHECK(std >= 0, "normal_: std must be non-negative, got ", std);
   return fill_in_place(*this, "normal_", [&](Tensor& t) {
+    if (t.is_cuda()) return cuda::fill_normal(t, mean, std);
     dispatch_floating(t.scalar_type(), "normal_", [&]<typename T>() {
-      fill_random<T>(t, philox::blocks_for_normal(t.numel()), [&](uint64_t s, uint64_t b, uint64_t i) {
-        return mean + std * philox::normal(s, b, i);
-      });
+      fill_cpu<T>(t, philox::NormalDraw<T>{mean, std});
     });
   });
 }
@@ -93,21 +95,26 @@ Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& options) {
 Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions& options) {
   EMBER_CHECK(low < high, "randint: low (", low, ") must be less than high (", high, ")");
   Tensor t = empty(size, options);
+  if (t.is_cuda()) {
+    cuda::fill_randint(t, low, high);
+    return t;
+  }
   const uint64_t range = static_cast<uint64_t>(high - low);
   dispatch_numeric(t.scalar_type(), "randint", [&]<typename T>() {
-    fill_random<T>(t, philox::blocks_for_uniform64(t.numel()), [&](uint64_t s, uint64_t b, uint64_t i) {
-      return static_cast<T>(low + static_cast<int64_t>(philox::bits64(s, b, i) % range));
-    });
+    fill_cpu<T>(t, philox::RandintDraw<T>{low, range});
   });
   return t;
 }
 
+// Fisher-Yates on the host with the swap targets from one Philox draw of the
+// generator of the requested device; a CUDA result is then copied over (one
+// host->device copy: the shuffle is sequential, a kernel would gain nothing).
 Tensor randperm(int64_t n, const TensorOptions& options) {
   EMBER_CHECK(n >= 0, "randperm: n must be non-negative, got ", n);
-  // Fisher-Yates with the swap targets from one Philox draw.
   std::vector<int64_t> perm(static_cast<size_t>(n));
   std::iota(perm.begin(), perm.end(), 0);
-  const auto [seed, base] = default_generator().reserve(philox::blocks_for_uniform64(n));
+  const auto [seed, base] =
+      default_generator(options.device()).reserve(philox::blocks_for_uniform64(n));
   for (int64_t i = n - 1; i > 0; --i) {
     const auto j = static_cast<int64_t>(philox::bits64(seed, base, static_cast<uint64_t>(i)) %
                                         static_cast<uint64_t>(i + 1));

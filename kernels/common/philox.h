@@ -81,3 +81,80 @@ EMBER_HOST_DEVICE double normal(uint64_t seed, uint64_t base, uint64_t i) {
 }
 
 }  // namespace ember::philox
+
+namespace ember::philox {
+
+// a + s * x rounded as two separate double operations on both devices: nvcc
+// would fuse it into one fma, and the CPU and CUDA values would then differ
+// in the last bit.
+EMBER_HOST_DEVICE double affine(double a, double s, double x) {
+#ifdef __CUDA_ARCH__
+  return __dadd_rn(a, __dmul_rn(s, x));
+#else
+  return a + s * x;
+#endif
+}
+
+// Per-block draws shared by the CPU loops (core/ops/random.cpp, dropout.cpp)
+// and the CUDA kernels (kernels/cuda/random.cu): a draw of n values reads
+// blocks_for<Draw>(n) blocks, and value i is draw(block base + i / kPerBlock,
+// lane i % kPerBlock), as the stream layout above says. One Philox call then
+// serves kPerBlock values.
+template <typename Draw>
+EMBER_HOST_DEVICE uint64_t blocks_for(uint64_t n) {
+  return (n + Draw::kPerBlock - 1) / Draw::kPerBlock;
+}
+
+// from + (to - from) * U[0, 1): 24-bit uniforms for float32 (four per
+// block), 53-bit for float64 (two per block).
+template <typename T>
+struct UniformDraw {
+  static constexpr int kPerBlock = sizeof(T) == 4 ? 4 : 2;
+  double from, span;
+  EMBER_HOST_DEVICE T operator()(const Block& b, int lane) const {
+    if constexpr (kPerBlock == 4) {
+      return static_cast<T>(affine(from, span, to_float01(b.v[lane])));
+    } else {
+      return static_cast<T>(affine(from, span, to_double01(b.v[2 * lane], b.v[2 * lane + 1])));
+    }
+  }
+};
+
+// mean + std * N(0, 1), Box-Muller from one block (u1 in (0, 1], so log is finite).
+template <typename T>
+struct NormalDraw {
+  static constexpr int kPerBlock = 1;
+  double mean, std;
+  EMBER_HOST_DEVICE T operator()(const Block& b, int) const {
+    const double u1 = 1.0 - to_double01(b.v[0], b.v[1]);
+    const double u2 = to_double01(b.v[2], b.v[3]);
+    const double z = ::sqrt(-2.0 * ::log(u1)) * ::cos(6.283185307179586 * u2);
+    return static_cast<T>(affine(mean, std, z));
+  }
+};
+
+// low + (64 random bits mod range): integers in [low, low + range), two per block.
+template <typename T>
+struct RandintDraw {
+  static constexpr int kPerBlock = 2;
+  int64_t low;
+  uint64_t range;
+  EMBER_HOST_DEVICE T operator()(const Block& b, int lane) const {
+    const uint64_t bits = (static_cast<uint64_t>(b.v[2 * lane]) << 32) | b.v[2 * lane + 1];
+    return static_cast<T>(low + static_cast<int64_t>(bits % range));
+  }
+};
+
+// Dropout's scaled keep-mask: `scale` where a 24-bit uniform is below `keep`
+// (1 - p), else 0; four per block whatever T.
+template <typename T>
+struct DropoutMaskDraw {
+  static constexpr int kPerBlock = 4;
+  float keep;
+  T scale;
+  EMBER_HOST_DEVICE T operator()(const Block& b, int lane) const {
+    return to_float01(b.v[lane]) < keep ? scale : T(0);
+  }
+};
+
+}  // namespace ember::philox

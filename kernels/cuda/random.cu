@@ -1,76 +1,66 @@
-// Philox random fills on the device; see kernels/cuda/random.h.
-#include "ember/kernels/cuda/random.h"
-
+// The CUDA Philox fill kernel: one thread per Philox block, writing the
+// block's kPerBlock values with the draw functors the CPU uses
+// (kernels/common/philox.h), so value i depends only on (seed, base, i).
 #include <algorithm>
-#include <type_traits>
 
-#include "ember/core/generator.h"
 #include "ember/kernels/common/philox.h"
 #include "ember/kernels/cuda/cuda_check.h"
+#include "ember/kernels/cuda/device_guard.h"
+#include "ember/kernels/cuda/random.h"
 
-namespace ember::cuda {
+namespace ember::cuda::detail {
 namespace {
 
 constexpr int kThreads = 256;
 constexpr int64_t kMaxBlocks = 65535;  // a grid-stride loop covers the rest
 
-// One thread per element: value i depends only on (seed, base, i), as on the CPU.
-template <typename T>
-__global__ void uniform_kernel(T* out, int64_t n, uint64_t seed, uint64_t base, double from,
-                               double span) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += int64_t(gridDim.x) * blockDim.x) {
-    const auto k = static_cast<uint64_t>(i);
-    if constexpr (std::is_same_v<T, float>) {
-      out[i] = static_cast<T>(from + span * philox::uniform_float(seed, base, k));
-    } else {
-      out[i] = static_cast<T>(from + span * philox::uniform_double(seed, base, k));
+template <typename T, typename Draw>
+__global__ void philox_fill_kernel(T* out, int64_t n, uint64_t seed, uint64_t base, Draw draw) {
+  constexpr int kPer = Draw::kPerBlock;
+  const int64_t blocks = (n + kPer - 1) / kPer;
+  for (int64_t b = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; b < blocks; b += int64_t(gridDim.x) * blockDim.x) {
+    const philox::Block r = philox::generate(seed, base + static_cast<uint64_t>(b));
+#pragma unroll
+    for (int lane = 0; lane < kPer; ++lane) {
+      const int64_t i = b * kPer + lane;
+      if (i < n) out[i] = draw(r, lane);
     }
   }
 }
 
-template <typename T>
-__global__ void normal_kernel(T* out, int64_t n, uint64_t seed, uint64_t base, double mean,
-                              double std) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += int64_t(gridDim.x) * blockDim.x) {
-    out[i] = static_cast<T>(mean + std * philox::normal(seed, base, static_cast<uint64_t>(i)));
-  }
-}
-
-unsigned grid_for(int64_t n) {
-  return static_cast<unsigned>(std::min<int64_t>((n + kThreads - 1) / kThreads, kMaxBlocks));
-}
-
-// Reserves `blocks` Philox blocks of the current device's generator: (seed, first block).
-std::pair<uint64_t, uint64_t> reserve(uint64_t blocks) {
-  int device = 0;
-  EMBER_CUDA_CHECK(cudaGetDevice(&device));
-  return default_generator(Device(kCUDA, device)).reserve(blocks);
+template <typename T, typename Draw>
+void launch(const PhiloxFill& f, const Draw& draw) {
+  const int64_t blocks = static_cast<int64_t>(philox::blocks_for<Draw>(f.n));
+  const auto grid =
+      static_cast<unsigned>(std::min<int64_t>((blocks + kThreads - 1) / kThreads, kMaxBlocks));
+  philox_fill_kernel<T, Draw><<<grid, kThreads, 0, 0>>>(static_cast<T*>(f.out), f.n, f.seed,
+                                                         f.base, draw);
+  EMBER_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
 
-void fill_uniform(void* out, ScalarType dtype, int64_t n, double from, double to) {
-  EMBER_CHECK(from <= to, "uniform_: from (", from, ") must be <= to (", to, ")");
-  if (n == 0) return;
-  dispatch_floating(dtype, "uniform_", [&]<typename T>() {
-    const auto blocks = std::is_same_v<T, float> ? philox::blocks_for_uniform32(n)
-                                                  : philox::blocks_for_uniform64(n);
-    const auto [seed, base] = reserve(blocks);
-    uniform_kernel<T><<<grid_for(n), kThreads>>>(static_cast<T*>(out), n, seed, base, from, to - from);
-    EMBER_CUDA_CHECK_LAUNCH();
-  });
+void launch_philox_fill(const PhiloxFill& f) {
+  DeviceGuard guard(f.device);
+  switch (f.draw) {
+    case PhiloxDraw::kUniform:
+      return dispatch_floating(f.dtype, "uniform_", [&]<typename T>() {
+        launch<T>(f, philox::UniformDraw<T>{f.a, f.b});
+      });
+    case PhiloxDraw::kNormal:
+      return dispatch_floating(f.dtype, "normal_", [&]<typename T>() {
+        launch<T>(f, philox::NormalDraw<T>{f.a, f.b});
+      });
+    case PhiloxDraw::kRandint:
+      return dispatch_numeric(f.dtype, "randint", [&]<typename T>() {
+        launch<T>(f, philox::RandintDraw<T>{f.low, f.range});
+      });
+    case PhiloxDraw::kDropoutMask:
+      return dispatch_floating(f.dtype, "dropout", [&]<typename T>() {
+        launch<T>(f, philox::DropoutMaskDraw<T>{static_cast<float>(f.a), static_cast<T>(f.b)});
+      });
+  }
+  EMBER_INTERNAL_ASSERT(false, "philox fill: unknown draw ", static_cast<int>(f.draw));
 }
 
-void fill_normal(void* out, ScalarType dtype, int64_t n, double mean, double std) {
-  EMBER_CHECK(std >= 0, "normal_: std must be non-negative, got ", std);
-  if (n == 0) return;
-  dispatch_floating(dtype, "normal_", [&]<typename T>() {
-    const auto [seed, base] = reserve(philox::blocks_for_normal(n));
-    normal_kernel<T><<<grid_for(n), kThreads>>>(static_cast<T*>(out), n, seed, base, mean, std);
-    EMBER_CUDA_CHECK_LAUNCH();
-  });
-}
-
-}  // namespace ember::cuda
+}  // namespace ember::cuda::detail

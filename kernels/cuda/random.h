@@ -1,17 +1,41 @@
 #pragma once
-// Philox fills of device memory: the CUDA twins of Tensor::uniform_ and
-// Tensor::normal_ (core/ops/random.cpp). Both draw from the current device's
-// default generator with the same stream layout as the CPU (kernels/common/
-// philox.h), so after manual_seed(s) they produce the values ember::rand /
-// ember::randn produce on the CPU.
+// Philox fills of CUDA tensors: the device half of core/ops/random.cpp
+// (uniform_, normal_, randint) and core/ops/dropout.cpp (the keep-mask). Each
+// reserves its blocks from the default generator of t's device and uses the
+// per-block draws of kernels/common/philox.h that the CPU loops use, so after
+// manual_seed(s) the CUDA tensor holds the values the CPU one would, and both
+// generators advance by the same number of blocks. t: contiguous, on a CUDA
+// device. Without the CUDA backend each raises.
 #include <cstdint>
 
-#include "ember/core/dtype.h"
+#include "ember/core/tensor.h"
 
 namespace ember::cuda {
 
-// out: n contiguous float32 or float64 values in memory of the current device.
-void fill_uniform(void* out, ScalarType dtype, int64_t n, double from, double to);
-void fill_normal(void* out, ScalarType dtype, int64_t n, double mean, double std);
+// float32 / float64.
+void fill_uniform(const Tensor& t, double from, double to);
+void fill_normal(const Tensor& t, double mean, double std);
+// int64 / float32 / float64: integers in [low, high).
+void fill_randint(const Tensor& t, int64_t low, int64_t high);
+// float32 / float64: 1 / (1 - p) where kept, 0 where dropped (0 <= p < 1).
+void fill_dropout_mask(const Tensor& mask, double p);
+
+// Which per-block draw a fill runs, and the launch of one (kernels/cuda/random.cu).
+enum class PhiloxDraw { kUniform, kNormal, kRandint, kDropoutMask };
+struct PhiloxFill {
+  PhiloxDraw draw = PhiloxDraw::kUniform;
+  ScalarType dtype = kFloat;
+  void* out = nullptr;
+  int64_t n = 0;
+  uint64_t seed = 0, base = 0;
+  double a = 0, b = 0;  // uniform: from, span; normal: mean, std; dropout: keep, scale
+  int64_t low = 0;      // randint
+  uint64_t range = 1;   // randint
+  int device = 0;
+};
+
+namespace detail {
+void launch_philox_fill(const PhiloxFill& f);
+}  // namespace detail
 
 }  // namespace ember::cuda

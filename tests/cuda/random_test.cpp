@@ -1,7 +1,11 @@
-// kernels/cuda/random.cu against the CPU ops of core/ops/random.cpp: one seed
-// must give the same values on both devices (the shared Philox stream layout).
+// The random ops on CUDA tensors (kernels/cuda/random.{h,cpp,cu}) against the
+// same ops on the CPU: one seed must give the same values on both devices
+// (the shared per-block Philox draws) and advance both generators alike.
+// Tolerances: float32 uniforms and all integers bit for bit; float64
+// uniform_(from, to) exact too (the affine step is rounded the same on both
+// sides); normals within 1e-6 (float32) / 1e-12 (float64) relative, since
+// the device's log and cos may differ from glibc's in the last bit.
 #include <catch2/catch.hpp>
-#include <cuda_runtime.h>
 
 #include <cmath>
 #include <iomanip>
@@ -11,133 +15,143 @@
 #include <ember/ember.h>
 #include <ember/kernels/cuda/random.h>
 
+using namespace ember;
+
 namespace {
 
-// n values of T in device memory, freed on scope exit.
-template <typename T>
-class DeviceBuffer {
- public:
-  explicit DeviceBuffer(int64_t n) : n_(n) {
-    if (n > 0) REQUIRE(cudaMalloc(&ptr_, sizeof(T) * n) == cudaSuccess);
-  }
-  ~DeviceBuffer() { cudaFree(ptr_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  void* get() const { return ptr_; }
-  std::vector<T> to_host() const {
-    std::vector<T> host(static_cast<size_t>(n_));
-    if (n_ > 0) REQUIRE(cudaMemcpy(host.data(), ptr_, sizeof(T) * n_, cudaMemcpyDeviceToHost) == cudaSuccess);
-    return host;
-  }
-
- private:
-  void* ptr_ = nullptr;
-  int64_t n_;
-};
-
-template <typename T>
-std::vector<T> host_values(const ember::Tensor& t) {
-  const ember::Tensor c = t.contiguous();
-  return std::vector<T>(c.data_ptr<T>(), c.data_ptr<T>() + c.numel());
-}
+const Device kGpu(kCUDA);
 
 uint64_t fresh_seed() { return std::random_device{}(); }
 
-// Odd and edge sizes: under one Philox block, exactly one, across a block
-// boundary, and more than one grid-stride pass would need with few blocks.
-const std::vector<int64_t> kSizes = {1, 3, 4, 5, 1023, 4097, (1 << 20) + 7};
+// Odd and edge sizes: empty, under one Philox block, exactly one, across a
+// block boundary, and more than 65535 * 256 blocks' worth (the grid-stride loop).
+const std::vector<int64_t> kSizes = {0, 1, 3, 4, 5, 31, 1025, 4097, 65535LL * 256 * 4 + 7};
 
 // Fails at the first element where |got - want| > tol * (1 + |want|); tol 0 asks for equality.
-// (One check for the whole vector: a REQUIRE per element is slow on a million of them.)
-template <typename T>
-void require_match(const std::vector<T>& got, const std::vector<T>& want, double tol) {
-  REQUIRE(got.size() == want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    const double g = got[i], w = want[i];
-    if (std::abs(g - w) > tol * (1 + std::abs(w))) {
-      FAIL("element " << i << ": device " << std::setprecision(17) << g << ", cpu " << w);
-    }
+// (One check for the whole tensor: a REQUIRE per element is slow on millions of them.)
+void require_match(const Tensor& got, const Tensor& want, double tol) {
+  REQUIRE(got.is_cuda());
+  REQUIRE(got.scalar_type() == want.scalar_type());
+  REQUIRE(got.sizes() == want.sizes());
+  const Tensor g = got.cpu().contiguous().to(kDouble), w = want.contiguous().to(kDouble);
+  const double *pg = g.data_ptr<double>(), *pw = w.data_ptr<double>();
+  for (int64_t i = 0; i < g.numel(); ++i) {
+    if (std::abs(pg[i] - pw[i]) > tol * (1 + std::abs(pw[i])))
+      FAIL("element " << i << ": device " << std::setprecision(17) << pg[i] << ", cpu " << pw[i]);
   }
 }
+
+const Generator& gpu_generator() { return default_generator(kGpu); }
 
 }  // namespace
 
-TEST_CASE("cuda random: rand on the device equals ember::rand on the CPU bit for bit", "[cuda][random]") {
+TEST_CASE("cuda random: rand on the device equals rand on the CPU bit for bit",
+          "[cuda][random][cuda_index]") {
   const uint64_t seed = fresh_seed();
   CAPTURE(seed);
   for (int64_t n : kSizes) {
     CAPTURE(n);
-    ember::manual_seed(seed);
-    const auto want32 = host_values<float>(ember::rand({n}));
-    const auto want64 = host_values<double>(ember::rand({n}, ember::kDouble));
-
-    ember::manual_seed(seed);
-    DeviceBuffer<float> got32(n);
-    DeviceBuffer<double> got64(n);
-    ember::cuda::fill_uniform(got32.get(), ember::kFloat, n, 0, 1);
-    ember::cuda::fill_uniform(got64.get(), ember::kDouble, n, 0, 1);
-    require_match(got32.to_host(), want32, 0);
-    require_match(got64.to_host(), want64, 0);
+    manual_seed(seed);
+    const Tensor want32 = rand({n}), want64 = rand({n}, kDouble);
+    manual_seed(seed);
+    const Tensor got32 = rand({n}, TensorOptions().device(kGpu));
+    const Tensor got64 = rand({n}, TensorOptions(kDouble).device(kGpu));
+    require_match(got32, want32, 0);
+    require_match(got64, want64, 0);
+    CHECK(gpu_generator().offset() == default_generator().offset());
   }
 }
 
-TEST_CASE("cuda random: uniform_(from, to) on the device matches the CPU", "[cuda][random]") {
+TEST_CASE("cuda random: uniform_(from, to) and normal_ on contiguous and transposed tensors "
+          "match the CPU", "[cuda][random][cuda_index]") {
   const uint64_t seed = fresh_seed();
   CAPTURE(seed);
-  const int64_t n = 10007;
-  ember::manual_seed(seed);
-  ember::Tensor cpu = ember::empty({n}, ember::kDouble);
-  cpu.uniform_(-2.5, 3.0);
-  ember::manual_seed(seed);
-  DeviceBuffer<double> dev(n);
-  ember::cuda::fill_uniform(dev.get(), ember::kDouble, n, -2.5, 3.0);
-  // A fused multiply-add on one side may move the last bit.
-  require_match(dev.to_host(), host_values<double>(cpu), 1e-14);
+  for (ScalarType t : {kFloat, kDouble}) {
+    CAPTURE(t);
+    manual_seed(seed);
+    Tensor cpu = empty({31, 33}, t), cpu_t = empty({33, 31}, t).t();
+    cpu.uniform_(-2.5, 3.0);
+    cpu_t.uniform_(-1, 1);
+    Tensor cpu_n = empty({1025}, t);
+    cpu_n.normal_(1.5, 0.25);
+    manual_seed(seed);
+    Tensor gpu = empty({31, 33}, TensorOptions(t).device(kGpu));
+    Tensor gpu_t = empty({33, 31}, TensorOptions(t).device(kGpu)).t();
+    const auto v = gpu_t._version();
+    gpu.uniform_(-2.5, 3.0);
+    gpu_t.uniform_(-1, 1);
+    CHECK(gpu_t._version() == v + 1);
+    Tensor gpu_n = empty({1025}, TensorOptions(t).device(kGpu));
+    gpu_n.normal_(1.5, 0.25);
+    require_match(gpu, cpu, 0);
+    require_match(gpu_t, cpu_t, 0);
+    require_match(gpu_n, cpu_n, t == kFloat ? 1e-6 : 1e-12);
+  }
 }
 
-TEST_CASE("cuda random: randn on the device matches ember::randn on the CPU", "[cuda][random]") {
+TEST_CASE("cuda random: randn on the device matches randn on the CPU within 1e-6",
+          "[cuda][random][cuda_index]") {
   const uint64_t seed = fresh_seed();
   CAPTURE(seed);
   for (int64_t n : kSizes) {
     CAPTURE(n);
-    ember::manual_seed(seed);
-    const auto want32 = host_values<float>(ember::randn({n}));
-    ember::Tensor cpu64 = ember::empty({n}, ember::kDouble);
-    cpu64.normal_(1.5, 0.25);
-
-    ember::manual_seed(seed);
-    DeviceBuffer<float> got32(n);
-    DeviceBuffer<double> got64(n);
-    ember::cuda::fill_normal(got32.get(), ember::kFloat, n, 0, 1);
-    ember::cuda::fill_normal(got64.get(), ember::kDouble, n, 1.5, 0.25);
-    // log and cos of the device's maths library may differ from glibc's in the last bit.
-    require_match(got32.to_host(), want32, 1e-6);
-    require_match(got64.to_host(), host_values<double>(cpu64), 1e-12);
+    manual_seed(seed);
+    const Tensor want32 = randn({n}), want64 = randn({n}, kDouble);
+    manual_seed(seed);
+    require_match(randn({n}, TensorOptions().device(kGpu)), want32, 1e-6);
+    require_match(randn({n}, TensorOptions(kDouble).device(kGpu)), want64, 1e-12);
+    CHECK(gpu_generator().offset() == default_generator().offset());
   }
 }
 
-TEST_CASE("cuda random: each fill advances the device generator by the blocks it read", "[cuda][random]") {
-  ember::manual_seed(7);
-  int device = 0;
-  REQUIRE(cudaGetDevice(&device) == cudaSuccess);
-  const ember::Generator& gen = ember::default_generator(ember::Device(ember::kCUDA, device));
-  DeviceBuffer<double> buf(10);
-  ember::cuda::fill_uniform(buf.get(), ember::kFloat, 10, 0, 1);   // 4 values per block
-  REQUIRE(gen.offset() == 3);
-  ember::cuda::fill_uniform(buf.get(), ember::kDouble, 10, 0, 1);  // 2 values per block
-  REQUIRE(gen.offset() == 8);
-  ember::cuda::fill_normal(buf.get(), ember::kDouble, 10, 0, 1);   // 1 value per block
-  REQUIRE(gen.offset() == 18);
-  ember::cuda::fill_normal(nullptr, ember::kFloat, 0, 0, 1);        // empty: reads nothing
-  REQUIRE(gen.offset() == 18);
+TEST_CASE("cuda random: randint, bernoulli and randperm on the device equal the CPU's exactly",
+          "[cuda][random][cuda_index]") {
+  const uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  for (int64_t n : {0, 1, 31, 1025}) {
+    CAPTURE(n);
+    manual_seed(seed);
+    const Tensor a = randint(-7, 1000003, {n}), b = randint(5, {n, 3}, kDouble);
+    const Tensor p = rand({n, 2}, kDouble), coin = bernoulli(p);
+    const Tensor perm = randperm(n);
+    manual_seed(seed);
+    require_match(randint(-7, 1000003, {n}, TensorOptions(kLong).device(kGpu)), a, 0);
+    require_match(randint(5, {n, 3}, TensorOptions(kDouble).device(kGpu)), b, 0);
+    const Tensor pg = rand({n, 2}, TensorOptions(kDouble).device(kGpu));
+    require_match(pg, p, 0);
+    require_match(bernoulli(pg), coin, 0);
+    // randperm shuffles on the host with the device generator's draw, then copies.
+    require_match(randperm(n, TensorOptions(kLong).device(kGpu)), perm, 0);
+    CHECK(gpu_generator().offset() == default_generator().offset());
+  }
 }
 
-TEST_CASE("cuda random: bad arguments raise an Error naming the op", "[cuda][random]") {
-  DeviceBuffer<double> buf(4);
-  REQUIRE_THROWS_WITH(ember::cuda::fill_uniform(buf.get(), ember::kDouble, 4, 1, 0),
-                      Catch::Contains("uniform_: from (1) must be <= to (0)"));
-  REQUIRE_THROWS_WITH(ember::cuda::fill_normal(buf.get(), ember::kDouble, 4, 0, -1),
-                      Catch::Contains("normal_: std must be non-negative, got -1"));
-  REQUIRE_THROWS_WITH(ember::cuda::fill_uniform(buf.get(), ember::kLong, 4, 0, 1),
-                      Catch::Contains("uniform_: dtype int64 is not supported"));
+TEST_CASE("cuda random: each fill advances the device generator by the blocks it read",
+          "[cuda][random][cuda_index]") {
+  manual_seed(7);
+  const Generator& gen = gpu_generator();
+  (void)rand({10}, TensorOptions().device(kGpu));             // 4 values per block
+  CHECK(gen.offset() == 3);
+  (void)rand({10}, TensorOptions(kDouble).device(kGpu));      // 2 values per block
+  CHECK(gen.offset() == 8);
+  (void)randn({10}, TensorOptions(kDouble).device(kGpu));     // 1 value per block
+  CHECK(gen.offset() == 18);
+  (void)randint(3, {10}, TensorOptions(kLong).device(kGpu));  // 2 values per block
+  CHECK(gen.offset() == 23);
+  (void)randn({0}, TensorOptions().device(kGpu));             // empty: reads nothing
+  CHECK(gen.offset() == 23);
+  CHECK(default_generator().offset() == 0);  // the CPU generator is untouched
+}
+
+TEST_CASE("cuda random: bad arguments raise an Error naming the op",
+          "[cuda][random][cuda_index]") {
+  Tensor x = empty({4}, TensorOptions(kDouble).device(kGpu));
+  REQUIRE_THROWS_WITH(x.uniform_(1, 0), Catch::Contains("uniform_: from (1) must be <= to (0)"));
+  REQUIRE_THROWS_WITH(x.normal_(0, -1), Catch::Contains("normal_: std must be non-negative, got -1"));
+  Tensor i = empty({4}, TensorOptions(kLong).device(kGpu));
+  REQUIRE_THROWS_WITH(i.uniform_(0, 1), Catch::Contains("uniform_: dtype int64 is not supported"));
+  REQUIRE_THROWS_WITH(randint(3, 3, {2}, TensorOptions(kLong).device(kGpu)),
+                      Catch::Contains("randint: low (3) must be less than high (3)"));
+  REQUIRE_THROWS_WITH(randint(3, {2}, TensorOptions(kBool).device(kGpu)),
+                      Catch::Contains("randint: dtype bool is not supported"));
 }

@@ -1,0 +1,45 @@
+#pragma once
+// The indexing ops on CUDA tensors: the device half of core/ops/indexing.cpp.
+// The op has checked dtypes, devices and shapes; every tensor here lives on
+// one CUDA device, dims >= 1 (0-d tensors viewed as 1-d).
+//
+// Index values are checked by the kernels, not on the host (that would cost a
+// device->host sync per op). An out-of-range index does not touch memory:
+// gather / index_select write 0 at that position, scatter_add skips it. The
+// kernel records it in a small report in host-mapped memory; the next CUDA
+// indexing op on the host, or check_index_errors(), raises an Error such as
+//   "gather: index 7 is out of bounds for dimension 1 with size 5 (valid range
+//   [0, 4]); found by a CUDA kernel of an earlier call (reported asynchronously)"
+// and clears the report. Unlike a device-side assert, the CUDA context stays
+// usable. Without the CUDA backend each function raises.
+#include "ember/core/tensor.h"
+#include "ember/kernels/cuda/indexing_plan.h"
+
+namespace ember::cuda {
+
+// out[p] = self[p with p[dim] = index[p]] over index's shape (out: index's shape).
+void gather(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
+            const Tensor& index);
+// out = self with the slices along dim picked by the 1-d index (out: contiguous).
+void index_select(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
+                  const Tensor& index);
+// self[p with p[dim] = index[p]] += src[p] over index's shape, by atomic adds
+// (so repeated indices accumulate; float sums in no fixed order). int64,
+// float32, float64.
+void scatter_add(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
+                 const Tensor& src);
+
+// The launch plans of the above, exposed for the CPU tests.
+IndexLaunch plan_gather(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
+                        const Tensor& index);
+IndexLaunch plan_index_select(const char* op, const Tensor& out, const Tensor& self,
+                              int64_t dim, const Tensor& index);
+IndexLaunch plan_scatter_add(const char* op, const Tensor& self, int64_t dim,
+                             const Tensor& index, const Tensor& src);
+
+// Waits for the current CUDA device's pending work (one counted sync)
+// and raises the Error of any out-of-range index a kernel found since the
+// last report. No-op without the CUDA backend.
+void check_index_errors();
+
+}  // namespace ember::cuda
