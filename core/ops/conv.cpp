@@ -1,6 +1,7 @@
 // conv2d and conv_transpose2d (NCHW): argument checks, then three
 // differentiable primitives that run the CPU kernels (kernels/cpu/conv.h)
-// through the algorithm choice (kernels/cpu/conv_algo_select.h).
+// through the algorithm choice (kernels/cpu/conv_algo_select.h), or cuDNN
+// (kernels/cuda/cudnn_conv.h) for CUDA tensors. Both get contiguous operands.
 //
 // Note [Conv primitives]
 // A problem p (x: (N, C, H, W) * w: (K, C/groups, R, S) -> y: (N, K, OH, OW))
@@ -25,6 +26,7 @@
 #include "ember/core/ops/reduce.h"
 #include "ember/kernels/cpu/conv.h"
 #include "ember/kernels/cpu/conv_algo_select.h"
+#include "ember/kernels/cuda/cudnn_conv.h"
 
 namespace ember {
 
@@ -75,11 +77,16 @@ Tensor conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const 
     } else {
       y = empty(shape, x.options());
       const Tensor xc = x.contiguous(), wc = w.contiguous(), bc = contiguous_or_undefined(bias);
-      dispatch_floating(x.scalar_type(), "conv2d", [&]<typename T>() {
-        const cpu::ConvForwardArgs<T> args{xc.data_ptr<T>(), wc.data_ptr<T>(), data_or_null<T>(bc),
-                                           y.data_ptr<T>()};
-        run_pass(ConvPass::kForward, p, [&](ConvAlgo algo) { cpu::conv_forward(algo, p, args); });
-      });
+      if (x.is_cuda()) {
+        cuda::cudnn_conv_forward(xc, wc, bc, y, p);
+      } else {
+        dispatch_floating(x.scalar_type(), "conv2d", [&]<typename T>() {
+          const cpu::ConvForwardArgs<T> args{xc.data_ptr<T>(), wc.data_ptr<T>(),
+                                             data_or_null<T>(bc), y.data_ptr<T>()};
+          run_pass(ConvPass::kForward, p,
+                   [&](ConvAlgo algo) { cpu::conv_forward(algo, p, args); });
+        });
+      }
     }
   }
   if (autograd::needs_grad_list({x, w, bias})) {
@@ -109,12 +116,16 @@ Tensor conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& bias,
     } else {
       gx = empty(shape, gy.options());
       const Tensor gyc = gy.contiguous(), wc = w.contiguous(), bc = contiguous_or_undefined(bias);
-      dispatch_floating(gy.scalar_type(), "conv_transpose2d", [&]<typename T>() {
-        const cpu::ConvBackwardDataArgs<T> args{gyc.data_ptr<T>(), wc.data_ptr<T>(),
-                                                data_or_null<T>(bc), gx.data_ptr<T>()};
-        run_pass(ConvPass::kBackwardData, p,
-                 [&](ConvAlgo algo) { cpu::conv_backward_data(algo, p, args); });
-      });
+      if (gy.is_cuda()) {
+        cuda::cudnn_conv_backward_data(gyc, wc, bc, gx, p);
+      } else {
+        dispatch_floating(gy.scalar_type(), "conv_transpose2d", [&]<typename T>() {
+          const cpu::ConvBackwardDataArgs<T> args{gyc.data_ptr<T>(), wc.data_ptr<T>(),
+                                                  data_or_null<T>(bc), gx.data_ptr<T>()};
+          run_pass(ConvPass::kBackwardData, p,
+                   [&](ConvAlgo algo) { cpu::conv_backward_data(algo, p, args); });
+        });
+      }
     }
   }
   if (autograd::needs_grad_list({gy, w, bias})) {
@@ -143,12 +154,16 @@ Tensor conv_backward_weight(const Tensor& x, const Tensor& gy, const ConvParams&
     } else {
       gw = empty(shape, x.options());
       const Tensor xc = x.contiguous(), gyc = gy.contiguous();
-      dispatch_floating(x.scalar_type(), "conv2d", [&]<typename T>() {
-        const cpu::ConvBackwardWeightArgs<T> args{xc.data_ptr<T>(), gyc.data_ptr<T>(),
-                                                  gw.data_ptr<T>()};
-        run_pass(ConvPass::kBackwardWeight, p,
-                 [&](ConvAlgo algo) { cpu::conv_backward_weight(algo, p, args); });
-      });
+      if (x.is_cuda()) {
+        cuda::cudnn_conv_backward_weight(xc, gyc, gw, p);
+      } else {
+        dispatch_floating(x.scalar_type(), "conv2d", [&]<typename T>() {
+          const cpu::ConvBackwardWeightArgs<T> args{xc.data_ptr<T>(), gyc.data_ptr<T>(),
+                                                    gw.data_ptr<T>()};
+          run_pass(ConvPass::kBackwardWeight, p,
+                   [&](ConvAlgo algo) { cpu::conv_backward_weight(algo, p, args); });
+        });
+      }
     }
   }
   if (autograd::needs_grad(x, gy)) {
@@ -179,7 +194,6 @@ void check_tensors(const char* op, const Tensor& input, const Tensor& weight, co
   EMBER_CHECK(input.defined() && weight.defined(), op, ": input and weight must be defined");
   detail::check_same_device(op, input, weight);
   if (bias.defined()) detail::check_same_device(op, input, bias);
-  detail::check_cpu(op, input);
   EMBER_CHECK(is_floating_point(input.scalar_type()), op, ": expected a float32 or float64 input, "
               "got ", input.scalar_type());
   const char* bias_dtype = bias.defined() ? dtype_name(bias.scalar_type()) : "";

@@ -1,0 +1,31 @@
+#pragma once
+// conv2d's three passes on CUDA tensors through cuDNN: the device half of
+// core/ops/conv.cpp (Note [Conv primitives] there). The op has checked the
+// arguments and made every operand contiguous: all tensors are on one CUDA
+// device, of p.dtype (float32 or float64), and the output is allocated. The
+// algorithm comes from cuDNN's heuristic or, with backends::cudnn benchmark
+// mode on, from the cuDNN benchmark cache (docs/benchmark-mode.md). Without
+// the CUDA backend each raises an Error.
+#include "ember/core/tensor.h"
+#include "ember/kernels/cpu/conv_params.h"
+
+namespace ember::cuda {
+
+// y = conv(x, w) (+ bias). x: (N, C, H, W), w: (K, C/groups, R, S), bias: (K)
+// or undefined, y: (N, K, OH, OW), overwritten.
+void cudnn_conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const Tensor& y,
+                        const cpu::ConvParams& p);
+// gx = the conv's backward-data of gy (+ bias: conv_transpose2d's).
+// gy: (N, K, OH, OW), bias: (C) or undefined, gx: (N, C, H, W), overwritten.
+void cudnn_conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& bias,
+                              const Tensor& gx, const cpu::ConvParams& p);
+// gw = the conv's backward-weight. gw: (K, C/groups, R, S), overwritten.
+void cudnn_conv_backward_weight(const Tensor& x, const Tensor& gy, const Tensor& gw,
+                                const cpu::ConvParams& p);
+
+// Sets the machine tag of the cuDNN benchmark caches (compute capability and
+// cuDNN version) from the current device, so that a cache file loaded before
+// the first conv matches it. No-op without a device.
+void cudnn_set_machine_tag();
+
+}  // namespace ember::cuda

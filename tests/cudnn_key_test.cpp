@@ -1,0 +1,168 @@
+// The plain-C++ half of the cuDNN conv (kernels/cuda/cudnn_conv_plan.*),
+// checked without a GPU: which fields change the benchmark-cache key, the
+// math type asked for, the machine tag, which candidates may run, and the
+// workspace handed to Find. Without the CUDA backend the passes raise.
+#include "test_helpers.h"
+
+#include <ember/core/ops/conv.h>
+#include <ember/kernels/cuda/cudnn_conv.h>
+#include <ember/kernels/cuda/cudnn_conv_plan.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace ember;
+using cuda::CudnnCandidate;
+using cuda::CudnnConvSettings;
+using cuda::CudnnMath;
+
+namespace {
+
+cpu::ConvParams base_params() {
+  cpu::ConvParams p;
+  p.n = 2, p.c = 6, p.h = 9, p.w = 11, p.k = 4, p.r = 3, p.s = 2, p.groups = 2;
+  p.stride = {2, 1}, p.padding = {1, 0}, p.dilation = {1, 2};
+  p.dtype = kFloat;
+  return p;
+}
+
+CudnnConvSettings base_settings() {
+  CudnnConvSettings s;
+  s.deterministic = false;
+  s.allow_tf32 = true;
+  s.workspace_limit = size_t{1} << 30;
+  s.compute_capability = 90;
+  s.cudnn_version = 91900;
+  return s;
+}
+
+std::string key_of(const cpu::ConvParams& p, const CudnnConvSettings& s) {
+  return cuda::make_cudnn_conv_key(p, s).str();
+}
+
+}  // namespace
+
+TEST_CASE("cudnn key: every field of the problem and the settings changes the key", "[cudnn]") {
+  const std::string base = key_of(base_params(), base_settings());
+  using ParamsEdit = std::function<void(cpu::ConvParams&)>;
+  const std::vector<std::pair<std::string, ParamsEdit>> params_edits{
+      {"batch", [](cpu::ConvParams& p) { p.n = 3; }},
+      {"in channels", [](cpu::ConvParams& p) { p.c = 8; }},
+      {"height", [](cpu::ConvParams& p) { p.h = 10; }},
+      {"width", [](cpu::ConvParams& p) { p.w = 12; }},
+      {"out channels", [](cpu::ConvParams& p) { p.k = 6; }},
+      {"kernel height", [](cpu::ConvParams& p) { p.r = 2; }},
+      {"kernel width", [](cpu::ConvParams& p) { p.s = 3; }},
+      {"groups", [](cpu::ConvParams& p) { p.groups = 1; }},
+      {"stride", [](cpu::ConvParams& p) { p.stride = {1, 1}; }},
+      {"padding", [](cpu::ConvParams& p) { p.padding = {0, 1}; }},
+      {"dilation", [](cpu::ConvParams& p) { p.dilation = {2, 2}; }},
+      {"dtype", [](cpu::ConvParams& p) { p.dtype = kDouble; }},
+  };
+  for (const auto& [name, edit] : params_edits) {
+    INFO(name);
+    cpu::ConvParams p = base_params();
+    edit(p);
+    CHECK(key_of(p, base_settings()) != base);
+  }
+  using SettingsEdit = std::function<void(CudnnConvSettings&)>;
+  const std::vector<std::pair<std::string, SettingsEdit>> settings_edits{
+      {"deterministic", [](CudnnConvSettings& s) { s.deterministic = true; }},
+      {"tf32", [](CudnnConvSettings& s) { s.allow_tf32 = false; }},
+      {"workspace limit", [](CudnnConvSettings& s) { s.workspace_limit = 1 << 20; }},
+      {"compute capability", [](CudnnConvSettings& s) { s.compute_capability = 80; }},
+      {"cudnn version", [](CudnnConvSettings& s) { s.cudnn_version = 91002; }},
+  };
+  for (const auto& [name, edit] : settings_edits) {
+    INFO(name);
+    CudnnConvSettings s = base_settings();
+    edit(s);
+    CHECK(key_of(base_params(), s) != base);
+  }
+}
+
+TEST_CASE("cudnn key: equal problems and settings give equal keys", "[cudnn]") {
+  CHECK(key_of(base_params(), base_settings()) == key_of(base_params(), base_settings()));
+}
+
+TEST_CASE("cudnn key: holds contiguous sizes and strides, geometry, dtype, math and settings",
+          "[cudnn]") {
+  const cuda::CudnnConvKey k = cuda::make_cudnn_conv_key(base_params(), base_settings());
+  CHECK(k.input_sizes == std::array<int64_t, 4>{2, 6, 9, 11});
+  CHECK(k.input_strides == std::array<int64_t, 4>{594, 99, 11, 1});
+  CHECK(k.weight_sizes == std::array<int64_t, 4>{4, 3, 3, 2});
+  CHECK(k.weight_strides == std::array<int64_t, 4>{18, 6, 2, 1});
+  CHECK(k.math == CudnnMath::kTensorOp);
+  CHECK(k.str() ==
+        "x2,6,9,11/594,99,11,1|w4,3,3,2/18,6,2,1|pad1x0,st2x1,dil1x2,g2|float32|"
+        "math=tensor_op,det0,tf32=1,ws1073741824|sm90,cudnn91900");
+}
+
+TEST_CASE("cudnn math: TF32 tensor ops only for float32 with TF32 allowed", "[cudnn]") {
+  CHECK(cuda::cudnn_requested_math(kFloat, true) == CudnnMath::kTensorOp);
+  CHECK(cuda::cudnn_requested_math(kFloat, false) == CudnnMath::kFma);
+  CHECK(cuda::cudnn_requested_math(kDouble, true) == CudnnMath::kDefault);
+  CHECK(cuda::cudnn_requested_math(kDouble, false) == CudnnMath::kDefault);
+  // FMA stays FMA whatever cuDNN reports; otherwise the result's own math type runs.
+  CHECK(cuda::cudnn_run_math(CudnnMath::kDefault, CudnnMath::kFma) == CudnnMath::kFma);
+  CHECK(cuda::cudnn_run_math(CudnnMath::kDefault, CudnnMath::kTensorOp) == CudnnMath::kDefault);
+  CHECK(cuda::cudnn_run_math(CudnnMath::kTensorOp, CudnnMath::kTensorOp) ==
+        CudnnMath::kTensorOp);
+}
+
+TEST_CASE("cudnn machine tag names the compute capability and the cuDNN version", "[cudnn]") {
+  CHECK(cuda::cudnn_machine_tag(90, 91900) == "sm90-cudnn91900");
+  CHECK(cuda::cudnn_machine_tag(80, 8907) == "sm80-cudnn8907");
+}
+
+TEST_CASE("cudnn candidates: only successful, deterministic when asked, within the limit",
+          "[cudnn]") {
+  CudnnConvSettings s = base_settings();
+  s.workspace_limit = 1000;
+  const std::vector<CudnnCandidate> cands{
+      {1, true, false, CudnnMath::kTensorOp, 0, 0.5},   // fast, not deterministic
+      {2, false, true, CudnnMath::kDefault, 0, 0.6},    // failed
+      {3, true, true, CudnnMath::kDefault, 2000, 0.7},  // over the limit
+      {4, true, true, CudnnMath::kFma, 1000, 0.8},      // exactly at the limit
+      {5, true, true, CudnnMath::kTensorOp, 10, 0.9},
+  };
+  auto algos = [](const std::vector<bench::AlgoResult>& rs) {
+    std::vector<int> out;
+    for (const auto& r : rs) out.push_back(r.algo);
+    return out;
+  };
+  CHECK(algos(cuda::cudnn_allowed_results(cands, CudnnMath::kTensorOp, s)) ==
+        std::vector<int>{1, 4, 5});
+  s.deterministic = true;
+  CHECK(algos(cuda::cudnn_allowed_results(cands, CudnnMath::kTensorOp, s)) ==
+        std::vector<int>{4, 5});
+  // FMA asked for (float32, TF32 off): tensor-op results are dropped.
+  CHECK(algos(cuda::cudnn_allowed_results(cands, CudnnMath::kFma, s)) == std::vector<int>{4});
+  // Results keep the algorithm, math type, workspace and time.
+  const auto rs = cuda::cudnn_allowed_results(cands, CudnnMath::kFma, s);
+  REQUIRE(rs.size() == 1);
+  CHECK(rs[0].math_type == static_cast<int>(CudnnMath::kFma));
+  CHECK(rs[0].workspace_bytes == 1000);
+  CHECK(rs[0].time_ms == 0.8);
+}
+
+TEST_CASE("cudnn Find workspace: the largest request, capped by the limit", "[cudnn]") {
+  CHECK(cuda::cudnn_find_workspace_bytes({}, 100) == 0);
+  CHECK(cuda::cudnn_find_workspace_bytes({0, 30, 20}, 100) == 30);
+  CHECK(cuda::cudnn_find_workspace_bytes({0, 300, 20}, 100) == 100);
+}
+
+#ifndef EMBER_WITH_CUDA
+TEST_CASE("cudnn passes raise without the CUDA backend", "[cudnn]") {
+  const Tensor x = ones({1, 1, 3, 3}), w = ones({1, 1, 1, 1}), y = empty({1, 1, 3, 3});
+  cpu::ConvParams p;
+  p.n = 1, p.c = 1, p.h = 3, p.w = 3, p.k = 1, p.r = 1, p.s = 1;
+  REQUIRE_THROWS_WITH(cuda::cudnn_conv_forward(x, w, {}, y, p),
+                      Catch::Contains("conv2d") && Catch::Contains("needs the CUDA backend"));
+  REQUIRE_THROWS_WITH(cuda::cudnn_conv_backward_data(y, w, {}, x, p),
+                      Catch::Contains("needs the CUDA backend"));
+  REQUIRE_THROWS_WITH(cuda::cudnn_conv_backward_weight(x, y, w, p),
+                      Catch::Contains("needs the CUDA backend"));
+}
+#endif
