@@ -1,4 +1,4 @@
-// batch_norm and layer_norm: checks, fused CPU kernels (kernels/cpu/normalization.h)
+// batch_norm and layer_norm: checks, fused kernels (kernels/{cpu,cuda}/normalization.h)
 // for the forward and for backward, and a backward composed of ember ops that
 // runs instead when backward itself is recorded (create_graph), so that
 // double backward works: Note [Fused or composed backward].
@@ -12,6 +12,7 @@
 #include "ember/core/ops/unary.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/normalization.h"
+#include "ember/kernels/cuda/normalization.h"
 
 namespace ember {
 
@@ -87,14 +88,17 @@ tensor_list batch_norm_backward_fused(const Tensor& g, const Tensor& x, const Te
   const Tensor dx = n.needs_input_grad(0) ? empty(x.sizes(), x.options()) : Tensor();
   const Tensor dw = n.needs_input_grad(1) ? empty({c}, x.options()) : Tensor();
   const Tensor db = n.needs_input_grad(2) ? empty({c}, x.options()) : Tensor();
-  cpu::batch_norm_backward(detail::contiguous_for_kernel(x), detail::contiguous_for_kernel(g), mean,
-                           invstd, contiguous_or_undefined(weight), training, dx, dw, db);
+  const Tensor xc = detail::contiguous_for_kernel(x), gc = detail::contiguous_for_kernel(g);
+  const Tensor wc = contiguous_or_undefined(weight);
+  if (x.is_cuda())
+    cuda::batch_norm_backward(xc, gc, mean, invstd, wc, training, dx, dw, db);
+  else
+    cpu::batch_norm_backward(xc, gc, mean, invstd, wc, training, dx, dw, db);
   return {dx, dw, db};
 }
 
 void check_batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
                       const Tensor& running_mean, const Tensor& running_var, bool training) {
-  detail::check_cpu("batch_norm", x);
   EMBER_CHECK(x.dim() >= 2, "batch_norm: expected an input of shape (N, C) or (N, C, *), got ",
               x.sizes());
   EMBER_CHECK(x.is_floating_point(), "batch_norm: expected a floating point input, got ",
@@ -139,14 +143,17 @@ tensor_list layer_norm_backward_fused(const Tensor& g, const Tensor& x, const Te
   const Tensor dx = n.needs_input_grad(0) ? empty(x.sizes(), x.options()) : Tensor();
   const Tensor dw = n.needs_input_grad(1) ? empty(normalized_shape, x.options()) : Tensor();
   const Tensor db = n.needs_input_grad(2) ? empty(normalized_shape, x.options()) : Tensor();
-  cpu::layer_norm_backward(detail::contiguous_for_kernel(x), detail::contiguous_for_kernel(g), mean,
-                           rstd, contiguous_or_undefined(weight), dx, dw, db);
+  const Tensor xc = detail::contiguous_for_kernel(x), gc = detail::contiguous_for_kernel(g);
+  const Tensor wc = contiguous_or_undefined(weight);
+  if (x.is_cuda())
+    cuda::layer_norm_backward(xc, gc, mean, rstd, wc, dx, dw, db);
+  else
+    cpu::layer_norm_backward(xc, gc, mean, rstd, wc, dx, dw, db);
   return {dx, dw, db};
 }
 
 void check_layer_norm(const Tensor& x, IntArrayRef normalized_shape, const Tensor& weight,
                       const Tensor& bias) {
-  detail::check_cpu("layer_norm", x);
   EMBER_CHECK(!normalized_shape.empty(),
               "layer_norm: normalized_shape must name at least one dim, got []");
   const int64_t lead = x.dim() - static_cast<int64_t>(normalized_shape.size());
@@ -175,7 +182,10 @@ Tensor batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
     mean = empty({c}, x.options());
     invstd = empty({c}, x.options());
     const Tensor var = empty({c}, x.options());
-    cpu::batch_norm_train_forward(xc, w, b, eps, y, mean, var, invstd);
+    if (x.is_cuda())
+      cuda::batch_norm_train_forward(xc, w, b, eps, y, mean, var, invstd);
+    else
+      cpu::batch_norm_train_forward(xc, w, b, eps, y, mean, var, invstd);
     if (running_mean.defined()) {
       NoGradGuard guard;
       const double count = static_cast<double>(x.numel() / c);
@@ -188,7 +198,12 @@ Tensor batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
     // Copies: backward must not see later updates of the running statistics.
     mean = running_mean.contiguous().clone();
     invstd = rsqrt(running_var + eps).contiguous();
-    if (x.numel() > 0) cpu::batch_norm_apply(xc, mean, invstd, w, b, y);
+    if (x.numel() > 0) {
+      if (x.is_cuda())
+        cuda::batch_norm_apply(xc, mean, invstd, w, b, y);
+      else
+        cpu::batch_norm_apply(xc, mean, invstd, w, b, y);
+    }
   }
   if (autograd::needs_grad(x, weight, bias)) {
     auto node = autograd::make_node(
@@ -215,9 +230,14 @@ Tensor layer_norm(const Tensor& x, IntArrayRef normalized_shape, const Tensor& w
   const int64_t rows = compute_numel(x.sizes().slice(0, x.dim() - norm_dims));
   Tensor y = empty(x.sizes(), x.options());
   const Tensor mean = empty({rows}, x.options()), rstd = empty({rows}, x.options());
-  if (rows * k > 0)
-    cpu::layer_norm_forward(detail::contiguous_for_kernel(x), contiguous_or_undefined(weight),
-                            contiguous_or_undefined(bias), eps, y, mean, rstd);
+  if (rows * k > 0) {
+    const Tensor xc = detail::contiguous_for_kernel(x);
+    const Tensor w = contiguous_or_undefined(weight), b = contiguous_or_undefined(bias);
+    if (x.is_cuda())
+      cuda::layer_norm_forward(xc, w, b, eps, y, mean, rstd);
+    else
+      cpu::layer_norm_forward(xc, w, b, eps, y, mean, rstd);
+  }
   if (autograd::needs_grad(x, weight, bias)) {
     const DimVector shape(normalized_shape);
     auto node = autograd::make_node(

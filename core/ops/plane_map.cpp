@@ -30,7 +30,6 @@ Tensor apply_plane_map(const Tensor& x, const std::shared_ptr<const PlaneMap>& m
 }
 
 void check_planes_input(const char* op, const Tensor& x) {
-  check_cpu(op, x);
   const bool shape_ok =
       (x.dim() == 3 || x.dim() == 4) && x.size(-1) > 0 && x.size(-2) > 0 && x.size(-3) > 0;
   EMBER_CHECK(shape_ok, op,

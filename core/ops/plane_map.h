@@ -15,7 +15,8 @@ namespace ember::detail {
 
 struct PlaneMap {
   // Both kernels take contiguous tensors: (P, H, W) -> (P, OH, OW) for `map`,
-  // (P, OH, OW) -> (P, H, W) for `adjoint` (kernels/cpu/planes.h).
+  // (P, OH, OW) -> (P, H, W) for `adjoint` (kernels/cpu/planes.h), on the
+  // input's device (by_device).
   using Kernel = std::function<void(const Tensor& in, const Tensor& out)>;
   const char* name;          // of the node the map records, e.g. "AvgPool2dBackward"
   const char* adjoint_name;  // of the node its adjoint records
@@ -23,11 +24,22 @@ struct PlaneMap {
   Kernel map, adjoint;
 };
 
+// A plane map kernel that runs on_cpu for CPU tensors and on_cuda for CUDA ones.
+template <typename Cpu, typename Cuda>
+PlaneMap::Kernel by_device(Cpu on_cpu, Cuda on_cuda) {
+  return [on_cpu, on_cuda](const Tensor& in, const Tensor& out) {
+    if (in.is_cuda())
+      on_cuda(in, out);
+    else
+      on_cpu(in, out);
+  };
+}
+
 // The map (or its adjoint) applied to x's last two dims, recording autograd.
 Tensor apply_plane_map(const Tensor& x, const std::shared_ptr<const PlaneMap>& m, bool adjoint);
 
 // The checks every 2-d pooling/resampling op makes: a floating (C, H, W) or
-// (N, C, H, W) CPU tensor with C, H, W > 0 (N may be 0).
+// (N, C, H, W) tensor (CPU or CUDA) with C, H, W > 0 (N may be 0).
 void check_planes_input(const char* op, const Tensor& x);
 
 // A pair of sizes given as one value (both) or two, as libtorch's int-or-pair

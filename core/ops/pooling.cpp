@@ -1,8 +1,10 @@
 // max_pool2d (with indices), avg_pool2d and adaptive_avg_pool2d: argument
 // checks and output sizes as PyTorch, CPU kernels in kernels/cpu/pooling.h.
-// Derivatives: max pooling scatters the gradient to the argmax with
-// scatter_add (whose derivative is a gather); the average poolings are plane
-// maps (Note [Plane maps] in plane_map.h). Both can be differentiated again.
+// CUDA kernels in kernels/cuda/pooling.h. Derivatives: max pooling scatters
+// the gradient to the argmax with scatter_add (whose derivative is a gather;
+// a fused kernel on CUDA when backward is not recorded); the average poolings
+// are plane maps (Note [Plane maps] in plane_map.h). Both can be
+// differentiated again.
 #include "ember/core/ops/pooling.h"
 
 #include "ember/autograd/function.h"
@@ -12,6 +14,7 @@
 #include "ember/core/ops/reduce_helpers.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/pooling.h"
+#include "ember/kernels/cuda/pooling.h"
 
 namespace ember {
 
@@ -68,8 +71,17 @@ DimVector with_planes(IntArrayRef sizes, int64_t h, int64_t w) {
   return out;
 }
 
-// dx (x_sizes) = g added at the argmax positions of each plane.
-Tensor max_pool2d_backward(const Tensor& g, const Tensor& indices, IntArrayRef x_sizes) {
+// dx (x_sizes) = g added at the argmax positions of each plane. On CUDA,
+// unless backward is recorded (create_graph), a fused gather kernel;
+// else scatter_add, which records its own derivative.
+Tensor max_pool2d_backward(const Tensor& g, const Tensor& indices, IntArrayRef x_sizes,
+                           const cpu::PoolWindow& w) {
+  if (g.is_cuda() && !GradMode::is_enabled()) {
+    Tensor dx = empty(x_sizes, g.options());
+    if (dx.numel() > 0)
+      cuda::max_pool2d_backward(detail::contiguous_for_kernel(g), indices, dx, w);
+    return dx;
+  }
   const int64_t plane = x_sizes[x_sizes.size() - 2] * x_sizes[x_sizes.size() - 1];
   const int64_t planes = compute_numel(x_sizes) / plane;
   const int64_t out_plane = g.size(-2) * g.size(-1);
@@ -88,12 +100,19 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& x, IntArrayRef 
   const DimVector out_sizes = with_planes(x.sizes(), geo.out_h, geo.out_w);
   Tensor out = empty(out_sizes, x.options());
   Tensor indices = empty(out_sizes, x.options().dtype(kLong));
-  if (out.numel() > 0) cpu::max_pool2d(detail::contiguous_for_kernel(x), out, indices, geo.window);
+  if (out.numel() > 0) {
+    const Tensor xc = detail::contiguous_for_kernel(x);
+    if (x.is_cuda())
+      cuda::max_pool2d(xc, out, indices, geo.window);
+    else
+      cpu::max_pool2d(xc, out, indices, geo.window);
+  }
   if (autograd::needs_grad(x)) {
     const DimVector x_sizes(x.sizes());
+    const cpu::PoolWindow w = geo.window;
     auto node = autograd::make_node(
-        "MaxPool2dWithIndicesBackward", {x}, [x_sizes](Node& n, const tensor_list& g) {
-          return tensor_list{max_pool2d_backward(g[0], n.saved(0), x_sizes)};
+        "MaxPool2dWithIndicesBackward", {x}, [x_sizes, w](Node& n, const tensor_list& g) {
+          return tensor_list{max_pool2d_backward(g[0], n.saved(0), x_sizes, w)};
         });
     node->save(indices);
     autograd::set_history(out, node);
@@ -114,12 +133,20 @@ Tensor avg_pool2d(const Tensor& x, IntArrayRef kernel_size, IntArrayRef stride, 
   auto map = std::make_shared<const detail::PlaneMap>(
       detail::PlaneMap{"AvgPool2dBackward", "AvgPool2dBackwardBackward", x.size(-2), x.size(-1),
                        geo.out_h, geo.out_w,
-                       [w, count_include_pad](const Tensor& in, const Tensor& out) {
-                         cpu::avg_pool2d(in, out, w, count_include_pad);
-                       },
-                       [w, count_include_pad](const Tensor& in, const Tensor& out) {
-                         cpu::avg_pool2d_backward(in, out, w, count_include_pad);
-                       }});
+                       detail::by_device(
+                           [w, count_include_pad](const Tensor& in, const Tensor& out) {
+                             cpu::avg_pool2d(in, out, w, count_include_pad);
+                           },
+                           [w, count_include_pad](const Tensor& in, const Tensor& out) {
+                             cuda::avg_pool2d(in, out, w, count_include_pad);
+                           }),
+                       detail::by_device(
+                           [w, count_include_pad](const Tensor& in, const Tensor& out) {
+                             cpu::avg_pool2d_backward(in, out, w, count_include_pad);
+                           },
+                           [w, count_include_pad](const Tensor& in, const Tensor& out) {
+                             cuda::avg_pool2d_backward(in, out, w, count_include_pad);
+                           })});
   return detail::apply_plane_map(x, map, /*adjoint=*/false);
 }
 
@@ -130,7 +157,9 @@ Tensor adaptive_avg_pool2d(const Tensor& x, IntArrayRef output_size) {
               output_size);
   auto map = std::make_shared<const detail::PlaneMap>(detail::PlaneMap{
       "AdaptiveAvgPool2dBackward", "AdaptiveAvgPool2dBackwardBackward", x.size(-2), x.size(-1),
-      output_size[0], output_size[1], cpu::adaptive_avg_pool2d, cpu::adaptive_avg_pool2d_backward});
+      output_size[0], output_size[1],
+      detail::by_device(cpu::adaptive_avg_pool2d, cuda::adaptive_avg_pool2d),
+      detail::by_device(cpu::adaptive_avg_pool2d_backward, cuda::adaptive_avg_pool2d_backward)});
   return detail::apply_plane_map(x, map, /*adjoint=*/false);
 }
 

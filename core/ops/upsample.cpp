@@ -1,9 +1,10 @@
 // upsample_nearest2d and upsample_bilinear2d (declared in pooling.h): checks
-// as PyTorch, CPU kernels in kernels/cpu/upsample.h, derivatives as plane
+// as PyTorch, kernels in kernels/{cpu,cuda}/upsample.h, derivatives as plane
 // maps (Note [Plane maps] in plane_map.h).
 #include "ember/core/ops/plane_map.h"
 #include "ember/core/ops/pooling.h"
 #include "ember/kernels/cpu/upsample.h"
+#include "ember/kernels/cuda/upsample.h"
 
 namespace ember {
 
@@ -21,7 +22,9 @@ Tensor upsample_nearest2d(const Tensor& x, IntArrayRef output_size) {
   check_output_size("upsample_nearest2d", output_size);
   auto map = std::make_shared<const detail::PlaneMap>(detail::PlaneMap{
       "UpsampleNearest2dBackward", "UpsampleNearest2dBackwardBackward", x.size(-2), x.size(-1),
-      output_size[0], output_size[1], cpu::upsample_nearest2d, cpu::upsample_nearest2d_backward});
+      output_size[0], output_size[1],
+      detail::by_device(cpu::upsample_nearest2d, cuda::upsample_nearest2d),
+      detail::by_device(cpu::upsample_nearest2d_backward, cuda::upsample_nearest2d_backward)});
   return detail::apply_plane_map(x, map, /*adjoint=*/false);
 }
 
@@ -31,12 +34,20 @@ Tensor upsample_bilinear2d(const Tensor& x, IntArrayRef output_size, bool align_
   auto map = std::make_shared<const detail::PlaneMap>(
       detail::PlaneMap{"UpsampleBilinear2dBackward", "UpsampleBilinear2dBackwardBackward",
                        x.size(-2), x.size(-1), output_size[0], output_size[1],
-                       [align_corners](const Tensor& in, const Tensor& out) {
-                         cpu::upsample_bilinear2d(in, out, align_corners);
-                       },
-                       [align_corners](const Tensor& in, const Tensor& out) {
-                         cpu::upsample_bilinear2d_backward(in, out, align_corners);
-                       }});
+                       detail::by_device(
+                           [align_corners](const Tensor& in, const Tensor& out) {
+                             cpu::upsample_bilinear2d(in, out, align_corners);
+                           },
+                           [align_corners](const Tensor& in, const Tensor& out) {
+                             cuda::upsample_bilinear2d(in, out, align_corners);
+                           }),
+                       detail::by_device(
+                           [align_corners](const Tensor& in, const Tensor& out) {
+                             cpu::upsample_bilinear2d_backward(in, out, align_corners);
+                           },
+                           [align_corners](const Tensor& in, const Tensor& out) {
+                             cuda::upsample_bilinear2d_backward(in, out, align_corners);
+                           })});
   return detail::apply_plane_map(x, map, /*adjoint=*/false);
 }
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "ember/core/parallel.h"
+#include "ember/kernels/common/normalization_functors.h"
 #include "ember/kernels/cpu/loops.h"
 
 namespace ember::cpu {
@@ -142,14 +143,14 @@ void channel_block_sums(const NCS& d, int64_t c0, int64_t count, const Terms& te
 
 // Mean and biased variance of `count` values from their shifted sums.
 std::pair<double, double> moments(const Sums& s, double shift, int64_t count) {
-  const double m = s.s1 / static_cast<double>(count);
-  return {shift + m, std::max(0.0, s.s2 / static_cast<double>(count) - m * m)};
+  const functors::Moments m = functors::moments_from_shifted_sums(s.s1, s.s2, shift, count);
+  return {m.mean, m.var};
 }
 
 // y = (x - mean) * scale + shift over a run of n values.
 template <typename T>
 void affine_run(const T* x, T* y, int64_t n, T mean, T scale, T shift) {
-  for (int64_t i = 0; i < n; ++i) y[i] = (x[i] - mean) * scale + shift;
+  for (int64_t i = 0; i < n; ++i) y[i] = functors::normalize_affine(x[i], mean, scale, shift);
 }
 
 template <typename T>
@@ -270,7 +271,8 @@ void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean,
             const T *xr = xp + at, *gr = gp + at;
             T* out = dxp + at;
             const T mk = m[k], kk = k_xmu[k], mdy = mean_dy[k], ck = coef[k];
-            for (int64_t j = 0; j < d.s; ++j) out[j] = (gr[j] - mdy - (xr[j] - mk) * kk) * ck;
+            for (int64_t j = 0; j < d.s; ++j)
+              out[j] = functors::batch_norm_grad_input(gr[j], xr[j], mk, mdy, kk, ck);
           }
       }
     });
@@ -332,7 +334,8 @@ void layer_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean, 
           T* out = dxp + r * k;
           for (int64_t j = 0; j < k; ++j) {
             const T dxhat = gr[j] * (w ? w[j] : T(1));
-            out[j] = tinv * (dxhat - mean_dxhat - (xr[j] - tm) * tinv * mean_dxhat_xhat);
+            out[j] = functors::layer_norm_grad_input(dxhat, xr[j], tm, tinv, mean_dxhat,
+                                                     mean_dxhat_xhat);
           }
         }
       });

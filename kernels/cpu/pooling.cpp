@@ -12,39 +12,28 @@
 namespace ember::cpu {
 namespace {
 
-// The input rows (or columns) one output row (or column) reads: [begin, end)
-// stepping by the dilation, and for average pooling its factor of the divisor
-// (unused by max pooling).
-struct Span {
-  int64_t begin, end, factor;
-};
+using Span = functors::PoolSpan;
 
-// Max pooling: the window clipped to the input (padding is -inf, never chosen
-// over an input value).
-std::vector<Span> max_spans(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t pad,
-                            int64_t dilation) {
-  std::vector<Span> spans(static_cast<size_t>(out));
-  for (int64_t i = 0; i < out; ++i) {
-    int64_t begin = i * stride - pad;
-    const int64_t end = std::min(begin + (kernel - 1) * dilation + 1, in);
-    while (begin < 0) begin += dilation;
-    spans[i] = {begin, end, 1};
-  }
-  return spans;
+// The span of every output row (or column) under one of the span functors.
+template <typename F>
+std::vector<Span> spans(int64_t out, const F& span_of) {
+  std::vector<Span> result(static_cast<size_t>(out));
+  for (int64_t i = 0; i < out; ++i) result[i] = span_of(i);
+  return result;
 }
 
-// Average pooling, PyTorch's divisor rule: the window cut at the end of the
-// padding counts whole with count_include_pad, else only its part inside the
-// input. Both are products of a row and a column factor.
+std::vector<Span> max_spans(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t pad,
+                            int64_t dilation) {
+  return spans(out, [&](int64_t i) {
+    return functors::max_pool_span(i, in, kernel, stride, pad, dilation);
+  });
+}
+
 std::vector<Span> avg_spans(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t pad,
                             bool count_include_pad) {
-  std::vector<Span> spans(static_cast<size_t>(out));
-  for (int64_t i = 0; i < out; ++i) {
-    const int64_t start = i * stride - pad, padded_end = std::min(start + kernel, in + pad);
-    const int64_t begin = std::max<int64_t>(start, 0), end = std::min(padded_end, in);
-    spans[i] = {begin, end, count_include_pad ? padded_end - start : end - begin};
-  }
-  return spans;
+  return spans(out, [&](int64_t i) {
+    return functors::avg_pool_span(i, in, kernel, stride, pad, count_include_pad);
+  });
 }
 
 // For each kernel column kw, the outputs [lo, hi) whose input column
@@ -63,14 +52,8 @@ std::vector<std::pair<int64_t, int64_t>> kernel_column_ranges(int64_t in_w, int6
   return ranges;
 }
 
-// Adaptive pooling: output i averages [floor(i*in/out), ceil((i+1)*in/out)).
 std::vector<Span> adaptive_spans(int64_t in, int64_t out) {
-  std::vector<Span> spans(static_cast<size_t>(out));
-  for (int64_t i = 0; i < out; ++i) {
-    const int64_t begin = i * in / out, end = ((i + 1) * in + out - 1) / out;
-    spans[i] = {begin, end, end - begin};
-  }
-  return spans;
+  return spans(out, [&](int64_t i) { return functors::adaptive_span(i, in, out); });
 }
 
 // Sum of n contiguous values in independent partial sums, which vectorize
@@ -184,7 +167,7 @@ void max_pool2d(const Tensor& x, const Tensor& out, const Tensor& indices, const
             const auto [lo, hi] = inside[kw];
             for (int64_t ow = lo; ow < hi; ++ow) {
               const T v = src[ow * stride + offset];
-              const bool take = (v > best[ow]) | (v != v);  // NaN wins, as PyTorch
+              const bool take = functors::max_pool_takes(v, best[ow]);
               best[ow] = take ? v : best[ow];
               at[ow] = take ? src_at + static_cast<int32_t>(ow * stride) : at[ow];
             }

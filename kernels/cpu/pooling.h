@@ -4,15 +4,11 @@
 // outputs are (P, OH, OW). The ops (core/ops/pooling.cpp) check the arguments
 // and size the outputs before these run. Work is split over planes.
 #include "ember/core/tensor.h"
+#include "ember/kernels/common/pooling_functors.h"
 
 namespace ember::cpu {
 
-struct PoolWindow {
-  int64_t kernel_h, kernel_w;
-  int64_t stride_h, stride_w;
-  int64_t pad_h, pad_w;
-  int64_t dilation_h = 1, dilation_w = 1;
-};
+using PoolWindow = functors::PoolWindow;
 
 // out: the window maxima (NaN wins, as PyTorch); indices (int64): the flat
 // position h * W + w of each maximum in its plane, the first one on ties.

@@ -3,49 +3,25 @@
 #include <cmath>
 #include <vector>
 
+#include "ember/kernels/common/pooling_functors.h"
 #include "ember/kernels/cpu/planes.h"
 
 namespace ember::cpu {
 namespace {
 
-// Source row (or column) of each output one, as PyTorch's nearest_idx: exact
-// for equal sizes and for doubling, else floor of a float product.
+using functors::Lerp;
+
 std::vector<int64_t> nearest_sources(int64_t in, int64_t out) {
   std::vector<int64_t> src(static_cast<size_t>(out));
-  const float scale = static_cast<float>(in) / static_cast<float>(out);
-  for (int64_t d = 0; d < out; ++d) {
-    if (out == in)
-      src[d] = d;
-    else if (out == 2 * in)
-      src[d] = d >> 1;
-    else
-      src[d] = std::min(static_cast<int64_t>(std::floor(static_cast<float>(d) * scale)), in - 1);
-  }
+  for (int64_t d = 0; d < out; ++d) src[d] = functors::nearest_source(d, in, out);
   return src;
 }
 
-// The two source rows of an output row and their weights.
-template <typename T>
-struct Lerp {
-  int64_t i0, i1;
-  T l0, l1;
-};
-
-// PyTorch's area_pixel_compute_scale / _source_index, in T's arithmetic.
 template <typename T>
 std::vector<Lerp<T>> bilinear_sources(int64_t in, int64_t out, bool align_corners) {
-  const T scale = align_corners
-                      ? (out > 1 ? static_cast<T>(in - 1) / static_cast<T>(out - 1) : T(0))
-                      : static_cast<T>(in) / static_cast<T>(out);
+  const T scale = functors::bilinear_scale<T>(in, out, align_corners);
   std::vector<Lerp<T>> src(static_cast<size_t>(out));
-  for (int64_t d = 0; d < out; ++d) {
-    T real =
-        align_corners ? scale * static_cast<T>(d) : scale * (static_cast<T>(d) + T(0.5)) - T(0.5);
-    if (real < 0) real = 0;
-    const int64_t i0 = std::min(static_cast<int64_t>(real), in - 1);
-    const T l1 = std::min(std::max(real - static_cast<T>(i0), T(0)), T(1));
-    src[d] = {i0, i0 < in - 1 ? i0 + 1 : i0, T(1) - l1, l1};
-  }
+  for (int64_t d = 0; d < out; ++d) src[d] = functors::bilinear_source(d, in, scale, align_corners);
   return src;
 }
 

@@ -1,0 +1,28 @@
+#pragma once
+// The pooling kernels on CUDA tensors: the device half of core/ops/pooling.cpp,
+// with kernels/cpu/pooling.h's contracts (contiguous tensors read as stacks
+// of planes, outputs sized by the op) plus the fused max_pool2d backward.
+// Without the CUDA backend each raises an Error.
+#include "ember/core/tensor.h"
+#include "ember/kernels/common/pooling_functors.h"
+
+namespace ember::cuda {
+
+void max_pool2d(const Tensor& x, const Tensor& out, const Tensor& indices,
+                const functors::PoolWindow& w);
+// grad_in (P, H, W) = each gradient of grad_out (P, OH, OW) added at its
+// window's argmax (indices). Gather form: each input element sums the outputs
+// whose window covers it and chose it, so there are no atomics and the sums
+// are deterministic.
+void max_pool2d_backward(const Tensor& grad_out, const Tensor& indices, const Tensor& grad_in,
+                         const functors::PoolWindow& w);
+void avg_pool2d(const Tensor& x, const Tensor& out, const functors::PoolWindow& w,
+                bool count_include_pad);
+// Gather form, as max_pool2d_backward.
+void avg_pool2d_backward(const Tensor& grad_out, const Tensor& grad_in,
+                         const functors::PoolWindow& w, bool count_include_pad);
+void adaptive_avg_pool2d(const Tensor& x, const Tensor& out);
+// Gather form, as max_pool2d_backward.
+void adaptive_avg_pool2d_backward(const Tensor& grad_out, const Tensor& grad_in);
+
+}  // namespace ember::cuda

@@ -1,0 +1,76 @@
+#pragma once
+// Shared by tests/cuda/{pooling,upsample,normalization}_test.cpp: an op run on
+// CUDA tensors against the same op on CPU tensors, forward and backward, on a
+// dense or a non-contiguous view of the same random data.
+#include <ember/ember.h>
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <string>
+
+namespace nn_compare {
+
+using namespace ember;
+
+inline const Device kGpu(kCUDA);
+
+// Random non-zero data: |randn| + 0.1 with a random sign.
+inline Tensor random_nonzero(IntArrayRef shape, ScalarType dtype) {
+  const Tensor magnitude = randn(shape, kDouble).abs() + 0.1;
+  const Tensor sign = where(randn(shape, kDouble) > 0, ones(shape, kDouble), -1.0);
+  return (magnitude * sign).to(dtype);
+}
+
+// got (CUDA) equals want (CPU): dtype, shape, and every value within
+// tol * max(1, |want|), integers exactly (one check over the whole tensor:
+// sizes reach 10^7).
+inline void check_close(const Tensor& got, const Tensor& want, double tol,
+                        const std::string& what) {
+  INFO(what);
+  if (!want.is_floating_point()) tol = 0;
+  REQUIRE(got.is_cuda());
+  REQUIRE(got.scalar_type() == want.scalar_type());
+  REQUIRE(got.sizes() == want.sizes());
+  if (want.numel() == 0) return;
+  const Tensor g = got.cpu().to(kDouble), w = want.to(kDouble);
+  const double worst = ((g - w).abs() / w.abs().clamp_min(1.0)).max().item<double>();
+  INFO("largest relative difference " << worst << ", bound " << tol);
+  CHECK(worst <= tol);
+}
+
+// How the op's input is laid out: `view` of a dense base tensor of
+// `base_shape` (identity, transposed, sliced).
+struct Layout {
+  std::string name;
+  DimVector base_shape;
+  std::function<Tensor(const Tensor&)> view;
+};
+
+inline Layout dense(IntArrayRef shape) {
+  return {"dense", DimVector(shape), [](const Tensor& t) { return t; }};
+}
+
+// The op on CPU and CUDA copies of one random base, through the layout's
+// view: outputs (every one `op` returns) within `forward_tol`, then the
+// gradient a random grad of the first output sends to the base within
+// `backward_tol`.
+inline void compare_with_cpu(const std::function<tensor_list(const Tensor&)>& op,
+                             const Layout& layout, ScalarType dtype, double forward_tol,
+                             double backward_tol) {
+  INFO("layout " << layout.name << ", dtype " << dtype);
+  const Tensor base = random_nonzero(layout.base_shape, dtype);
+  const Tensor cpu_leaf = base.clone().requires_grad_();
+  const Tensor gpu_leaf = base.to(kGpu).requires_grad_();
+  const tensor_list want = op(layout.view(cpu_leaf)), got = op(layout.view(gpu_leaf));
+  REQUIRE(got.size() == want.size());
+  for (size_t k = 0; k < want.size(); ++k)
+    check_close(got[k], want[k].detach(), forward_tol, "output " + std::to_string(k));
+  if (base.numel() == 0) return;  // nothing flows back
+  const Tensor grad = random_nonzero(want[0].sizes(), dtype);
+  want[0].backward(grad);
+  got[0].backward(grad.to(kGpu));
+  check_close(gpu_leaf.grad(), cpu_leaf.grad(), backward_tol, "gradient of the input");
+}
+
+}  // namespace nn_compare
