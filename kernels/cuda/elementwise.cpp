@@ -118,4 +118,15 @@ void where_kernel(const Tensor& out, const Tensor& condition, const Tensor& a, c
 #endif
 }
 
+void loss_kernel(const char* name, LossOp op, const Tensor& out,
+                 std::initializer_list<const Tensor*> inputs) {
+#ifdef EMBER_WITH_CUDA
+  if (out.numel() == 0) return;
+  detail::launch_loss(name, op, plan_elementwise(name, out, inputs));
+#else
+  (void)op, (void)inputs;
+  no_cuda(name, out);
+#endif
+}
+
 }  // namespace ember::cuda

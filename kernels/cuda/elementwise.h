@@ -27,6 +27,10 @@ void compare_kernel(const char* name, CompareOp op, const Tensor& out, const Ten
                     const Tensor& b, double rtol = 0, double atol = 0);
 // out = condition ? a : b, condition bool, a and b of out's dtype.
 void where_kernel(const Tensor& out, const Tensor& condition, const Tensor& a, const Tensor& b);
+// out = Op(inputs...), every tensor of out's floating dtype: log_sigmoid (x),
+// binary_cross_entropy (x, y), binary_cross_entropy_with_logits (x, y, pos_weight).
+void loss_kernel(const char* name, LossOp op, const Tensor& out,
+                 std::initializer_list<const Tensor*> inputs);
 
 // The launch of out = f(inputs...) (at most kMaxElementwiseInputs): the
 // geometry, and whether the vector path applies. Exposed for the CPU tests.

@@ -14,5 +14,6 @@ void launch_unary(const char* name, UnaryOp op, const ElementwiseLaunch& l, cons
 void launch_compare(const char* name, CompareOp op, const ElementwiseLaunch& l, double rtol,
                     double atol);
 void launch_where(const ElementwiseLaunch& l);
+void launch_loss(const char* name, LossOp op, const ElementwiseLaunch& l);
 
 }  // namespace ember::cuda::detail

@@ -9,5 +9,7 @@ enum class UnaryOp {
   kSigmoid, kTanh, kNormalCdf, kGelu, kGeluTanh, kClamp, kInRange, kIsNan, kIsFinite, kLogicalNot
 };
 enum class CompareOp { kEq, kNe, kLt, kLe, kGt, kGe, kIsClose };
+// The per-element losses of nn/functional/loss.cpp (kernels/common/loss_functors.h).
+enum class LossOp { kLogSigmoid, kBinaryCrossEntropy, kBinaryCrossEntropyWithLogits };
 
 }  // namespace ember::cuda

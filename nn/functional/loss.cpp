@@ -16,7 +16,9 @@
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/reduce.h"
 #include "ember/core/ops/unary.h"
+#include "ember/core/ops/views.h"
 #include "ember/kernels/common/loss_functors.h"
+#include "ember/kernels/cuda/elementwise.h"
 #include "ember/nn/functional/loss_helpers.h"
 
 namespace ember::nn::functional {
@@ -29,9 +31,13 @@ namespace {
 // log(sigmoid(x)), stable for large |x|; d/dx = sigmoid(-x).
 Tensor log_sigmoid(const Tensor& x) {
   Tensor out = empty(x.sizes(), x.options());
-  dispatch_floating(x.scalar_type(), "log_sigmoid", [&]<typename T>() {
-    cpu::elementwise<T, T>(out, {&x}, functors::LogSigmoid<T>{});
-  });
+  if (x.is_cuda()) {
+    cuda::loss_kernel("log_sigmoid", cuda::LossOp::kLogSigmoid, out, {&x});
+  } else {
+    dispatch_floating(x.scalar_type(), "log_sigmoid", [&]<typename T>() {
+      cpu::elementwise<T, T>(out, {&x}, functors::LogSigmoid<T>{});
+    });
+  }
   if (autograd::needs_grad(x)) {
     auto node = autograd::make_node("LogSigmoidBackward", {x}, [](Node& n, const tensor_list& g) {
       return tensor_list{g[0] * sigmoid(-n.saved(0))};
@@ -45,9 +51,13 @@ Tensor log_sigmoid(const Tensor& x) {
 // Per-element -(y log(x) + (1 - y) log(1 - x)), before weight and reduction.
 Tensor binary_cross_entropy_elements(const Tensor& x, const Tensor& y) {
   Tensor out = empty(x.sizes(), x.options());
-  dispatch_floating(x.scalar_type(), "binary_cross_entropy", [&]<typename T>() {
-    cpu::elementwise<T, T, T>(out, {&x, &y}, functors::BinaryCrossEntropy<T>{});
-  });
+  if (x.is_cuda()) {
+    cuda::loss_kernel("binary_cross_entropy", cuda::LossOp::kBinaryCrossEntropy, out, {&x, &y});
+  } else {
+    dispatch_floating(x.scalar_type(), "binary_cross_entropy", [&]<typename T>() {
+      cpu::elementwise<T, T, T>(out, {&x, &y}, functors::BinaryCrossEntropy<T>{});
+    });
+  }
   if (autograd::needs_grad(x, y)) {
     auto node = autograd::make_node("BinaryCrossEntropyBackward", {x, y},
         [](Node& n, const tensor_list& g) {
@@ -70,9 +80,15 @@ Tensor binary_cross_entropy_elements(const Tensor& x, const Tensor& y) {
 Tensor bce_with_logits_elements(const Tensor& x, const Tensor& y, const Tensor& pos_weight) {
   const Tensor pw = pos_weight.defined() ? pos_weight : ones({}, x.options());
   Tensor out = empty(x.sizes(), x.options());
-  dispatch_floating(x.scalar_type(), "binary_cross_entropy_with_logits", [&]<typename T>() {
-    cpu::elementwise<T, T, T, T>(out, {&x, &y, &pw}, functors::BinaryCrossEntropyWithLogits<T>{});
-  });
+  if (x.is_cuda()) {
+    cuda::loss_kernel("binary_cross_entropy_with_logits",
+                      cuda::LossOp::kBinaryCrossEntropyWithLogits, out, {&x, &y, &pw});
+  } else {
+    dispatch_floating(x.scalar_type(), "binary_cross_entropy_with_logits", [&]<typename T>() {
+      cpu::elementwise<T, T, T, T>(out, {&x, &y, &pw},
+                                   functors::BinaryCrossEntropyWithLogits<T>{});
+    });
+  }
   if (autograd::needs_grad(x, y, pw)) {
     auto node = autograd::make_node("BinaryCrossEntropyWithLogitsBackward", {x, y, pw},
         [](Node& n, const tensor_list& g) {
@@ -124,12 +140,11 @@ Tensor smooth_l1_loss(const Tensor& input, const Tensor& target,
 
 namespace {
 
-// The checks both binary cross-entropies make: CPU, same shape and dtype, a
+// The checks both binary cross-entropies make: same shape and dtype, a
 // broadcastable weight.
 void check_binary_inputs(const char* op, const Tensor& input, const Tensor& target,
                          const Tensor& weight) {
   check_loss_inputs(op, input, target);
-  ember::detail::check_cpu(op, input);
   check_same_shape(op, input, target);
   EMBER_CHECK(target.scalar_type() == input.scalar_type(), op,
               ": expected a target of the input's dtype ", input.scalar_type(), ", got ",
@@ -144,7 +159,9 @@ Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
   const char* op = "binary_cross_entropy";
   check_binary_inputs(op, input, target, options.weight());
   if (input.numel() > 0) {
-    const double lo = input.min().item<double>(), hi = input.max().item<double>();
+    // One copy of both bounds to the host (on CUDA, one counted synchronization).
+    const Tensor bounds = stack({input.min(), input.max()}).to(kCPU, kDouble);
+    const double lo = bounds[0].item<double>(), hi = bounds[1].item<double>();
     EMBER_CHECK(lo >= 0 && hi <= 1, op,
                 ": every input value must be a probability in [0, 1], got values in [", lo, ", ",
                 hi, "] (for logits use binary_cross_entropy_with_logits)");
