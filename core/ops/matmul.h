@@ -1,5 +1,7 @@
 #pragma once
-// Matrix products (Eigen GEMM on the CPU).
+// Matrix products: kernels/cpu/gemm (our AVX-512 kernel or Eigen) on the CPU,
+// cuBLAS (kernels/cuda/blas) on CUDA, where float32 may use TF32 when
+// backends::cuda::set_allow_tf32(true) (default off).
 #include "ember/core/tensor.h"
 
 namespace ember {

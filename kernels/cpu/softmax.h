@@ -20,27 +20,19 @@ namespace softmax_detail {
 
 constexpr int64_t kBlock = 1024;  // lines side by side when inner > 1
 
-// The amount subtracted before exp(): the line's maximum, or 0 when that is
-// infinite (then finite entries stay finite and exp() of the infinite ones
-// gives 0 or inf, as it should). NaN stays NaN.
-template <typename T>
-double stable_shift(T max) {
-  return std::isinf(max) ? 0.0 : static_cast<double>(max);
-}
-
 // shift[j] for the `width` lines starting at x, each n long with stride inner.
 template <typename T>
 void line_shifts(const T* x, int64_t n, int64_t inner, int64_t width, double* shift) {
   const functors::MaxOps<T> max_ops;
   if (inner == 1) {  // width is 1: one contiguous line
-    shift[0] = stable_shift(reduce_detail::fold_run(max_ops.identity(), x, n, 1, max_ops));
+    shift[0] = functors::softmax_shift(reduce_detail::fold_run(max_ops.identity(), x, n, 1, max_ops));
     return;
   }
   T m[kBlock];
   for (int64_t j = 0; j < width; ++j) m[j] = x[j];
   for (int64_t k = 1; k < n; ++k)
     for (int64_t j = 0; j < width; ++j) m[j] = max_ops.step(m[j], x[k * inner + j]);
-  for (int64_t j = 0; j < width; ++j) shift[j] = stable_shift(m[j]);
+  for (int64_t j = 0; j < width; ++j) shift[j] = functors::softmax_shift(m[j]);
 }
 
 // Calls line(x_lines, y_lines, width) for blocks of `width` neighbouring
