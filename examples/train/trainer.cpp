@@ -67,10 +67,11 @@ std::shared_ptr<const data::Transform> make_transform(const Data& d, bool augmen
   return compose;
 }
 
+// "auto": the first CUDA device when there is one, else the CPU. "cuda"
+// without a device stops with ember's error naming why (no driver, no backend).
 ember::Device choose_device(const std::string& flag) {
-  // The CUDA backend does not run every op yet (issue #4): "auto" takes the
-  // CPU, and "cuda" stops with ember's error at the first op without a CUDA kernel.
-  if (flag == "cuda") return ember::Device(ember::kCUDA);
+  if (flag == "cuda" || (flag == "auto" && ember::cuda::is_available()))
+    return ember::Device(ember::kCUDA);
   return ember::Device(ember::kCPU);
 }
 

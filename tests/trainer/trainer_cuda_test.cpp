@@ -1,0 +1,64 @@
+// The sample trainer on CUDA (run only where there is a device: main() exits
+// 77 otherwise and CTest reports the test as skipped): the model learns the
+// generated data set as it does on the CPU, a resumed run continues, and the
+// first epoch's train loss is close to the CPU's. Not bit-exact: cuDNN and the
+// atomics of some backward kernels add in another order (and cuDNN may use
+// TF32, PyTorch's default), so the comparison allows 2% of the loss.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <sstream>
+
+#include <ember/ember.h>
+
+#include "generated_data.h"
+
+using trainer_test::Workspace;
+
+TEST_CASE("on CUDA the sample model trained 320 steps: loss falls 10x, accuracy >= 95%",
+          "[trainer_cuda]") {
+  Workspace ws;
+  train::Options o = ws.options("learn_cuda");
+  o.device = "cuda";
+  o.batch_size = 16;  // 40 steps per epoch
+  o.epochs = 8;
+  std::ostringstream out;
+  const train::RunResult r = train::run(o, out);
+  INFO(out.str());
+  REQUIRE(r.epochs.size() == 8);
+  REQUIRE(r.epochs.back().train_loss * 10 < r.epochs.front().train_loss);
+  REQUIRE(r.epochs.back().test_accuracy >= 0.95);
+}
+
+TEST_CASE("on CUDA the first epoch's train loss is within 2% of the CPU's", "[trainer_cuda]") {
+  Workspace ws;
+  train::Options cpu = ws.options("cpu_epoch");
+  cpu.epochs = 1;
+  train::Options gpu = ws.options("cuda_epoch");
+  gpu.epochs = 1;
+  gpu.device = "cuda";
+  std::ostringstream out;
+  const double cpu_loss = train::run(cpu, out).epochs.at(0).train_loss;
+  const double gpu_loss = train::run(gpu, out).epochs.at(0).train_loss;
+  INFO("cpu " << cpu_loss << ", cuda " << gpu_loss);
+  REQUIRE(std::abs(gpu_loss - cpu_loss) <= 0.02 * cpu_loss);
+}
+
+TEST_CASE("on CUDA a run resumed after epoch 1 trains epoch 2 from the checkpoint",
+          "[trainer_cuda]") {
+  Workspace ws;
+  train::Options first = ws.options("resumed_cuda");
+  first.device = "cuda";
+  first.epochs = 1;
+  std::ostringstream out;
+  const double loss1 = train::run(first, out).epochs.at(0).train_loss;
+  train::Options second = first;
+  second.epochs = 2;
+  second.resume = true;
+  const train::RunResult r = train::run(second, out);
+  REQUIRE(r.epochs.size() == 1);
+  REQUIRE(r.epochs[0].epoch == 2);
+  REQUIRE(r.epochs[0].train_loss < loss1);
+  const ember::Checkpoint ck = ember::load_checkpoint(second.checkpoint);
+  REQUIRE(ck.metadata.at("epoch") == "2");
+}
