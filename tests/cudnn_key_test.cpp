@@ -1,10 +1,13 @@
 // The plain-C++ half of the cuDNN conv (kernels/cuda/cudnn_conv_plan.*),
 // checked without a GPU: which fields change the benchmark-cache key, the
-// math type asked for, the machine tag, which candidates may run, and the
-// workspace handed to Find. Without the CUDA backend the passes raise.
+// math type asked for, the machine tag, which candidates may run, how a
+// Find's allowed results are ranked and stepped down after an out-of-memory,
+// and the workspace handed to Find. Without the CUDA backend the passes raise.
 #include "test_helpers.h"
 
 #include <ember/core/ops/conv.h>
+#include <ember/kernels/common/benchmark_cache.h>
+#include <ember/kernels/cuda/cuda_runtime.h>
 #include <ember/kernels/cuda/cudnn_conv.h>
 #include <ember/kernels/cuda/cudnn_conv_plan.h>
 
@@ -145,6 +148,72 @@ TEST_CASE("cudnn candidates: only successful, deterministic when asked, within t
   CHECK(rs[0].math_type == static_cast<int>(CudnnMath::kFma));
   CHECK(rs[0].workspace_bytes == 1000);
   CHECK(rs[0].time_ms == 0.8);
+}
+
+TEST_CASE("cudnn candidates: no float32 to half down-conversion unless asked for", "[cudnn]") {
+  const CudnnConvSettings s = base_settings();
+  const std::vector<CudnnCandidate> cands{
+      {1, true, true, CudnnMath::kTensorOpAllowConversion, 0, 0.1},
+      {1, true, true, CudnnMath::kTensorOp, 0, 0.2},
+      {2, true, true, CudnnMath::kDefault, 0, 0.3},
+  };
+  for (CudnnMath requested : {CudnnMath::kTensorOp, CudnnMath::kDefault}) {
+    const auto rs = cuda::cudnn_allowed_results(cands, requested, s);
+    REQUIRE(rs.size() == 2);
+    CHECK(rs[0].math_type == static_cast<int>(CudnnMath::kTensorOp));
+    CHECK(rs[1].algo == 2);
+  }
+  CHECK(cuda::cudnn_allowed_results(cands, CudnnMath::kTensorOpAllowConversion, s).size() == 3);
+}
+
+TEST_CASE("cudnn Find results: ranked by time, smaller workspace within 5%, stepped down on "
+          "out-of-memory without a second Find",
+          "[cudnn]") {
+  CudnnConvSettings s = base_settings();
+  s.workspace_limit = 1 << 20;
+  // As Find lists them (fastest first); one algorithm twice, with two math types.
+  const std::vector<CudnnCandidate> found{
+      {6, true, true, CudnnMath::kTensorOp, 1 << 19, 1.00},
+      {6, true, true, CudnnMath::kDefault, 1 << 10, 1.03},  // within 5%, less workspace
+      {7, true, true, CudnnMath::kTensorOp, 1 << 22, 1.04},  // over the limit: dropped
+      {1, true, true, CudnnMath::kTensorOp, 1 << 12, 1.50},
+      {0, true, true, CudnnMath::kDefault, 0, 2.00},
+      {2, false, true, CudnnMath::kDefault, 0, -1.0},  // failed: dropped
+  };
+  bench::BenchmarkCache cache("forward");
+  int finds = 0;
+  const auto entry = cache.get_or_find("k", [&] {
+    ++finds;
+    return cuda::cudnn_allowed_results(found, CudnnMath::kTensorOp, s);
+  });
+  REQUIRE(entry->ranked.size() == 4);
+  REQUIRE(entry->fastest_no_workspace);
+  CHECK(entry->fastest_no_workspace->algo == 0);
+  const auto& c0 = entry->choice();
+  CHECK(c0.algo == 6);
+  CHECK(c0.math_type == static_cast<int>(CudnnMath::kDefault));
+  CHECK(c0.workspace_bytes == (1 << 10));
+  // Its workspace could not be allocated: the same algorithm with the other
+  // math type is another result, and it is next.
+  auto next = cache.next_after_failure("k", c0);
+  REQUIRE(next);
+  CHECK(next->algo == 6);
+  CHECK(next->math_type == static_cast<int>(CudnnMath::kTensorOp));
+  next = cache.next_after_failure("k", *next);
+  REQUIRE(next);
+  CHECK(next->algo == 1);
+  next = cache.next_after_failure("k", *next);
+  REQUIRE(next);
+  CHECK(next->algo == 0);
+  CHECK(next->workspace_bytes == 0);
+  CHECK_FALSE(cache.next_after_failure("k", *next));
+  CHECK(finds == 1);
+  CHECK(cache.stats().fallbacks == 4);
+}
+
+TEST_CASE("cudnn caches are tagged with the current device from their first use", "[cudnn]") {
+  CHECK(bench::cudnn_conv_caches().machine_tag() == cuda::cudnn_current_machine_tag());
+  if (!cuda::is_available()) CHECK(cuda::cudnn_current_machine_tag() == "no-cuda");
 }
 
 TEST_CASE("cudnn Find workspace: the largest request, capped by the limit", "[cudnn]") {

@@ -7,6 +7,7 @@
 
 #include "ember/core/error.h"
 #include "ember/kernels/common/benchmark_cache_file.h"
+#include "ember/kernels/cuda/cudnn_conv.h"
 
 namespace ember::bench {
 
@@ -322,10 +323,13 @@ std::string cpu_isa_tag() {
 }
 
 BenchmarkCacheSet& cudnn_conv_caches() {
+  // Tagged with the current device from the start: any first use (stats,
+  // entries, a conv) loads EMBER_CUDNN_CACHE, and under a placeholder tag the
+  // file's entries would be ignored and then overwritten at exit.
   static BenchmarkCacheSet set(
       "cudnn_conv", 1, {"forward", "backward_data", "backward_weight"},
       [](size_t, int algo) { return "algo" + std::to_string(algo); }, "EMBER_CUDNN_CACHE",
-      "no-cuda");
+      cuda::cudnn_current_machine_tag());
   return set;
 }
 

@@ -84,6 +84,15 @@ constexpr double kOneD = 1, kZeroD = 0;
 const void* one(ScalarType t) { return t == ScalarType::Double ? (const void*)&kOneD : &kOneF; }
 const void* zero(ScalarType t) { return t == ScalarType::Double ? (const void*)&kZeroD : &kZeroF; }
 
+// cuDNN 9 splits CUDNN_STATUS_NOT_SUPPORTED into sub-codes (_SHAPE, _LAYOUT, ...).
+bool is_not_supported(cudnnStatus_t status) {
+#ifdef CUDNN_STATUS_CATEGORY
+  return CUDNN_STATUS_CATEGORY(status) == CUDNN_STATUS_NOT_SUPPORTED;
+#else
+  return status == CUDNN_STATUS_NOT_SUPPORTED;
+#endif
+}
+
 bool is_out_of_memory(const Error& e) {
   return std::string_view(e.what()).find("out of memory") != std::string_view::npos;
 }
@@ -118,6 +127,17 @@ std::vector<CudnnCandidate> to_candidates(const typename Pass::Perf* perf, int n
                    static_cast<CudnnMath>(perf[i].mathType), perf[i].memory,
                    static_cast<double>(perf[i].time)});
   return out;
+}
+
+// The length of a heuristic or Find list: cuDNN may list an algorithm once
+// per math type, so it can exceed the number of algorithm ids; a shorter
+// array would cut off its tail (slow, but maybe the only deterministic or
+// workspace-free candidates).
+template <class Pass>
+size_t perf_capacity(cudnnHandle_t handle) {
+  int n = 0;
+  EMBER_CUDNN_CHECK(Pass::max_count(handle, &n));
+  return static_cast<size_t>(std::max(n, Pass::kAlgoCount));
 }
 
 [[noreturn]] void no_algorithm(const PassCall& c, const char* how) {
@@ -158,10 +178,11 @@ HeuristicCache& heuristic_cache(cpu::ConvPass pass) {
 // may run (cudnn_candidate_allowed).
 template <class Pass>
 std::vector<AlgoResult> heuristic_results(const PassCall& c) {
-  typename Pass::Perf perf[Pass::kAlgoCount];
+  std::vector<typename Pass::Perf> perf(perf_capacity<Pass>(c.handle));
   int n = 0;
-  EMBER_CUDNN_CHECK(Pass::heuristic(c.handle, c.desc, &n, perf));
-  std::vector<CudnnCandidate> cands = to_candidates<Pass>(perf, n);
+  EMBER_CUDNN_CHECK(
+      Pass::heuristic(c.handle, c.desc, static_cast<int>(perf.size()), &n, perf.data()));
+  std::vector<CudnnCandidate> cands = to_candidates<Pass>(perf.data(), n);
   // The heuristic's memory field is an estimate: ask for each candidate's
   // workspace with the math type it would run with.
   for (CudnnCandidate& cand : cands) {
@@ -193,13 +214,13 @@ std::vector<AlgoResult> find_results(const PassCall& c) {
     if (!is_out_of_memory(e)) throw;
     bytes = 0;  // search among the algorithms that need no workspace
   }
-  typename Pass::Perf perf[Pass::kAlgoCount];
+  std::vector<typename Pass::Perf> perf(perf_capacity<Pass>(c.handle));
   int n = 0;
-  EMBER_CUDNN_CHECK(
-      Pass::find(c.handle, c.desc, c.buffers, &n, perf, data_or_null(workspace), bytes));
+  EMBER_CUDNN_CHECK(Pass::find(c.handle, c.desc, c.buffers, static_cast<int>(perf.size()), &n,
+                               perf.data(), data_or_null(workspace), bytes));
   detail::count_sync();  // Find times each algorithm: the host waits for the device
   std::vector<AlgoResult> results =
-      cudnn_allowed_results(to_candidates<Pass>(perf, n), c.requested, c.settings);
+      cudnn_allowed_results(to_candidates<Pass>(perf.data(), n), c.requested, c.settings);
   if (results.empty()) no_algorithm(c, "Find");
   return results;
 }
@@ -216,8 +237,10 @@ size_t run_workspace_bytes(const PassCall& c, const AlgoResult& r) {
 
 // Chooses the algorithm (benchmark cache or heuristic) and runs it. When its
 // workspace cannot be allocated (the caching allocator raises only after
-// returning its cached blocks and retrying), steps down the ranking; the
-// benchmark cache records the failure and never searches again.
+// returning its cached blocks and retrying), or cuDNN refuses it at run time
+// (CUDNN_STATUS_NOT_SUPPORTED: the heuristic may list an algorithm that
+// cannot run the problem), steps down the ranking; the benchmark cache
+// records the failure and never searches again.
 template <class Pass>
 void run_pass(const PassCall& c) {
   bench::BenchmarkCache* cache = nullptr;
@@ -234,6 +257,11 @@ void run_pass(const PassCall& c) {
     choice = heuristic->front();
   }
   size_t next_heuristic = 1;
+  auto step_down = [&]() -> std::optional<AlgoResult> {
+    if (cache) return cache->next_after_failure(c.key, choice);
+    if (next_heuristic < heuristic->size()) return (*heuristic)[next_heuristic++];
+    return std::nullopt;
+  };
   for (;;) {
     set_math_type(c.desc.conv.get(),
                   cudnn_run_math(static_cast<CudnnMath>(choice.math_type), c.requested));
@@ -243,17 +271,23 @@ void run_pass(const PassCall& c) {
       workspace = allocate_workspace(bytes, c.device);
     } catch (const Error& e) {
       if (!is_out_of_memory(e)) throw;
-      std::optional<AlgoResult> next;
-      if (cache)
-        next = cache->next_after_failure(c.key, choice);
-      else if (next_heuristic < heuristic->size())
-        next = (*heuristic)[next_heuristic++];
+      const std::optional<AlgoResult> next = step_down();
       if (!next) throw;
       choice = *next;
       continue;
     }
-    EMBER_CUDNN_CHECK(Pass::run(c.handle, c.desc, c.buffers, choice.algo,
-                                data_or_null(workspace), bytes, one(c.p.dtype), zero(c.p.dtype)));
+    const cudnnStatus_t status = Pass::run(c.handle, c.desc, c.buffers, choice.algo,
+                                           data_or_null(workspace), bytes, one(c.p.dtype),
+                                           zero(c.p.dtype));
+    if (is_not_supported(status)) {
+      if (const std::optional<AlgoResult> next = step_down()) {
+        choice = *next;
+        continue;
+      }
+    }
+    EMBER_CHECK(status == CUDNN_STATUS_SUCCESS, c.op, ": cuDNN algorithm ", choice.algo, " (",
+                cudnn_math_name(static_cast<CudnnMath>(choice.math_type)),
+                " math) failed on problem ", c.p.key(), ": ", cudnnGetErrorString(status));
     return;
   }
 }
@@ -316,11 +350,15 @@ void cudnn_conv_backward_weight(const Tensor& x, const Tensor& gy, const Tensor&
   run_pass<CudnnBackwardFilterPass>(c);
 }
 
+std::string cudnn_current_machine_tag() {
+  if (!is_available()) return "no-cuda";
+  return cudnn_machine_tag(compute_capability(current_device()),
+                           static_cast<int64_t>(cudnnGetVersion()));
+}
+
 void cudnn_set_machine_tag() {
   if (!is_available()) return;
-  const int device = current_device();
-  bench::cudnn_conv_caches().set_machine_tag(
-      cudnn_machine_tag(compute_capability(device), static_cast<int64_t>(cudnnGetVersion())));
+  bench::cudnn_conv_caches().set_machine_tag(cudnn_current_machine_tag());
 }
 
 #else
@@ -343,6 +381,7 @@ void cudnn_conv_backward_weight(const Tensor& x, const Tensor&, const Tensor&,
                                 const cpu::ConvParams&) {
   no_cuda(x);
 }
+std::string cudnn_current_machine_tag() { return "no-cuda"; }
 void cudnn_set_machine_tag() {}
 
 #endif

@@ -6,6 +6,8 @@
 // algorithm comes from cuDNN's heuristic or, with backends::cudnn benchmark
 // mode on, from the cuDNN benchmark cache (docs/benchmark-mode.md). Without
 // the CUDA backend each raises an Error.
+#include <string>
+
 #include "ember/core/tensor.h"
 #include "ember/kernels/cpu/conv_params.h"
 
@@ -23,9 +25,14 @@ void cudnn_conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& b
 void cudnn_conv_backward_weight(const Tensor& x, const Tensor& gy, const Tensor& gw,
                                 const cpu::ConvParams& p);
 
-// Sets the machine tag of the cuDNN benchmark caches (compute capability and
-// cuDNN version) from the current device, so that a cache file loaded before
-// the first conv matches it. No-op without a device.
+// The machine tag of the current device (compute capability and cuDNN
+// version, "sm90-cudnn91900"), or "no-cuda" without a device. The cuDNN
+// benchmark caches start with it, so that a file loaded at their first use
+// (EMBER_CUDNN_CACHE) matches even before the first conv.
+std::string cudnn_current_machine_tag();
+// Sets the machine tag of the cuDNN benchmark caches from the current device,
+// so that a cache file loaded before the first conv matches it. No-op without
+// a device.
 void cudnn_set_machine_tag();
 
 }  // namespace ember::cuda

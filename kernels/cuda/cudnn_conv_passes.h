@@ -2,7 +2,9 @@
 // The three cuDNN conv passes behind one shape, so that cudnn_conv.cpp
 // chooses and runs an algorithm the same way for each: the heuristic list
 // (cudnnGet*Algorithm_v7), the workspace an algorithm needs, Find*Ex and the
-// run. Every pass sees the conv's input x, weight w and output y (descriptors
+// run. kAlgoCount is the number of algorithm ids; a heuristic or Find list
+// can be longer (an id may appear once per math type): max_count gives its
+// length. Every pass sees the conv's input x, weight w and output y (descriptors
 // and buffers) and writes one of them: forward y, backward-data x,
 // backward-filter w. CUDA builds only.
 #include <cudnn.h>
@@ -23,9 +25,13 @@ struct CudnnForwardPass {
   static constexpr int kAlgoCount = CUDNN_CONVOLUTION_FWD_ALGO_COUNT;
   static constexpr cpu::ConvPass kPass = cpu::ConvPass::kForward;
 
-  static cudnnStatus_t heuristic(cudnnHandle_t h, const ConvDescriptors& d, int* n, Perf* out) {
+  static cudnnStatus_t max_count(cudnnHandle_t h, int* n) {
+    return cudnnGetConvolutionForwardAlgorithmMaxCount(h, n);
+  }
+  static cudnnStatus_t heuristic(cudnnHandle_t h, const ConvDescriptors& d, int count, int* n,
+                                 Perf* out) {
     return cudnnGetConvolutionForwardAlgorithm_v7(h, d.x.get(), d.w.get(), d.conv.get(),
-                                                  d.y.get(), kAlgoCount, n, out);
+                                                  d.y.get(), count, n, out);
   }
   static cudnnStatus_t workspace(cudnnHandle_t h, const ConvDescriptors& d, int algo,
                                  size_t* bytes) {
@@ -35,10 +41,10 @@ struct CudnnForwardPass {
                                                    bytes);
   }
   static cudnnStatus_t find(cudnnHandle_t h, const ConvDescriptors& d, const ConvBuffers& b,
-                            int* n, Perf* out, void* ws, size_t ws_bytes) {
+                            int count, int* n, Perf* out, void* ws, size_t ws_bytes) {
     return cudnnFindConvolutionForwardAlgorithmEx(h, d.x.get(), b.x, d.w.get(), b.w,
-                                                  d.conv.get(), d.y.get(), b.y, kAlgoCount, n,
-                                                  out, ws, ws_bytes);
+                                                  d.conv.get(), d.y.get(), b.y, count, n, out, ws,
+                                                  ws_bytes);
   }
   static cudnnStatus_t run(cudnnHandle_t h, const ConvDescriptors& d, const ConvBuffers& b,
                            int algo, void* ws, size_t ws_bytes, const void* one,
@@ -54,9 +60,13 @@ struct CudnnBackwardDataPass {
   static constexpr int kAlgoCount = CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT;
   static constexpr cpu::ConvPass kPass = cpu::ConvPass::kBackwardData;
 
-  static cudnnStatus_t heuristic(cudnnHandle_t h, const ConvDescriptors& d, int* n, Perf* out) {
+  static cudnnStatus_t max_count(cudnnHandle_t h, int* n) {
+    return cudnnGetConvolutionBackwardDataAlgorithmMaxCount(h, n);
+  }
+  static cudnnStatus_t heuristic(cudnnHandle_t h, const ConvDescriptors& d, int count, int* n,
+                                 Perf* out) {
     return cudnnGetConvolutionBackwardDataAlgorithm_v7(h, d.w.get(), d.y.get(), d.conv.get(),
-                                                       d.x.get(), kAlgoCount, n, out);
+                                                       d.x.get(), count, n, out);
   }
   static cudnnStatus_t workspace(cudnnHandle_t h, const ConvDescriptors& d, int algo,
                                  size_t* bytes) {
@@ -65,10 +75,10 @@ struct CudnnBackwardDataPass {
         static_cast<cudnnConvolutionBwdDataAlgo_t>(algo), bytes);
   }
   static cudnnStatus_t find(cudnnHandle_t h, const ConvDescriptors& d, const ConvBuffers& b,
-                            int* n, Perf* out, void* ws, size_t ws_bytes) {
+                            int count, int* n, Perf* out, void* ws, size_t ws_bytes) {
     return cudnnFindConvolutionBackwardDataAlgorithmEx(h, d.w.get(), b.w, d.y.get(), b.y,
-                                                       d.conv.get(), d.x.get(), b.x, kAlgoCount,
-                                                       n, out, ws, ws_bytes);
+                                                       d.conv.get(), d.x.get(), b.x, count, n,
+                                                       out, ws, ws_bytes);
   }
   static cudnnStatus_t run(cudnnHandle_t h, const ConvDescriptors& d, const ConvBuffers& b,
                            int algo, void* ws, size_t ws_bytes, const void* one,
@@ -84,9 +94,13 @@ struct CudnnBackwardFilterPass {
   static constexpr int kAlgoCount = CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT;
   static constexpr cpu::ConvPass kPass = cpu::ConvPass::kBackwardWeight;
 
-  static cudnnStatus_t heuristic(cudnnHandle_t h, const ConvDescriptors& d, int* n, Perf* out) {
+  static cudnnStatus_t max_count(cudnnHandle_t h, int* n) {
+    return cudnnGetConvolutionBackwardFilterAlgorithmMaxCount(h, n);
+  }
+  static cudnnStatus_t heuristic(cudnnHandle_t h, const ConvDescriptors& d, int count, int* n,
+                                 Perf* out) {
     return cudnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x.get(), d.y.get(), d.conv.get(),
-                                                         d.w.get(), kAlgoCount, n, out);
+                                                         d.w.get(), count, n, out);
   }
   static cudnnStatus_t workspace(cudnnHandle_t h, const ConvDescriptors& d, int algo,
                                  size_t* bytes) {
@@ -95,10 +109,10 @@ struct CudnnBackwardFilterPass {
         static_cast<cudnnConvolutionBwdFilterAlgo_t>(algo), bytes);
   }
   static cudnnStatus_t find(cudnnHandle_t h, const ConvDescriptors& d, const ConvBuffers& b,
-                            int* n, Perf* out, void* ws, size_t ws_bytes) {
+                            int count, int* n, Perf* out, void* ws, size_t ws_bytes) {
     return cudnnFindConvolutionBackwardFilterAlgorithmEx(h, d.x.get(), b.x, d.y.get(), b.y,
-                                                         d.conv.get(), d.w.get(), b.w,
-                                                         kAlgoCount, n, out, ws, ws_bytes);
+                                                         d.conv.get(), d.w.get(), b.w, count, n,
+                                                         out, ws, ws_bytes);
   }
   static cudnnStatus_t run(cudnnHandle_t h, const ConvDescriptors& d, const ConvBuffers& b,
                            int algo, void* ws, size_t ws_bytes, const void* one,

@@ -88,7 +88,8 @@ bool cudnn_candidate_allowed(const CudnnCandidate& c, CudnnMath requested,
                              const CudnnConvSettings& s) {
   return c.succeeded && (c.deterministic || !s.deterministic) &&
          c.workspace_bytes <= s.workspace_limit &&
-         !(requested == CudnnMath::kFma && is_tensor_op(c.math));
+         !(requested == CudnnMath::kFma && is_tensor_op(c.math)) &&
+         !(c.math == CudnnMath::kTensorOpAllowConversion && requested != c.math);
 }
 
 std::vector<bench::AlgoResult> cudnn_allowed_results(const std::vector<CudnnCandidate>& cands,

@@ -69,8 +69,9 @@ struct CudnnCandidate {
 };
 
 // Whether a candidate may run: it succeeded, it is deterministic when that is
-// required, its workspace fits the limit, and it does not use tensor-op math
-// when the descriptor asked for FMA (float32 with TF32 off).
+// required, its workspace fits the limit, it does not use tensor-op math
+// when the descriptor asked for FMA (float32 with TF32 off), and it does not
+// down-convert float32 to half (tensor_op_conversion) unless that was asked for.
 bool cudnn_candidate_allowed(const CudnnCandidate& c, CudnnMath requested,
                              const CudnnConvSettings& s);
 

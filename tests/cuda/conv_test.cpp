@@ -1,23 +1,35 @@
 // conv2d and conv_transpose2d on cuDNN (kernels/cuda/cudnn_conv.*) against
-// the same ops on CPU tensors: forward and backward (input, weight and bias
-// gradients) on odd shapes, by cuDNN's heuristic and in benchmark mode, in
-// deterministic mode, with no workspace allowed; the benchmark cache's
-// statistics and a save/load round trip; a gradient penalty (double
-// backward); and memory back to its level once the gradients are dropped.
-// Tolerance, relative to max(1, |cpu value|): 1e-4 for float32 with TF32 off
-// (both sides round in float32, in different orders, over sums of up to a few
-// hundred products), 1e-10 for float64.
+// the same ops on the CPU in float64: forward and backward (input, weight and
+// bias gradients) on odd shapes, by cuDNN's heuristic and in benchmark mode,
+// every algorithm a benchmark search ranked, deterministic mode, no workspace
+// allowed, non-contiguous GPU views, several threads on one new key; the
+// benchmark cache's statistics and a save/load round trip; a gradient penalty
+// (double backward); memory back to its level once the gradients are dropped.
+//
+// Error bound: each element's error is compared with its magnitude, the same
+// op run on |x|, |w|, |b| (and |gy| for the gradients), which bounds every
+// rounding error of a sum of products: 1e-4 of it for float32 with TF32 off
+// (FFT and Winograd algorithms included), 5e-3 with TF32 (10-bit mantissa
+// products), 1e-12 for float64. A wrong index or algorithm errs by about the
+// magnitude itself.
 #include <ember/core/backends.h>
 #include <ember/core/ops/conv.h>
 #include <ember/ember.h>
+#include <ember/kernels/common/benchmark_cache.h>
 #include <ember/kernels/cuda/memory.h>
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <iomanip>
+#include <optional>
+#include <set>
 #include <string>
+#include <thread>
+#include <tuple>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 using namespace ember;
@@ -27,10 +39,47 @@ namespace {
 
 const Device kGpu(kCUDA);
 
-double tolerance(ScalarType t) { return t == kFloat ? 1e-4 : 1e-10; }
+double tolerance(ScalarType t) {
+  if (t == kDouble) return 1e-12;
+  return cudnn::allow_tf32() ? 5e-3 : 1e-4;
+}
 
-// got (from CUDA) equals want (from the CPU) in dtype, shape and values.
-void check_close(const Tensor& got, const Tensor& want, double tol) {
+// got (from CUDA, of dtype `dtype`) against want (float64, CPU): each element
+// within tol of its magnitude `scale` (floored at 1% of the largest, for
+// elements that no product reaches).
+void check_close(const Tensor& got, ScalarType dtype, const Tensor& want, const Tensor& scale,
+                 double tol) {
+  REQUIRE(got.defined());
+  REQUIRE(got.is_cuda());
+  REQUIRE(got.scalar_type() == dtype);
+  REQUIRE(got.sizes() == want.sizes());
+  const Tensor g = got.cpu().to(kDouble).contiguous(), w = want.to(kDouble).contiguous(),
+               s = scale.to(kDouble).contiguous();
+  const double *pg = g.data_ptr<double>(), *pw = w.data_ptr<double>(), *ps = s.data_ptr<double>();
+  double max_scale = 0;
+  for (int64_t i = 0; i < s.numel(); ++i) max_scale = std::max(max_scale, ps[i]);
+  int64_t worst = -1;
+  double worst_ratio = 0;
+  for (int64_t i = 0; i < g.numel(); ++i) {
+    const double bound = tol * std::max(ps[i], 1e-2 * max_scale);
+    const double err = std::abs(pg[i] - pw[i]);
+    double ratio = bound > 0 ? err / bound : (err == 0 ? 0 : INFINITY);
+    if (std::isnan(ratio)) ratio = INFINITY;
+    if (ratio > worst_ratio) {
+      worst_ratio = ratio;
+      worst = i;
+    }
+  }
+  if (worst >= 0) {
+    INFO(std::setprecision(17) << "worst element " << worst << " of " << g.numel() << ": cuda "
+                               << pg[worst] << ", cpu " << pw[worst] << ", magnitude "
+                               << ps[worst] << ", tol " << tol);
+    CHECK(worst_ratio <= 1.0);
+  }
+}
+
+// got (CUDA) equals want (CPU, same dtype) within tol * max(1, |want|).
+void check_close_rel(const Tensor& got, const Tensor& want, double tol) {
   REQUIRE(got.defined());
   REQUIRE(got.is_cuda());
   REQUIRE(got.scalar_type() == want.scalar_type());
@@ -74,6 +123,7 @@ struct Problem {
   std::vector<int64_t> stride, padding, dilation;
   int64_t groups = 1;
   std::vector<int64_t> output_padding{0};  // conv_transpose2d only
+  bool bias = true;
 };
 
 // conv2d problems: weight (K, C/groups, R, S).
@@ -81,10 +131,13 @@ std::vector<Problem> conv_problems() {
   return {
       {"3x3, stride 2, padding 1", {2, 3, 9, 10}, {4, 3, 3, 3}, {2}, {1}, {1}},
       {"asymmetric stride, padding, dilation", {2, 4, 11, 8}, {6, 4, 3, 2}, {1, 2}, {2, 0}, {2, 1}},
-      {"groups 2", {3, 4, 7, 7}, {6, 2, 3, 3}, {1}, {1}, {1}, 2},
+      {"groups 2, no bias", {3, 4, 7, 7}, {6, 2, 3, 3}, {1}, {1}, {1}, 2, {0}, false},
       {"depthwise", {2, 5, 8, 8}, {5, 1, 3, 3}, {1}, {1}, {1}, 5},
-      {"1x1", {4, 8, 5, 6}, {3, 8, 1, 1}, {1}, {0}, {1}},
+      {"1x1, no bias", {4, 8, 5, 6}, {3, 8, 1, 1}, {1}, {0}, {1}, 1, {0}, false},
       {"batch 1, 5x5 kernel", {1, 3, 16, 16}, {8, 3, 5, 5}, {2}, {2}, {1}},
+      {"31 channels, 33x35", {2, 31, 33, 35}, {17, 31, 3, 3}, {1}, {1}, {1}},
+      {"width 1025", {1, 2, 3, 1025}, {3, 2, 3, 3}, {1}, {1}, {1}},
+      {"one output pixel", {2, 3, 3, 3}, {4, 3, 3, 3}, {1}, {0}, {1}},
       {"batch 0", {0, 3, 6, 6}, {4, 3, 3, 3}, {1}, {1}, {1}},
   };
 }
@@ -94,21 +147,13 @@ std::vector<Problem> transpose_problems() {
   return {
       {"stride 2, padding 1, output_padding 1", {2, 3, 5, 6}, {3, 4, 3, 3}, {2}, {1}, {1}, 1, {1}},
       {"dilation 2, groups 2", {2, 4, 6, 5}, {4, 3, 3, 2}, {1}, {0}, {2}, 2},
-      {"1x1, batch 1", {1, 6, 4, 4}, {6, 2, 1, 1}, {1}, {0}, {1}},
+      {"1x1, batch 1, no bias", {1, 6, 4, 4}, {6, 2, 1, 1}, {1}, {0}, {1}, 1, {0}, false},
+      {"31 channels, stride 2", {2, 31, 9, 9}, {31, 5, 3, 3}, {2}, {1}, {1}, 1, {1}},
       {"batch 0", {0, 3, 4, 4}, {3, 2, 3, 3}, {2}, {1}, {1}},
   };
 }
 
 Tensor random(IntArrayRef shape, ScalarType dtype) { return randn(shape, kDouble).to(dtype); }
-
-// A leaf on the CPU and its copy on the GPU, both requiring grad.
-struct LeafPair {
-  Tensor cpu, gpu;
-};
-LeafPair leaf(IntArrayRef shape, ScalarType dtype) {
-  const Tensor c = random(shape, dtype);
-  return {c.detach().requires_grad_(), c.to(kGpu).detach().requires_grad_()};
-}
 
 Tensor run_op(bool transpose, const Problem& pb, const Tensor& x, const Tensor& w,
               const Tensor& b) {
@@ -118,24 +163,82 @@ Tensor run_op(bool transpose, const Problem& pb, const Tensor& x, const Tensor& 
   return conv2d(x, w, b, pb.stride, pb.padding, pb.dilation, pb.groups);
 }
 
-// Forward and the three gradients of one problem on both devices.
-void check_problem(bool transpose, const Problem& pb, ScalarType dtype) {
-  INFO((transpose ? "conv_transpose2d " : "conv2d ") << pb.name << ", " << dtype_name(dtype)
-                                                      << ", benchmark " << cudnn::benchmark()
-                                                      << ", deterministic "
-                                                      << cudnn::deterministic());
+// The output and the gradients of x, w and the bias (undefined without one).
+struct Outputs {
+  Tensor y, gx, gw, gb;
+};
+
+// Forward and backward of one problem on x's device, in x's dtype.
+Outputs run_with_grads(bool transpose, const Problem& pb, const Tensor& x0, const Tensor& w0,
+                       const Tensor& b0, const Tensor& gy) {
+  const Tensor x = x0.detach().requires_grad_(), w = w0.detach().requires_grad_();
+  const Tensor b = b0.defined() ? b0.detach().requires_grad_() : Tensor();
+  const Tensor y = run_op(transpose, pb, x, w, b);
+  tensor_list inputs{x, w};
+  if (b.defined()) inputs.push_back(b);
+  const tensor_list g = autograd::grad({y}, inputs, {gy});
+  return {y.detach(), g[0], g[1], b.defined() ? g[2] : Tensor()};
+}
+
+// A problem's data (CPU, in its dtype), the float64 CPU results and their magnitudes.
+struct Case {
+  bool transpose;
+  Problem pb;
+  ScalarType dtype;
+  Tensor x, w, b, gy;
+  Outputs want, scale;
+};
+
+Case make_case(bool transpose, const Problem& pb, ScalarType dtype) {
+  Case c{transpose, pb, dtype, random(pb.x, dtype), random(pb.w, dtype), {}, {}, {}, {}};
   const int64_t out_channels = transpose ? pb.w[1] * pb.groups : pb.w[0];
-  const LeafPair x = leaf(pb.x, dtype), w = leaf(pb.w, dtype), b = leaf({out_channels}, dtype);
-  const Tensor y_cpu = run_op(transpose, pb, x.cpu, w.cpu, b.cpu);
-  const Tensor y_gpu = run_op(transpose, pb, x.gpu, w.gpu, b.gpu);
-  check_close(y_gpu, y_cpu, tolerance(dtype));
-  const Tensor gy = random(y_cpu.sizes(), dtype);
-  const tensor_list g_cpu = autograd::grad({y_cpu}, {x.cpu, w.cpu, b.cpu}, {gy});
-  const tensor_list g_gpu = autograd::grad({y_gpu}, {x.gpu, w.gpu, b.gpu}, {gy.to(kGpu)});
-  for (size_t i = 0; i < 3; ++i) {
-    INFO("gradient of input " << i << " (x, w, bias)");
-    check_close(g_gpu[i], g_cpu[i], tolerance(dtype));
+  if (pb.bias) c.b = random({out_channels}, dtype);
+  auto d = [](const Tensor& t) { return t.defined() ? t.to(kDouble) : t; };
+  Tensor y;
+  {
+    NoGradGuard no_grad;
+    y = run_op(transpose, pb, d(c.x), d(c.w), d(c.b));
   }
+  c.gy = random(y.sizes(), dtype);
+  c.want = run_with_grads(transpose, pb, d(c.x), d(c.w), d(c.b), d(c.gy));
+  auto a = [](const Tensor& t) { return t.defined() ? t.to(kDouble).abs() : t; };
+  c.scale = run_with_grads(transpose, pb, a(c.x), a(c.w), a(c.b), a(c.gy));
+  return c;
+}
+
+Outputs run_on_gpu(const Case& c) {
+  return run_with_grads(c.transpose, c.pb, c.x.to(kGpu), c.w.to(kGpu),
+                        c.b.defined() ? c.b.to(kGpu) : Tensor(), c.gy.to(kGpu));
+}
+
+void check_outputs(const Case& c, const Outputs& got) {
+  INFO((c.transpose ? "conv_transpose2d " : "conv2d ")
+       << c.pb.name << ", " << dtype_name(c.dtype) << ", benchmark " << cudnn::benchmark()
+       << ", deterministic " << cudnn::deterministic() << ", tf32 " << cudnn::allow_tf32());
+  const double tol = tolerance(c.dtype);
+  {
+    INFO("output");
+    check_close(got.y, c.dtype, c.want.y, c.scale.y, tol);
+  }
+  {
+    INFO("gradient of the input");
+    check_close(got.gx, c.dtype, c.want.gx, c.scale.gx, tol);
+  }
+  {
+    INFO("gradient of the weight");
+    check_close(got.gw, c.dtype, c.want.gw, c.scale.gw, tol);
+  }
+  if (c.pb.bias) {
+    INFO("gradient of the bias");
+    check_close(got.gb, c.dtype, c.want.gb, c.scale.gb, tol);
+  } else {
+    CHECK(!got.gb.defined());
+  }
+}
+
+void check_problem(bool transpose, const Problem& pb, ScalarType dtype) {
+  const Case c = make_case(transpose, pb, dtype);
+  check_outputs(c, run_on_gpu(c));
 }
 
 void check_all_problems() {
@@ -180,6 +283,64 @@ TEST_CASE("cudnn conv: forward and gradients match the CPU in benchmark mode", "
   CHECK(cudnn::benchmark_stats().finds > 0);
 }
 
+TEST_CASE("cudnn conv: with TF32 allowed (the default) stays within TF32 precision", "[cudnn]") {
+  manual_seed(5);
+  CudnnSwitches switches;
+  cudnn::set_allow_tf32(true);
+  for (bool benchmark : {false, true}) {
+    cudnn::set_benchmark(benchmark);
+    for (const Problem& pb : conv_problems()) check_problem(false, pb, kFloat);
+    for (const Problem& pb : transpose_problems()) check_problem(true, pb, kFloat);
+  }
+  // The keys ask for tensor-op math.
+  for (const backends::BenchmarkEntry& e : cudnn::benchmark_entries())
+    CHECK(e.key.find("math=tensor_op,") != std::string::npos);
+}
+
+// Runs every result a search ranked, one after the other: next_after_failure
+// marks the current choice failed, so the next call runs the next result.
+TEST_CASE("cudnn conv: every algorithm in the benchmark cache matches the CPU, in each pass",
+          "[cudnn]") {
+  manual_seed(11);
+  CudnnSwitches switches;
+  cudnn::set_benchmark(true);
+  const std::vector<std::pair<bool, Problem>> problems{
+      {false, conv_problems()[1]},  // asymmetric stride, padding, dilation
+      {false, conv_problems()[2]},  // groups 2
+      {false, conv_problems()[6]},  // 31 channels: FFT and Winograd apply
+      {true, transpose_problems()[3]},
+  };
+  for (bool tf32 : {false, true}) {
+    cudnn::set_allow_tf32(tf32);
+    for (ScalarType dtype : {kFloat, kDouble}) {
+      if (tf32 && dtype == kDouble) continue;
+      for (const auto& [transpose, pb] : problems) {
+        const Case c = make_case(transpose, pb, dtype);
+        for (size_t pass = 0; pass < 3; ++pass) {
+          INFO("pass " << pass << " (forward, backward_data, backward_weight)");
+          cudnn::clear_benchmark_cache();
+          bench::BenchmarkCache& cache = bench::cudnn_conv_caches().cache(pass);
+          std::set<std::pair<int, int>> ran, ranked;  // (algo, math type)
+          for (;;) {
+            const Outputs got = run_on_gpu(c);
+            const auto snap = cache.snapshot();
+            REQUIRE(snap.size() == 1);
+            const bench::AlgoResult choice = snap[0].entry->choice();  // the one that ran
+            INFO("algorithm " << choice.algo << ", math type " << choice.math_type);
+            check_outputs(c, got);
+            for (const bench::AlgoResult& r : snap[0].entry->ranked)
+              ranked.insert({r.algo, r.math_type});
+            CHECK(ran.insert({choice.algo, choice.math_type}).second);
+            if (!cache.next_after_failure(snap[0].key, choice)) break;
+          }
+          CHECK(ran == ranked);
+          CHECK(cudnn::benchmark_stats().finds == 3);  // never searched again
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("cudnn conv: deterministic mode repeats bit for bit and matches the CPU", "[cudnn]") {
   manual_seed(3);
   CudnnSwitches switches;
@@ -189,13 +350,15 @@ TEST_CASE("cudnn conv: deterministic mode repeats bit for bit and matches the CP
     INFO("benchmark " << benchmark);
     check_all_problems();
     // Backward-weight sums over the batch: the pass atomics would make nondeterministic.
-    const Tensor x = random({8, 16, 20, 20}, kFloat).to(kGpu);
-    const Tensor w = random({16, 16, 3, 3}, kFloat).to(kGpu);
-    const Tensor gy = random({8, 16, 10, 10}, kFloat).to(kGpu);
-    const Step a = conv_step(x, w, gy), b = conv_step(x, w, gy);
-    CHECK(bitwise_equal(a.y, b.y));
-    CHECK(bitwise_equal(a.gx, b.gx));
-    CHECK(bitwise_equal(a.gw, b.gw));
+    for (ScalarType dtype : {kFloat, kDouble}) {
+      const Tensor x = random({8, 16, 20, 20}, dtype).to(kGpu);
+      const Tensor w = random({16, 16, 3, 3}, dtype).to(kGpu);
+      const Tensor gy = random({8, 16, 10, 10}, dtype).to(kGpu);
+      const Step a = conv_step(x, w, gy), b = conv_step(x, w, gy);
+      CHECK(bitwise_equal(a.y, b.y));
+      CHECK(bitwise_equal(a.gx, b.gx));
+      CHECK(bitwise_equal(a.gw, b.gw));
+    }
   }
   for (const backends::BenchmarkEntry& e : cudnn::benchmark_entries())
     CHECK(e.key.find("det1") != std::string::npos);
@@ -215,27 +378,54 @@ TEST_CASE("cudnn conv: a zero workspace limit chooses algorithms without workspa
   for (const backends::BenchmarkEntry& e : entries) CHECK(e.workspace_bytes == 0);
 }
 
-TEST_CASE("cudnn conv: TF32 allowed stays close to the CPU at TF32 precision", "[cudnn]") {
-  manual_seed(5);
-  CudnnSwitches switches;
-  cudnn::set_allow_tf32(true);
-  const Tensor x = random({2, 8, 12, 12}, kFloat), w = random({16, 8, 3, 3}, kFloat);
-  const Tensor want = conv2d(x, w, {}, 1, 1);
-  // TF32 keeps 10 mantissa bits: a relative error near 1e-3 per product.
-  check_close(conv2d(x.to(kGpu), w.to(kGpu), {}, 1, 1), want, 2e-2);
-}
-
-TEST_CASE("cudnn conv: non-contiguous and unbatched inputs match the CPU", "[cudnn]") {
+TEST_CASE("cudnn conv: non-contiguous GPU views and unbatched inputs match the CPU", "[cudnn]") {
   manual_seed(6);
   CudnnSwitches switches;
-  const Tensor x = random({2, 3, 10, 9}, kDouble).transpose(2, 3);  // (2, 3, 9, 10)
-  const Tensor w = random({4, 6, 3, 3}, kDouble).slice(1, 0, 6, 2);  // (4, 3, 3, 3)
-  const Tensor b = random({8}, kDouble).slice(0, 0, 8, 2);           // (4)
-  check_close(conv2d(x.to(kGpu), w.to(kGpu), b.to(kGpu), 2, 1), conv2d(x, w, b, 2, 1), 1e-10);
-  const Tensor xu = random({3, 7, 7}, kDouble), wt = random({3, 2, 3, 3}, kDouble);
-  check_close(conv2d(xu.to(kGpu), w.to(kGpu), {}, 1, 1), conv2d(xu, w, {}, 1, 1), 1e-10);
-  check_close(conv_transpose2d(xu.to(kGpu), wt.to(kGpu), {}, 2, 1),
-              conv_transpose2d(xu, wt, {}, 2, 1), 1e-10);
+  for (bool benchmark : {false, true}) {
+    cudnn::set_benchmark(benchmark);
+    INFO("benchmark " << benchmark);
+    // The views are taken on the GPU: a view copied to the GPU arrives contiguous.
+    const Tensor xl = random({2, 3, 10, 9}, kDouble).to(kGpu).requires_grad_();
+    const Tensor wl = random({4, 6, 3, 3}, kDouble).to(kGpu).requires_grad_();
+    const Tensor bl = random({8}, kDouble).to(kGpu).requires_grad_();
+    auto views = [](const Tensor& x, const Tensor& w, const Tensor& b) {
+      return std::tuple{x.transpose(2, 3), w.slice(1, 0, 6, 2), b.slice(0, 0, 8, 2)};
+    };
+    const auto [x, w, b] = views(xl, wl, bl);  // (2, 3, 9, 10), (4, 3, 3, 3), (4)
+    REQUIRE_FALSE(x.is_contiguous());
+    REQUIRE_FALSE(w.is_contiguous());
+    REQUIRE_FALSE(b.is_contiguous());
+    const Tensor gy = random({2, 4, 5, 10}, kDouble).to(kGpu).slice(3, 0, 10, 2);  // (2, 4, 5, 5)
+    REQUIRE_FALSE(gy.is_contiguous());
+    const Tensor y = conv2d(x, w, b, 2, 1);
+    const tensor_list g = autograd::grad({y}, {xl, wl, bl}, {gy});
+
+    const Tensor xc = xl.detach().cpu().requires_grad_(), wc = wl.detach().cpu().requires_grad_(),
+                 bc = bl.detach().cpu().requires_grad_();
+    const auto [xv, wv, bv] = views(xc, wc, bc);
+    const Tensor yc = conv2d(xv, wv, bv, 2, 1);
+    const tensor_list gc = autograd::grad({yc}, {xc, wc, bc}, {gy.cpu()});
+    check_close_rel(y, yc, 1e-10);
+    for (size_t i = 0; i < 3; ++i) check_close_rel(g[i], gc[i], 1e-10);
+
+    // conv_transpose2d of a permuted input and a transposed weight.
+    const Tensor tl = random({2, 6, 5, 4}, kDouble).to(kGpu).requires_grad_();
+    const Tensor ul = random({4, 3, 3, 3}, kDouble).to(kGpu).requires_grad_();
+    const Tensor t = tl.permute({0, 3, 2, 1}), u = ul.transpose(2, 3);  // (2, 4, 5, 6), (4, 3, 3, 3)
+    REQUIRE_FALSE(t.is_contiguous());
+    const Tensor z = conv_transpose2d(t, u, {}, 2, 1);
+    const tensor_list gz = autograd::grad({z.sum()}, {tl, ul});
+    const Tensor tc = tl.detach().cpu().requires_grad_(), uc = ul.detach().cpu().requires_grad_();
+    const Tensor zc = conv_transpose2d(tc.permute({0, 3, 2, 1}), uc.transpose(2, 3), {}, 2, 1);
+    const tensor_list gzc = autograd::grad({zc.sum()}, {tc, uc});
+    check_close_rel(z, zc, 1e-10);
+    for (size_t i = 0; i < 2; ++i) check_close_rel(gz[i], gzc[i], 1e-10);
+  }
+  const Tensor xu = random({3, 7, 7}, kDouble), w = random({4, 3, 3, 3}, kDouble),
+               wt = random({3, 2, 3, 3}, kDouble);
+  check_close_rel(conv2d(xu.to(kGpu), w.to(kGpu), {}, 1, 1), conv2d(xu, w, {}, 1, 1), 1e-10);
+  check_close_rel(conv_transpose2d(xu.to(kGpu), wt.to(kGpu), {}, 2, 1),
+                  conv_transpose2d(xu, wt, {}, 2, 1), 1e-10);
 }
 
 TEST_CASE("cudnn conv: tensors on different devices raise an error naming both", "[cudnn]") {
@@ -260,6 +450,7 @@ TEST_CASE("cudnn conv: benchmark mode finds once per key and pass, then hits", "
   CHECK(s.finds == 1);
   CHECK(s.misses == 1);
   CHECK(s.hits == 0);
+  CHECK(s.find_seconds > 0);
   conv2d(x, w, {}, 2, 1);
   s = cudnn::benchmark_stats();
   CHECK(s.finds == 1);
@@ -286,6 +477,38 @@ TEST_CASE("cudnn conv: benchmark mode finds once per key and pass, then hits", "
     CHECK(e.key.find("|sm") != std::string::npos);
     CHECK(e.workspace_bytes <= cudnn::workspace_limit());
   }
+  CHECK(bench::cudnn_conv_caches().machine_tag().rfind("sm", 0) == 0);
+}
+
+TEST_CASE("cudnn conv: threads running one new key search once per pass and match the CPU",
+          "[cudnn]") {
+  manual_seed(12);
+  CudnnSwitches switches;
+  cudnn::set_benchmark(true);
+  const Case c = make_case(false, {"threads", {4, 16, 20, 20}, {16, 16, 3, 3}, {1}, {1}, {1}},
+                           kFloat);
+  constexpr int kThreads = 6;
+  std::vector<Outputs> got(kThreads);
+  std::vector<std::string> errors(kThreads);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i)
+    threads.emplace_back([&, i] {
+      try {
+        got[i] = run_on_gpu(c);
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (int i = 0; i < kThreads; ++i) {
+    INFO("thread " << i);
+    REQUIRE(errors[i].empty());
+    check_outputs(c, got[i]);
+  }
+  const backends::BenchmarkStats s = cudnn::benchmark_stats();
+  CHECK(s.finds == 3);
+  CHECK(s.hits + s.misses == 3 * kThreads);
+  CHECK(s.entries == 3);
 }
 
 TEST_CASE("cudnn conv: a saved cache loaded back makes no search", "[cudnn]") {
@@ -298,9 +521,9 @@ TEST_CASE("cudnn conv: a saved cache loaded back makes no search", "[cudnn]") {
   const Tensor xl = x.detach().requires_grad_(), wl = w.detach().requires_grad_();
   auto step = [&] {
     const Tensor y = conv2d(xl, wl, {}, 1, 1);
-    autograd::grad({y}, {xl, wl}, {gy});
+    return autograd::grad({y}, {xl, wl}, {gy});
   };
-  step();
+  const tensor_list before = step();  // finds
   REQUIRE(cudnn::benchmark_stats().finds == 3);
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("ember_cudnn_cache_" + std::to_string(::getpid()) + ".txt"))
@@ -311,10 +534,12 @@ TEST_CASE("cudnn conv: a saved cache loaded back makes no search", "[cudnn]") {
   REQUIRE(cudnn::load_benchmark_cache(path));
   std::filesystem::remove(path);
   CHECK(cudnn::benchmark_stats().entries == 3);
-  step();
+  const tensor_list after = step();
   const backends::BenchmarkStats s = cudnn::benchmark_stats();
   CHECK(s.finds == 0);
   CHECK(s.hits == 3);
+  check_close_rel(after[0], before[0].cpu(), 1e-4);
+  check_close_rel(after[1], before[1].cpu(), 1e-4);
 }
 
 TEST_CASE("cudnn conv: a gradient penalty (double backward) matches the CPU", "[cudnn]") {
@@ -324,17 +549,20 @@ TEST_CASE("cudnn conv: a gradient penalty (double backward) matches the CPU", "[
     cudnn::set_benchmark(benchmark);
     INFO("benchmark " << benchmark);
     const Tensor x = random({2, 3, 8, 8}, kDouble), v = random({2, 4, 4, 4}, kDouble);
-    const LeafPair w = leaf({4, 3, 3, 3}, kDouble), b = leaf({4}, kDouble);
+    const Tensor w0 = random({4, 3, 3, 3}, kDouble), b0 = random({4}, kDouble);
     // penalty(w) = || d <conv(x, w) + b, v> / dx ||^2, differentiated by w and b.
-    auto grads = [](const Tensor& x0, const Tensor& w0, const Tensor& b0, const Tensor& v0) {
+    auto grads = [](const Tensor& x0, const Tensor& w, const Tensor& b, const Tensor& v0) {
       const Tensor xl = x0.detach().requires_grad_();
-      const Tensor y = conv2d(xl, w0, b0, 2, 1);
+      const Tensor y = conv2d(xl, w, b, 2, 1);
       const Tensor gx = autograd::grad({y}, {xl}, {v0}, true, true)[0];
-      return autograd::grad({(gx * gx).sum()}, {w0, b0}, {}, std::nullopt, false, true);
+      return autograd::grad({(gx * gx).sum()}, {w, b}, {}, std::nullopt, false, true);
     };
-    const tensor_list want = grads(x, w.cpu, b.cpu, v);
-    const tensor_list got = grads(x.to(kGpu), w.gpu, b.gpu, v.to(kGpu));
-    check_close(got[0], want[0], 1e-10);
+    const Tensor wc = w0.detach().requires_grad_(), bc = b0.detach().requires_grad_();
+    const Tensor wg = w0.to(kGpu).detach().requires_grad_();
+    const Tensor bg = b0.to(kGpu).detach().requires_grad_();
+    const tensor_list want = grads(x, wc, bc, v);
+    const tensor_list got = grads(x.to(kGpu), wg, bg, v.to(kGpu));
+    check_close_rel(got[0], want[0], 1e-10);
     // The penalty does not depend on the bias.
     CHECK(!got[1].defined());
     CHECK(!want[1].defined());
