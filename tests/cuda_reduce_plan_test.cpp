@@ -252,6 +252,43 @@ TEST_CASE("cuda reduce plan: more than 8 dims of a kind after merging is an erro
   DimVector keep(18, 2);
   for (size_t d = 0; d < keep.size(); d += 2) keep[d] = 1;  // 9 reduced dims, none merge
   REQUIRE_THROWS_WITH(plan_of(x, keep), Catch::Contains("sum: a CUDA reduction supports at most 8"));
+  REQUIRE_FALSE(cuda::try_make_reduce_plan("sum", x.sizes(), x.strides(), keep, kSms));
+  // kernels/cuda/reduce.cpp then reduces a copy with the reduced dims last:
+  // one dim of each kind.
+  DimVector order, keep_last;
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t d = 0; d < keep.size(); ++d)
+      if ((keep[d] != 1) == (pass == 0)) {
+        order.push_back(static_cast<int64_t>(d));
+        keep_last.push_back(keep[d]);
+      }
+  const Tensor copy = x.permute(order).contiguous();
+  const cuda::ReducePlan p = plan_of(copy, keep_last);
+  REQUIRE(p.kept.ndim == 1);
+  REQUIRE(p.reduced.ndim == 1);
+  REQUIRE(p.num_outputs == 512);
+  REQUIRE(p.reduce_count == 512);
+}
+
+TEST_CASE("cuda reduce plan: clip_grad_norm_'s float64 sums of |x|^p and max |x|",
+          "[cuda_reduce]") {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Tensor x = tensor({-3.0, 1.0, 2.0, -0.5}, TensorOptions(kDouble)).view({2, 2}).t();
+  auto run = [&](const auto& ops) {
+    double got = -1;
+    reduce_as_the_kernels_do<double>(plan_of(x, {1, 1}), x.data_ptr<double>(), ops,
+                                     [&](int64_t, double v) { got = v; });
+    return got;
+  };
+  REQUIRE(run(functors::SquareSumOps<double, double, double>{}) == 9 + 1 + 4 + 0.25);
+  REQUIRE(run(functors::Norm1Ops<double, double, double>{}) == 3 + 1 + 2 + 0.5);
+  REQUIRE(run(functors::AbsPowSumOps<double, double, double>{{}, 3.0}) ==
+          Approx(27 + 1 + 8 + 0.125).epsilon(1e-15));
+  REQUIRE(run(functors::AbsMaxOps<double, double>{}) == 3);
+  const functors::AbsMaxOps<double, double> abs_max;
+  REQUIRE(abs_max.identity() == 0);  // an empty gradient's inf norm
+  REQUIRE(std::isnan(abs_max.combine(abs_max.step(0, nan), 5.0)));  // NaN sticks
+  REQUIRE(std::isnan(abs_max.combine(7.0, abs_max.step(0, nan))));
 }
 
 TEST_CASE("cuda reduce plan: arg folding keeps the first of equal values and the first NaN",

@@ -83,6 +83,34 @@ struct NormPOps : SumOps<In, Acc, Out> {
   EMBER_HOST_DEVICE Out project(Acc a) const { return static_cast<Out>(std::pow(a, Acc(1) / p)); }
 };
 
+// The sums behind a p-norm without its root, and the largest |x| (the inf
+// norm), each in Acc: clip_grad_norm_'s per-gradient parts on CUDA
+// (kernels/cuda/reduce.h, abs_pow_sum_kernel; the CPU's twin is
+// cpu::abs_pow_sum). Norm1Ops is the p = 1 sum.
+template <typename In, typename Acc, typename Out>
+struct SquareSumOps : SumOps<In, Acc, Out> {
+  EMBER_HOST_DEVICE Acc step(Acc a, In v) const {
+    return a + static_cast<Acc>(v) * static_cast<Acc>(v);
+  }
+};
+template <typename In, typename Acc, typename Out>
+struct AbsPowSumOps : SumOps<In, Acc, Out> {
+  Acc p;
+  EMBER_HOST_DEVICE Acc step(Acc a, In v) const {
+    return a + std::pow(std::abs(static_cast<Acc>(v)), p);
+  }
+};
+// NaN sticks, as MaxOps.
+template <typename In, typename Acc>
+struct AbsMaxOps {
+  EMBER_HOST_DEVICE Acc identity() const { return Acc(0); }
+  EMBER_HOST_DEVICE Acc step(Acc a, In v) const {
+    return combine(a, std::abs(static_cast<Acc>(v)));
+  }
+  EMBER_HOST_DEVICE Acc combine(Acc a, Acc b) const { return (b > a || is_nan(b)) ? b : a; }
+  EMBER_HOST_DEVICE Acc project(Acc a) const { return a; }
+};
+
 // max / min propagate NaN, as torch.max: once the accumulator is NaN it stays.
 template <typename T>
 struct MaxOps {

@@ -55,6 +55,10 @@ __global__ void __launch_bounds__(kReduceThreads)
     line_weight[line] = 0;
     return;
   }
+  if (t < 0 || t >= classes) {  // the op checks targets; never read outside the row
+    loss[line] = line_weight[line] = static_cast<T>(NAN);
+    return;
+  }
   const double wt = w ? static_cast<double>(w[t]) : 1.0;
   double v = (1 - e) * wt * (static_cast<double>(lse_l) - static_cast<double>(x[t]));
   if (e > 0) v += e / classes * (weight_sum(l) * static_cast<double>(lse_l) - smooth);
@@ -75,6 +79,10 @@ __global__ void backward_kernel(const CrossEntropyLaunch l, const T* lse, const 
     const int64_t line = i / classes, c = i % classes, t = l.target[line];
     if (t == l.ignore_index) {
       dx[i] = 0;  // exactly 0, even where x holds inf
+      continue;
+    }
+    if (t < 0 || t >= classes) {  // as the forward: never read w[t]
+      dx[i] = static_cast<T>(NAN);
       continue;
     }
     const double g = static_cast<double>(grad[line * grad_stride]) * s;

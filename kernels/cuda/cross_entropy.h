@@ -7,7 +7,10 @@
 //   dx[l,c] = g_l * (softmax_c * ((1 - e) w[t] + e / C * sum w) - e / C * w[c]
 //                    - (1 - e) w[t] [c == t])
 // (0 on lines whose target is ignore_index; w = 1 without a class weight).
-// The op has checked the targets. Without the CUDA backend each raises an Error.
+// The op has checked the targets on the host (one sync: nn/functional/
+// loss_helpers.cpp); a target outside [0, C) that is not ignore_index would
+// still give a NaN loss and gradient, never a read outside the row. Without
+// the CUDA backend each raises an Error.
 #include "ember/core/tensor.h"
 
 namespace ember::cuda {

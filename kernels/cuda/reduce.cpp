@@ -4,6 +4,9 @@
 #include "ember/kernels/cuda/reduce.h"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <cmath>
 
 #include "ember/core/error.h"
 #include "ember/core/ops/factory.h"
@@ -20,15 +23,42 @@ namespace {
 #ifdef EMBER_WITH_CUDA
 int device_index(const Tensor& t) { return std::max(t.device().index(), 0); }
 
+// Asked once per device (0: not asked yet).
 int multiprocessors(int device) {
+  static std::array<std::atomic<int>, 64> cached{};
+  const bool cacheable = device < static_cast<int>(cached.size());
+  if (cacheable) {
+    const int known = cached[device].load(std::memory_order_relaxed);
+    if (known > 0) return known;
+  }
   int count = 0;
   EMBER_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  if (cacheable) cached[device].store(count, std::memory_order_relaxed);
   return count;
 }
 
-ReducePlan plan_for(const char* name, const Tensor& in, IntArrayRef keep_sizes) {
-  return make_reduce_plan(name, in.sizes(), in.strides(), keep_sizes,
-                          multiprocessors(device_index(in)));
+// The plan, and the tensor the kernel reads: `in`, or when its dims do not
+// merge into kMaxReduceDims of each kind, a copy with the kept dims first and
+// the reduced ones last (one dim of each kind once merged). The output's
+// element order is the same either way: only size-1 dims move between them.
+struct Planned {
+  ReducePlan plan;
+  Tensor input;
+};
+
+Planned plan_for(const char* name, const Tensor& in, IntArrayRef keep_sizes) {
+  const int sms = multiprocessors(device_index(in));
+  if (auto p = try_make_reduce_plan(name, in.sizes(), in.strides(), keep_sizes, sms))
+    return {*p, in};
+  DimVector order, keep;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int64_t d = 0; d < in.dim(); ++d)
+      if ((keep_sizes[d] != 1) == (pass == 0)) {
+        order.push_back(d);
+        keep.push_back(keep_sizes[d]);
+      }
+  const Tensor copy = in.detach().permute(order).contiguous();
+  return {make_reduce_plan(name, copy.sizes(), copy.strides(), keep, sms), copy};
 }
 
 // The two-pass partials (undefined for a one-pass plan), as an ember tensor
@@ -52,9 +82,9 @@ void reduce_kernel(const char* name, ReduceOp op, const Tensor& out, const Tenso
                    IntArrayRef keep_sizes, double param) {
 #ifdef EMBER_WITH_CUDA
   if (out.numel() == 0) return;
-  const ReducePlan p = plan_for(name, in, keep_sizes);
-  const Tensor workspace = workspace_for(p, in);
-  detail::launch_reduce(name, op, p, out.data_ptr(), in.data_ptr(), in.scalar_type(),
+  const Planned p = plan_for(name, in, keep_sizes);
+  const Tensor workspace = workspace_for(p.plan, in);
+  detail::launch_reduce(name, op, p.plan, out.data_ptr(), p.input.data_ptr(), in.scalar_type(),
                         data_or_null(workspace), param, device_index(in));
 #else
   (void)op, (void)out, (void)keep_sizes, (void)param;
@@ -62,15 +92,23 @@ void reduce_kernel(const char* name, ReduceOp op, const Tensor& out, const Tenso
 #endif
 }
 
+void abs_pow_sum_kernel(const char* name, const Tensor& out, const Tensor& in, double p) {
+  const ReduceOp op = std::isinf(p) ? ReduceOp::kAbsMax
+                      : p == 2      ? ReduceOp::kSquareSum
+                      : p == 1      ? ReduceOp::kAbsSum
+                                    : ReduceOp::kAbsPowSum;
+  reduce_kernel(name, op, out, in, DimVector(static_cast<size_t>(in.dim()), 1), p);
+}
+
 void arg_reduce_kernel(const char* name, bool is_max, const Tensor& values, const Tensor& indices,
                        const Tensor& in, IntArrayRef keep_sizes) {
 #ifdef EMBER_WITH_CUDA
   if (indices.numel() == 0) return;
-  const ReducePlan p = plan_for(name, in, keep_sizes);
-  const Tensor workspace = workspace_for(p, in);
-  detail::launch_arg_reduce(name, is_max, p, data_or_null(values), indices.data_ptr<int64_t>(),
-                            in.data_ptr(), in.scalar_type(), data_or_null(workspace),
-                            device_index(in));
+  const Planned p = plan_for(name, in, keep_sizes);
+  const Tensor workspace = workspace_for(p.plan, in);
+  detail::launch_arg_reduce(name, is_max, p.plan, data_or_null(values),
+                            indices.data_ptr<int64_t>(), p.input.data_ptr(), in.scalar_type(),
+                            data_or_null(workspace), device_index(in));
 #else
   (void)is_max, (void)values, (void)indices, (void)keep_sizes;
   no_cuda(name, in);

@@ -7,8 +7,12 @@
 
 namespace ember::cuda {
 
-// The reductions of core/ops/reduce.cpp, each the Ops of kernels/common/reduce_functors.h.
-enum class ReduceOp { kSum, kMean, kVar, kStd, kNorm1, kNorm2, kNormP, kMax, kMin, kAll, kAny };
+// The reductions of core/ops/reduce.cpp, each the Ops of kernels/common/reduce_functors.h;
+// the kAbs* ones (sum |x|, sum x^2, sum |x|^p, max |x|) write float64.
+enum class ReduceOp {
+  kSum, kMean, kVar, kStd, kNorm1, kNorm2, kNormP, kMax, kMin, kAll, kAny,
+  kAbsSum, kSquareSum, kAbsPowSum, kAbsMax
+};
 
 // Bytes of workspace per output and split of a two-pass reduction (the widest accumulator).
 constexpr int64_t kReduceWorkspaceBytes = 16;
@@ -16,7 +20,7 @@ constexpr int64_t kReduceWorkspaceBytes = 16;
 namespace detail {
 
 // out (contiguous, the op's output dtype) = op over `in` (dtype in_dtype) as
-// p plans it. param: mean's count, var's and std's divisor, norm's p.
+// p plans it. param: mean's count, var's and std's divisor, norm's and kAbsPowSum's p.
 // workspace: p.splits * p.num_outputs * kReduceWorkspaceBytes bytes when p.two_pass().
 void launch_reduce(const char* name, ReduceOp op, const ReducePlan& p, void* out, const void* in,
                    ScalarType in_dtype, void* workspace, double param, int device);

@@ -27,15 +27,18 @@ int pow2_at_least(int64_t n, int cap) {
   return p;
 }
 
-void push(const char* op, ReduceDims& dims, int64_t size, int64_t in_stride, int64_t out_stride) {
-  EMBER_CHECK(dims.ndim < kMaxReduceDims, op, ": a CUDA reduction supports at most ",
-              kMaxReduceDims, " kept and ", kMaxReduceDims,
-              " reduced dims after merging neighbours; make the input contiguous first");
+// False (nothing pushed) when dims is full.
+bool push(ReduceDims& dims, int64_t size, int64_t in_stride, int64_t out_stride) {
+  if (dims.ndim == kMaxReduceDims) return false;
   dims.sizes[dims.ndim] = size;
   dims.in_strides[dims.ndim] = in_stride;
   dims.out_strides[dims.ndim] = out_stride;
   ++dims.ndim;
+  return true;
 }
+
+// gridDim.x's limit.
+constexpr int64_t kMaxBlocks = 2147483647;
 
 int64_t numel(const ReduceDims& dims) {
   int64_t n = 1;
@@ -63,8 +66,9 @@ void choose_block(ReducePlan& p) {
 
 }  // namespace
 
-ReducePlan make_reduce_plan(const char* op, IntArrayRef sizes, IntArrayRef strides,
-                            IntArrayRef keep_sizes, int sm_count) {
+std::optional<ReducePlan> try_make_reduce_plan(const char* op, IntArrayRef sizes,
+                                               IntArrayRef strides, IntArrayRef keep_sizes,
+                                               int sm_count) {
   EMBER_INTERNAL_ASSERT(sizes.size() == strides.size() && sizes.size() == keep_sizes.size(), op,
                         ": reduce plan of shape ", sizes, " into ", keep_sizes);
   struct Dim {
@@ -88,9 +92,10 @@ ReducePlan make_reduce_plan(const char* op, IntArrayRef sizes, IntArrayRef strid
            dims[i].in_stride == cur.in_stride * cur.size &&
            dims[i].out_stride == cur.out_stride * cur.size)
       cur.size *= dims[i++].size;
-    push(op, cur.reduced ? p.reduced : p.kept, cur.size, cur.in_stride, cur.out_stride);
+    if (!push(cur.reduced ? p.reduced : p.kept, cur.size, cur.in_stride, cur.out_stride))
+      return std::nullopt;
   }
-  if (p.reduced.ndim == 0) push(op, p.reduced, 1, 0, 0);  // each output reads one element
+  if (p.reduced.ndim == 0) push(p.reduced, 1, 0, 0);  // each output reads one element
   p.num_outputs = numel(p.kept);
   p.reduce_count = numel(p.reduced);
   p.inner_mode =
@@ -100,6 +105,8 @@ ReducePlan make_reduce_plan(const char* op, IntArrayRef sizes, IntArrayRef strid
   if (p.inner_mode && p.kept.ndim > 0 && p.reduce_count <= kShortReduction) p.inner_mode = false;
   choose_block(p);
   p.blocks = ceil_div(p.num_outputs, p.slots);
+  EMBER_CHECK(p.blocks <= kMaxBlocks, op, ": ", p.num_outputs,
+              " outputs exceed the CUDA reduction's grid (tensor of shape ", sizes, ")");
   p.split_size = p.reduce_count;
   const int64_t target_blocks = std::max(1, sm_count) * kBlocksPerSm;
   if (p.blocks > 0 && p.blocks < target_blocks && p.reduce_count > p.lanes * kMinPerThread) {
@@ -112,11 +119,23 @@ ReducePlan make_reduce_plan(const char* op, IntArrayRef sizes, IntArrayRef strid
   return p;
 }
 
+ReducePlan make_reduce_plan(const char* op, IntArrayRef sizes, IntArrayRef strides,
+                            IntArrayRef keep_sizes, int sm_count) {
+  const std::optional<ReducePlan> p =
+      try_make_reduce_plan(op, sizes, strides, keep_sizes, sm_count);
+  EMBER_CHECK(p.has_value(), op, ": a CUDA reduction supports at most ", kMaxReduceDims,
+              " kept and ", kMaxReduceDims, " reduced dims after merging neighbours (shape ",
+              sizes, ", strides ", strides, ", reduced to ", keep_sizes, ")");
+  return *p;
+}
+
 RowPlan make_row_plan(int64_t rows, int64_t n) {
   RowPlan p;
   while (p.lanes < kReduceThreads && p.lanes * 8 < n) p.lanes *= 2;  // >= 8 elements a lane
   p.slots = kReduceThreads / p.lanes;
   p.blocks = ceil_div(rows, p.slots);
+  EMBER_CHECK(p.blocks <= kMaxBlocks, "softmax / cross_entropy on CUDA: ", rows,
+              " rows exceed the row kernel's grid");
   return p;
 }
 

@@ -22,6 +22,7 @@
 // writes its partial accumulator to a workspace and a second kernel combines
 // the splits in order and writes the outputs (two passes).
 #include <cstdint>
+#include <optional>
 
 #include "ember/core/dim_vector.h"
 #include "ember/kernels/common/macros.h"
@@ -56,14 +57,21 @@ struct ReducePlan {
 // The plan of reducing a tensor of `sizes` and element `strides` into the
 // contiguous keepdim shape `keep_sizes` (size 1 at each reduced dim), on a
 // device of `sm_count` multiprocessors. Error naming `op` when more than
-// kMaxReduceDims dims of a kind remain after merging.
+// kMaxReduceDims dims of a kind remain after merging, or when the outputs
+// need more than 2^31 - 1 blocks.
 ReducePlan make_reduce_plan(const char* op, IntArrayRef sizes, IntArrayRef strides,
                             IntArrayRef keep_sizes, int sm_count);
+// The same, or nullopt where make_reduce_plan would raise for too many dims
+// (the caller then reduces a copy with kept dims first, reduced dims last).
+std::optional<ReducePlan> try_make_reduce_plan(const char* op, IntArrayRef sizes,
+                                               IntArrayRef strides, IntArrayRef keep_sizes,
+                                               int sm_count);
 
 // The launch of a row kernel (softmax, logsumexp, cross-entropy): `rows`
 // contiguous rows of n elements, a group of `lanes` threads (a warp for short
 // rows, up to the block for long ones) per row along threadIdx.x, `slots`
-// rows per block along threadIdx.y, `blocks` blocks.
+// rows per block along threadIdx.y, `blocks` blocks (Error past gridDim.x's
+// 2^31 - 1).
 struct RowPlan {
   int lanes = 32;
   int slots = kReduceThreads / 32;

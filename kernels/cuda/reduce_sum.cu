@@ -1,5 +1,6 @@
-// The summing reductions (sum, mean, var, std, norms) and the comparing ones
-// (max, min over all elements, all, any): the shared Ops over reduce_kernels.cuh,
+// The summing reductions (sum, mean, var, std, norms, clip_grad_norm_'s
+// float64 sums of |x|^p) and the comparing ones (max, min over all elements,
+// all, any, max |x|): the shared Ops over reduce_kernels.cuh,
 // instantiated for the dtypes core/ops/reduce.cpp accepts.
 #include "ember/kernels/common/reduce_functors.h"
 #include "ember/kernels/cuda/reduce_kernels.cuh"
@@ -56,6 +57,22 @@ void launch_reduce(const char* name, ReduceOp op, const ReducePlan& p, void* out
     case ReduceOp::kAny:
       return dispatch_all(in_dtype, name, [&]<typename T>() {
         go.template operator()<T, bool, bool>(AnyOps<T>{});
+      });
+    case ReduceOp::kAbsSum:
+      return dispatch_floating(in_dtype, name, [&]<typename T>() {
+        go.template operator()<T, double, double>(Norm1Ops<T, double, double>{});
+      });
+    case ReduceOp::kSquareSum:
+      return dispatch_floating(in_dtype, name, [&]<typename T>() {
+        go.template operator()<T, double, double>(SquareSumOps<T, double, double>{});
+      });
+    case ReduceOp::kAbsPowSum:
+      return dispatch_floating(in_dtype, name, [&]<typename T>() {
+        go.template operator()<T, double, double>(AbsPowSumOps<T, double, double>{{}, param});
+      });
+    case ReduceOp::kAbsMax:
+      return dispatch_floating(in_dtype, name, [&]<typename T>() {
+        go.template operator()<T, double, double>(AbsMaxOps<T, double>{});
       });
   }
   EMBER_INTERNAL_ASSERT(false, name, ": unknown reduction ", static_cast<int>(op));

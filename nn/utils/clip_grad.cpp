@@ -7,6 +7,7 @@
 #include "ember/core/error.h"
 #include "ember/core/ops/factory.h"
 #include "ember/kernels/cpu/optim_kernels.h"
+#include "ember/kernels/cuda/reduce.h"
 
 namespace ember::nn::utils {
 
@@ -42,18 +43,16 @@ double clip_on_cpu(const std::vector<Tensor>& grads, double max_norm, double nor
 }
 
 // Gradients on one CUDA device: the norm and the factor stay on the device
-// (ember ops, each norm in its gradient's dtype and summed in float64, as
-// PyTorch), so nothing waits for the device, unless error_if_nonfinite: a
+// (one fused reduction per gradient, |g|^p summed in float64 as the CPU's
+// abs_pow_sum), so nothing waits for the device, unless error_if_nonfinite: a
 // non-finite total must be read (one sync) before it may scale anything.
 Tensor clip_on_device(const std::vector<Tensor>& grads, double max_norm, double norm_type,
                       bool error_if_nonfinite) {
   const bool is_inf = std::isinf(norm_type);
   Tensor acc;  // 0-dim float64 on the device: sum of |g|^p, or the largest |g|
   for (const Tensor& g : grads) {
-    const Tensor a = g.abs();
-    const Tensor part = is_inf ? a.max().to(kDouble)
-                        : norm_type == 2 ? (a * a).sum(kDouble)
-                                         : a.pow(norm_type).sum(kDouble);
+    Tensor part = empty({}, TensorOptions(kDouble).device(g.device()));
+    cuda::abs_pow_sum_kernel("clip_grad_norm_", part, g, norm_type);  // 0 for an empty g
     acc = !acc.defined() ? part : is_inf ? acc.maximum(part) : acc + part;
   }
   const Tensor total = is_inf ? acc : acc.pow(1.0 / norm_type);

@@ -9,6 +9,7 @@
 #include <ember/nn/functional/loss.h>
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,24 @@ TEST_CASE("cuda cross_entropy rejects an out-of-range target as the CPU", "[cuda
   const Tensor target = full({2}, 3, TensorOptions().dtype(kLong)).to(kGpu);
   REQUIRE_THROWS_WITH(F::cross_entropy(x, target),
                       Catch::Contains("cross_entropy: target 3 is out of bounds for 3 classes"));
+  const Tensor negative = full({2}, -1, TensorOptions().dtype(kLong)).to(kGpu);
+  REQUIRE_THROWS_WITH(F::cross_entropy(x, negative),
+                      Catch::Contains("cross_entropy: target -1 is out of bounds for 3 classes"));
+}
+
+TEST_CASE("cuda cross_entropy with mean and class weights divides by the counted weights",
+          "[cuda_reduce]") {
+  // Hand-computed: lines 0 and 2 count (weights 2 and 0.5), line 1 is ignored.
+  const Tensor x = zeros({3, 4}, kDouble).to(kGpu);  // uniform scores: each loss is log 4 * w
+  const Tensor target = tensor({1, 0, 3}, TensorOptions(kLong)).to(kGpu);
+  Tensor target_ignored = target.clone();
+  target_ignored.narrow(0, 1, 1).fill_(-100);
+  const Tensor w = tensor({7.0, 2.0, 1.0, 0.5}, TensorOptions(kDouble)).to(kGpu);
+  const Tensor loss = F::cross_entropy(x, target_ignored, F::CrossEntropyFuncOptions().weight(w));
+  REQUIRE(loss.item<double>() == Approx(std::log(4.0)).epsilon(1e-12));
+  const Tensor sum = F::cross_entropy(
+      x, target_ignored, F::CrossEntropyFuncOptions().weight(w).reduction(kSum));
+  REQUIRE(sum.item<double>() == Approx(2.5 * std::log(4.0)).epsilon(1e-12));
 }
 
 TEST_CASE("cuda cross_entropy reads transposed and sliced scores as the CPU", "[cuda_reduce]") {

@@ -161,12 +161,19 @@ TEST_CASE("cuda optim: clip_grad_norm_ on CUDA gradients matches the CPU and syn
   for (double norm_type : {2.0, 1.0, 3.0, std::numeric_limits<double>::infinity()}) {
     INFO("norm_type " << norm_type);
     std::vector<Tensor> cpu_params, gpu_params;
-    for (int64_t n : {1, 31, 1025}) {
+    for (int64_t n : {0, 1, 31, 1025}) {  // an empty gradient adds 0 (inf norm too)
       const Tensor p = random_nonzero({n}, kFloat), g = random_nonzero({n}, kFloat);
       cpu_params.push_back(p.clone().requires_grad_());
       cpu_params.back().set_grad(g.clone());
       gpu_params.push_back(p.to(kGpu).requires_grad_());
       gpu_params.back().set_grad(g.to(kGpu));
+    }
+    {  // a transposed (non-contiguous) gradient, viewed after the copy to the device
+      const Tensor p = random_nonzero({33, 31}, kFloat), g = random_nonzero({31, 33}, kFloat);
+      cpu_params.push_back(p.clone().requires_grad_());
+      cpu_params.back().set_grad(g.clone().t());
+      gpu_params.push_back(p.to(kGpu).requires_grad_());
+      gpu_params.back().set_grad(g.to(kGpu).t());
     }
     const double want = nn::utils::clip_grad_norm_(cpu_params, 0.5, norm_type);
     const uint64_t syncs = cuda::sync_count();
@@ -199,6 +206,11 @@ TEST_CASE("cuda optim: clip_grad_norm_ with error_if_nonfinite leaves CUDA gradi
                       Catch::Contains("clip_grad_norm_: the total norm of order 2 of the "
                                       "gradients is inf"));
   CHECK(values(p.grad().cpu())[0] == 1.0);
+  // Only empty gradients: a total of 0 on the device, nothing scaled.
+  Tensor e = zeros({0}, TensorOptions().device(kGpu)).requires_grad_();
+  e.set_grad(zeros({0}, TensorOptions().device(kGpu)));
+  CHECK(nn::utils::clip_grad_norm_(e, 1.0, INFINITY, true) == 0.0);
+  CHECK(nn::utils::clip_grad_norm_(e, 1.0, 2.0, true) == 0.0);
   Tensor q = zeros({2}).requires_grad_();
   q.mutable_grad() = ones({2});
   REQUIRE_THROWS_WITH(nn::utils::clip_grad_norm_({p, q}, 1.0),

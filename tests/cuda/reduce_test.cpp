@@ -1,7 +1,8 @@
 // The CUDA reductions (kernels/cuda/reduce*.cu) against the same ops on the
 // CPU: every reduction of core/ops/reduce.cpp, forward and backward, on random
 // non-zero data of sizes 0, 1, 31 and 1025, a 2^24 + 3 element sum (the
-// two-pass path), transposed, sliced and expanded (broadcast) inputs, each
+// two-pass path), transposed, sliced, permuted 3-d and expanded (broadcast)
+// inputs, inputs whose dims do not merge into the kernel's 8 of a kind, each
 // dtype the op accepts; argmax ties and NaN. Tolerances, relative to
 // max(1, |cpu value|): integer and bool results and indices exact; float32 sums,
 // means, var, std and norms 1e-5 (both devices accumulate in double; the
@@ -51,6 +52,8 @@ std::vector<Input> inputs() {
                  [](const Tensor& b) { return b.slice(1, 1, 2 * 33, 2); }});
   out.push_back({"expanded", [](ScalarType t) { return random_nonzero({31, 1}, t); },
                  [](const Tensor& b) { return b.expand({31, 33}); }});
+  out.push_back({"3-d permuted", [](ScalarType t) { return random_nonzero({5, 7, 9}, t); },
+                 [](const Tensor& b) { return b.permute({2, 0, 1}); }});
   out.push_back({"long rows", [](ScalarType t) { return random_nonzero({3, 5000}, t); }});
   out.push_back({"long columns", [](ScalarType t) { return random_nonzero({5000, 3}, t); }});
   return out;
@@ -64,6 +67,9 @@ void compare_forward(const std::string& name, ScalarType t, double f32_tol,
     const Tensor x = in.cpu(t, &g);
     std::vector<DimVector> dim_lists = {DimVector{}};
     if (x.dim() == 2) dim_lists = {DimVector{}, DimVector{0}, DimVector{1}, DimVector{-1, 0}};
+    if (x.dim() == 3)  // inner, outer and middle dims, and kept dims on both sides
+      dim_lists = {DimVector{}, DimVector{0}, DimVector{1}, DimVector{2}, DimVector{2, 0},
+                   DimVector{0, 1}};
     for (const DimVector& dims : dim_lists)
       for (bool keepdim : {false, true}) {
         INFO(name << " on " << in.name << ", " << t << ", dims " << dims.ref() << ", keepdim "
@@ -256,4 +262,33 @@ TEST_CASE("cuda reduction gradients match the CPU", "[cuda_reduce]") {
   compare_backward("sum_to", 1e-6, [](const Tensor& x) {
     return x.dim() == 2 ? sum_to(x, {1, x.size(1)}) : sum_to(x, {});
   });
+}
+
+TEST_CASE("cuda reductions over dims that do not merge into 8 of a kind match the CPU",
+          "[cuda_reduce]") {
+  // 18 dims of 2, every other one reduced: 9 kept and 9 reduced dims that no
+  // merging joins, so the kernel reads a copy with the reduced dims last.
+  const Tensor x = random_nonzero(DimVector(18, 2), kFloat);
+  DimVector every_other;
+  for (int64_t d = 0; d < 18; d += 2) every_other.push_back(d);
+  const Tensor g = x.to(kGpu);
+  for (bool keepdim : {false, true}) {
+    INFO("keepdim " << keepdim);
+    check_same(sum(g, every_other, keepdim), sum(x, every_other, keepdim), 1e-5);
+    check_same(norm(g, 3.0, every_other, keepdim), norm(x, 3.0, every_other, keepdim), 1e-5);
+  }
+  // A 10-d tensor with its dims reversed: neighbours in memory are not
+  // neighbours in the output, so 9 kept dims stay apart; max along one dim.
+  DimVector reversed;
+  for (int64_t d = 9; d >= 0; --d) reversed.push_back(d);
+  const Tensor y = random_nonzero(DimVector(10, 3), kDouble);
+  const Tensor yc = y.permute(reversed), yg = y.to(kGpu).permute(reversed);
+  for (int64_t d : {0, 4, 9}) {
+    INFO("dim " << d);
+    auto [cv, ci] = max(yc, d, false);
+    auto [gv, gi] = max(yg, d, false);
+    check_same(gv, cv, 0);
+    check_same(gi, ci, 0);
+    check_same(sum(yg, {d}, true), sum(yc, {d}, true), 1e-12);
+  }
 }
