@@ -7,6 +7,7 @@
 
 #include "ember/autograd/function.h"
 #include "ember/core/generator.h"
+#include "ember/core/ops/device_copy.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/parallel.h"
 #include "ember/kernels/common/philox.h"
@@ -40,10 +41,11 @@ Tensor& fill_in_place(Tensor& self, const char* op, const Fill& fill) {
   if (self.is_contiguous()) {
     fill(self);
   } else {
+    // Filled in row-major order of self's shape on either device, so a seed
+    // gives one layout-independent result; copied without copy_'s version bump.
     Tensor tmp = empty(self.sizes(), self.options().requires_grad(false));
     fill(tmp);
-    NoGradGuard guard;
-    self.copy_(tmp);
+    detail::copy_any_device(self, tmp);
   }
   self.impl()->bump_version();
   return self;

@@ -84,14 +84,15 @@ EMBER_HOST_DEVICE double normal(uint64_t seed, uint64_t base, uint64_t i) {
 
 namespace ember::philox {
 
-// a + s * x rounded as two separate double operations on both devices: nvcc
-// would fuse it into one fma, and the CPU and CUDA values would then differ
-// in the last bit.
+// a + s * x as one fused multiply-add (rounded once) on both devices. Left
+// to the compilers, nvcc fuses it and g++ fuses it only where the CPU has an
+// fma (-march=native), so the CPU and CUDA values could differ in the last
+// bit; written out, they cannot.
 EMBER_HOST_DEVICE double affine(double a, double s, double x) {
 #ifdef __CUDA_ARCH__
-  return __dadd_rn(a, __dmul_rn(s, x));
+  return __fma_rn(s, x, a);
 #else
-  return a + s * x;
+  return std::fma(s, x, a);
 #endif
 }
 

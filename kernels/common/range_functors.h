@@ -1,8 +1,11 @@
 #pragma once
 // Element i of arange and linspace, shared by the CPU loops
 // (core/ops/factory.cpp) and the CUDA kernel (kernels/cuda/factory.cu), so a
-// range is the same on both devices bit for bit. Each rounding is a separate
-// operation on the device too (nvcc would otherwise fuse a multiply-add).
+// range is the same on both devices bit for bit. Every rounding is spelled
+// out: nvcc fuses a * b + c into an fma and g++ does so only where the CPU
+// has one (-march=native), so a multiply feeding an add is written as an
+// explicit fma, and the other operations as separately rounded ones.
+#include <cmath>
 #include <cstdint>
 
 #include "ember/kernels/common/macros.h"
@@ -24,6 +27,14 @@ EMBER_HOST_DEVICE double mul(double a, double b) {
   return a * b;
 #endif
 }
+// a * b + c rounded once.
+EMBER_HOST_DEVICE double fma(double a, double b, double c) {
+#ifdef __CUDA_ARCH__
+  return __fma_rn(a, b, c);
+#else
+  return std::fma(a, b, c);
+#endif
+}
 EMBER_HOST_DEVICE double div(double a, double b) {
 #ifdef __CUDA_ARCH__
   return __ddiv_rn(a, b);
@@ -40,12 +51,12 @@ struct ArangeInt {
   EMBER_HOST_DEVICE T operator()(int64_t i) const { return static_cast<T>(start + i * step); }
 };
 
-// arange with a floating start or step: start + i * step in double.
+// arange with a floating start or step: start + i * step in double, one rounding.
 template <typename T>
 struct ArangeFloat {
   double start, step;
   EMBER_HOST_DEVICE T operator()(int64_t i) const {
-    return static_cast<T>(range_detail::add(start, range_detail::mul(static_cast<double>(i), step)));
+    return static_cast<T>(range_detail::fma(static_cast<double>(i), step, start));
   }
 };
 

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <mutex>
 
 #include "ember/core/error.h"
 
@@ -12,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include "ember/kernels/cuda/cuda_check.h"
+#include "ember/kernels/cuda/cuda_runtime.h"
 #include "ember/kernels/cuda/device_guard.h"
 #include "ember/kernels/cuda/indexing_launch.h"
 #include "ember/kernels/cuda/sync_count.h"
@@ -32,39 +35,74 @@ DimVector index_select_index_strides(int64_t ndim, int64_t dim, const Tensor& in
 
 int device_of(const Tensor& t) { return std::max(t.device().index(), 0); }
 
-// One report for the process, in pinned host memory mapped into every
-// device's address space (portable): a kernel writes it over the bus only when
-// it finds a bad index, and the host reads it with no sync. Allocated once,
-// on the first CUDA indexing op, and kept for the process's life.
-IndexErrorReport* host_report() {
-  static IndexErrorReport* report = [] {
+// Note [Index error report]
+// Each device has one report (IndexErrorReport) in pinned host memory mapped
+// into every device's address space, and one claim word in its own memory
+// (indexing_kernels.cu). The first bad thread on a device since the last
+// report takes the claim (atomicCAS), writes the fields, then the status;
+// no other thread writes until the claim is freed, so the fields are never a
+// mix of two threads' values. The host reads the status without a sync;
+// when it is set it reads the fields, clears the status and queues the
+// claim's reset on the stream before it raises. Bad threads of kernels
+// queued before that reset still find the claim taken, so a launch (and
+// the launches queued with it) is reported once: the first bad index wins,
+// as with PyTorch's device asserts, but the context stays usable.
+struct Reports {
+  IndexErrorReport* host = nullptr;  // one per device
+  int count = 0;
+};
+
+std::atomic<Reports*> made_reports{nullptr};
+std::mutex report_mutex;                   // raises a report once across host threads
+std::atomic<uint64_t> launched_devices{0};  // bit d: an indexing kernel ran on device d
+
+// Allocated on the first CUDA indexing launch and kept for the process's life.
+const Reports& reports() {
+  static const Reports* r = [] {
+    auto* made = new Reports;
+    made->count = std::max(device_count(), 1);
     void* p = nullptr;
-    EMBER_CUDA_CHECK(cudaHostAlloc(&p, sizeof(IndexErrorReport),
+    EMBER_CUDA_CHECK(cudaHostAlloc(&p, sizeof(IndexErrorReport) * made->count,
                                    cudaHostAllocMapped | cudaHostAllocPortable));
-    *static_cast<IndexErrorReport*>(p) = IndexErrorReport{};
-    return static_cast<IndexErrorReport*>(p);
+    std::memset(p, 0, sizeof(IndexErrorReport) * made->count);
+    made->host = static_cast<IndexErrorReport*>(p);
+    made_reports.store(made, std::memory_order_release);
+    return made;
   }();
-  return report;
+  return *r;
 }
 
-IndexErrorReport* device_report() {
+// The device address of `device`'s report, noting that a kernel will run there.
+IndexErrorReport* device_report(int device) {
+  const Reports& r = reports();
+  EMBER_INTERNAL_ASSERT(device >= 0 && device < r.count, "index report: device ", device, " of ",
+                        r.count);
+  if (device < 64) launched_devices.fetch_or(uint64_t(1) << device, std::memory_order_relaxed);
+  DeviceGuard guard(device);
   void* d = nullptr;
-  EMBER_CUDA_CHECK(cudaHostGetDevicePointer(&d, host_report(), 0));
+  EMBER_CUDA_CHECK(cudaHostGetDevicePointer(&d, r.host + device, 0));
   return static_cast<IndexErrorReport*>(d);
 }
 
-// Raises the Error of a bad index an earlier kernel reported, and clears it.
+// Raises the Error of a bad index an earlier kernel reported (Note [Index error report]).
 void raise_reported_index_error() {
-  volatile IndexErrorReport* r = host_report();
-  if (r->status == 0) return;
-  std::atomic_thread_fence(std::memory_order_acquire);
-  const int64_t value = r->value, size = r->size, dim = r->dim;
-  const char* op = reinterpret_cast<const char*>(static_cast<uintptr_t>(r->op));
-  r->status = 0;
-  EMBER_ERROR(op, ": index ", value, " is out of bounds for dimension ", dim, " with size ",
-              size, size > 0 ? ::ember::detail::str_cat(" (valid range [0, ", size - 1, "])")
-                             : std::string(" (no valid index)"),
-              "; found by a CUDA kernel of an earlier call (reported asynchronously)");
+  const Reports* r = made_reports.load(std::memory_order_acquire);
+  if (r == nullptr) return;  // no indexing kernel ever ran
+  for (int device = 0; device < r->count; ++device) {
+    volatile IndexErrorReport* v = r->host + device;
+    if (v->status == 0) continue;
+    std::lock_guard<std::mutex> lock(report_mutex);
+    if (v->status == 0) continue;  // another host thread raised it
+    std::atomic_thread_fence(std::memory_order_acquire);
+    const int64_t value = v->value, size = v->size, dim = v->dim;
+    const char* op = reinterpret_cast<const char*>(static_cast<uintptr_t>(v->op));
+    v->status = 0;
+    detail::reset_index_error_claim(device);
+    EMBER_ERROR(op, ": index ", value, " is out of bounds for dimension ", dim, " with size ",
+                size, size > 0 ? ::ember::detail::str_cat(" (valid range [0, ", size - 1, "])")
+                               : std::string(" (no valid index)"),
+                "; found by a CUDA kernel of an earlier call (reported asynchronously)");
+  }
 }
 
 #else
@@ -103,7 +141,7 @@ void gather(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
   if (out.numel() == 0) return;
   detail::launch_gather(op, plan_gather(op, out, self, dim, index), self.scalar_type(),
                         out.data_ptr(), self.data_ptr(), index.data_ptr<int64_t>(),
-                        device_of(self), device_report());
+                        device_of(self), device_report(device_of(self)));
 #else
   (void)out, (void)dim, (void)index;
   no_cuda(op, self);
@@ -117,7 +155,7 @@ void index_select(const char* op, const Tensor& out, const Tensor& self, int64_t
   if (out.numel() == 0) return;
   detail::launch_gather(op, plan_index_select(op, out, self, dim, index), self.scalar_type(),
                         out.data_ptr(), self.data_ptr(), index.data_ptr<int64_t>(),
-                        device_of(self), device_report());
+                        device_of(self), device_report(device_of(self)));
 #else
   (void)out, (void)dim, (void)index;
   no_cuda(op, self);
@@ -126,12 +164,14 @@ void index_select(const char* op, const Tensor& out, const Tensor& self, int64_t
 
 void scatter_add(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
                  const Tensor& src) {
+  dispatch_numeric(self.scalar_type(), op, []<typename>() {});  // as the CPU, even when empty
 #ifdef EMBER_WITH_CUDA
   raise_reported_index_error();
   if (index.numel() == 0) return;
   detail::launch_scatter_add(op, plan_scatter_add(op, self, dim, index, src),
                              self.scalar_type(), src.data_ptr(), self.data_ptr(),
-                             index.data_ptr<int64_t>(), device_of(self), device_report());
+                             index.data_ptr<int64_t>(), device_of(self),
+                             device_report(device_of(self)));
 #else
   (void)dim, (void)index, (void)src;
   no_cuda(op, self);
@@ -140,11 +180,15 @@ void scatter_add(const char* op, const Tensor& self, int64_t dim, const Tensor& 
 
 void check_index_errors() {
 #ifdef EMBER_WITH_CUDA
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) return;
+  if (made_reports.load(std::memory_order_acquire) == nullptr) return;  // nothing ever ran
   // The kernels of earlier calls must have run for their reports to be seen.
-  EMBER_CUDA_CHECK(cudaDeviceSynchronize());
-  detail::count_sync();
+  const uint64_t devices = launched_devices.load(std::memory_order_relaxed);
+  for (int device = 0; device < 64; ++device) {
+    if ((devices >> device & 1) == 0) continue;
+    DeviceGuard guard(device);
+    EMBER_CUDA_CHECK(cudaDeviceSynchronize());
+    detail::count_sync();
+  }
   raise_reported_index_error();
 #endif
 }

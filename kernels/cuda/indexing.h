@@ -6,12 +6,14 @@
 // Index values are checked by the kernels, not on the host (that would cost a
 // device->host sync per op). An out-of-range index does not touch memory:
 // gather / index_select write 0 at that position, scatter_add skips it. The
-// kernel records it in a small report in host-mapped memory; the next CUDA
-// indexing op on the host, or check_index_errors(), raises an Error such as
+// first bad index a device finds is recorded in a small report in
+// host-mapped memory; the next CUDA indexing op on the host, or
+// check_index_errors(), raises an Error such as
 //   "gather: index 7 is out of bounds for dimension 1 with size 5 (valid range
 //   [0, 4]); found by a CUDA kernel of an earlier call (reported asynchronously)"
-// and clears the report. Unlike a device-side assert, the CUDA context stays
-// usable. Without the CUDA backend each function raises.
+// once, and clears the report (Note [Index error report] in indexing.cpp).
+// Unlike a device-side assert, the CUDA context stays usable. Without the
+// CUDA backend each function raises.
 #include "ember/core/tensor.h"
 #include "ember/kernels/cuda/indexing_plan.h"
 
@@ -37,9 +39,10 @@ IndexLaunch plan_index_select(const char* op, const Tensor& out, const Tensor& s
 IndexLaunch plan_scatter_add(const char* op, const Tensor& self, int64_t dim,
                              const Tensor& index, const Tensor& src);
 
-// Waits for the current CUDA device's pending work (one counted sync)
-// and raises the Error of any out-of-range index a kernel found since the
-// last report. No-op without the CUDA backend.
+// Waits for the pending work of every device that ran a CUDA indexing kernel
+// (one counted sync each) and raises the Error of the out-of-range index a
+// kernel found since the last report, if any. No-op without the CUDA backend
+// or before the first CUDA indexing kernel.
 void check_index_errors();
 
 }  // namespace ember::cuda

@@ -19,12 +19,18 @@ unsigned grid_for(int64_t n) {
   return static_cast<unsigned>(std::min<int64_t>((n + kThreads - 1) / kThreads, kMaxBlocks));
 }
 
-// Records an out-of-range index. Every bad thread of a launch writes the same
-// op, dim and size; `value` is one aligned 8-byte store, so the report is
-// never a mix of two values. The fence orders the fields before the status
-// the host polls.
+// The claim of this device's report (Note [Index error report] in
+// kernels/cuda/indexing.cpp): the first bad thread since the last report
+// takes it and alone writes the report, so its fields all come from one
+// thread; every other bad thread stays quiet until the host frees it.
+__device__ unsigned int index_error_claim = 0;
+
+// Records an out-of-range index. The fence orders the fields before the
+// status the host polls.
 __device__ void report_bad_index(IndexErrorReport* r, const char* op, const IndexLaunch& l,
                                  int64_t value) {
+  if (*static_cast<volatile unsigned int*>(&index_error_claim) != 0u) return;  // cheap pre-check
+  if (atomicCAS(&index_error_claim, 0u, 1u) != 0u) return;
   volatile IndexErrorReport* v = r;
   v->value = value;
   v->size = l.indexed_size;
@@ -52,7 +58,20 @@ __global__ void gather_kernel(IndexLaunch l, T* dense, const T* indexed, const i
 }
 
 __device__ __forceinline__ void atomic_add(float* p, float v) { atomicAdd(p, v); }
-__device__ __forceinline__ void atomic_add(double* p, double v) { atomicAdd(p, v); }
+__device__ __forceinline__ void atomic_add(double* p, double v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 600
+  // No native float64 atomicAdd before sm_60: a compare-and-swap loop.
+  auto* bits = reinterpret_cast<unsigned long long*>(p);
+  unsigned long long old = *bits, seen;
+  do {
+    seen = old;
+    const double sum = __longlong_as_double(static_cast<long long>(seen)) + v;
+    old = atomicCAS(bits, seen, static_cast<unsigned long long>(__double_as_longlong(sum)));
+  } while (old != seen);
+#else
+  atomicAdd(p, v);
+#endif
+}
 // Two's complement: an unsigned 64-bit add is the signed one.
 __device__ __forceinline__ void atomic_add(int64_t* p, int64_t v) {
   atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
@@ -85,6 +104,14 @@ void gather_as(const char* op, const IndexLaunch& l, void* dense, const void* in
 
 }  // namespace
 
+void reset_index_error_claim(int device) {
+  DeviceGuard guard(device);
+  void* claim = nullptr;
+  EMBER_CUDA_CHECK(cudaGetSymbolAddress(&claim, index_error_claim));
+  // On the stream: kernels queued before the reset still find the claim taken.
+  EMBER_CUDA_CHECK(cudaMemsetAsync(claim, 0, sizeof(unsigned int), /*legacy default stream*/ 0));
+}
+
 void launch_gather(const char* op, const IndexLaunch& l, ScalarType dtype, void* dense,
                    const void* indexed, const int64_t* index, int device,
                    IndexErrorReport* report) {
@@ -101,9 +128,9 @@ void launch_gather(const char* op, const IndexLaunch& l, ScalarType dtype, void*
 void launch_scatter_add(const char* op, const IndexLaunch& l, ScalarType dtype,
                         const void* dense, void* indexed, const int64_t* index, int device,
                         IndexErrorReport* report) {
-  if (l.numel == 0) return;
-  DeviceGuard guard(device);
   dispatch_numeric(dtype, op, [&]<typename T>() {
+    if (l.numel == 0) return;
+    DeviceGuard guard(device);
     scatter_add_kernel<T><<<grid_for(l.numel), kThreads, 0, 0>>>(
         l, static_cast<const T*>(dense), static_cast<T*>(indexed), index, op, report);
     EMBER_CUDA_CHECK_LAUNCH();

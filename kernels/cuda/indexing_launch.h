@@ -16,5 +16,8 @@ void launch_gather(const char* op, const IndexLaunch& l, ScalarType dtype, void*
 void launch_scatter_add(const char* op, const IndexLaunch& l, ScalarType dtype,
                         const void* dense, void* indexed, const int64_t* index, int device,
                         IndexErrorReport* report);
+// Frees `device`'s report claim (Note [Index error report], indexing.cpp),
+// queued on its stream after the kernels launched so far.
+void reset_index_error_claim(int device);
 
 }  // namespace ember::cuda::detail

@@ -43,9 +43,10 @@ EMBER_HOST_DEVICE void index_launch_offsets(const IndexLaunch& l, int64_t i, int
   operand_offsets(l.geometry, i, off);
 }
 
-// Where a kernel writes the first out-of-range index it meets (see
-// kernels/cuda/indexing.h for what the user sees). Lives in host memory mapped
-// into the device's address space, so the host reads it without a sync.
+// Where a kernel writes the first out-of-range index its device meets (see
+// kernels/cuda/indexing.h for what the user sees; Note [Index error report]
+// in indexing.cpp for who writes it when). One per device, in host memory
+// mapped into the devices' address space, so the host reads it without a sync.
 struct IndexErrorReport {
   int64_t value;
   int64_t size;

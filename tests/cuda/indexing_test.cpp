@@ -6,7 +6,8 @@
 // masked_fill and one_hot move values, so all dtypes are exact; scatter_add
 // (and the backward passes built on it) adds with atomics in no fixed order:
 // float32 within 1e-5 relative, float64 within 1e-12, int64 exact. Bad
-// indices are reported asynchronously (kernels/cuda/indexing.h).
+// indices are reported asynchronously, once per report, with the fields of
+// one bad thread (Note [Index error report] in kernels/cuda/indexing.cpp).
 #include <ember/ember.h>
 #include <ember/kernels/cuda/indexing.h>
 
@@ -246,4 +247,122 @@ TEST_CASE("cuda index: mixed devices and a non-int64 index raise an Error naming
                       Catch::Contains("masked_fill: expected all tensors on the same device"));
   REQUIRE_THROWS_WITH((x > 0).scatter_add(0, zeros({1, 5}, kLong).to(kGpu), x > 0),
                       Catch::Contains("scatter_add: dtype bool is not supported"));
+}
+
+TEST_CASE("cuda index: 0-d and empty operands of gather, scatter_add and masked_fill match the "
+          "CPU", "[cuda][cuda_index]") {
+  for (ScalarType t : kNumeric) {
+    INFO(t);
+    const Tensor s = random_values({}, t), zero = zeros({}, kLong);
+    check_same(s.to(kGpu).gather(0, zero.to(kGpu)), s.gather(0, zero), 0);
+    const Tensor v = random_values({}, t);
+    check_same(s.to(kGpu).scatter_add(0, zero.to(kGpu), v.to(kGpu)), s.scatter_add(0, zero, v),
+               add_tolerance(t));
+    // A 0-d index into a 1-d self, and an empty index (nothing added, nothing read).
+    const Tensor x = random_values({7}, t), three = full({}, 3, kLong);
+    check_same(x.to(kGpu).gather(0, three.to(kGpu)), x.gather(0, three), 0);
+    const Tensor none = zeros({0}, kLong), no_src = random_values({0}, t);
+    check_same(x.to(kGpu).scatter_add(0, none.to(kGpu), no_src.to(kGpu)),
+               x.scatter_add(0, none, no_src), 0);
+    check_same(x.to(kGpu).gather(0, none.to(kGpu)), x.gather(0, none), 0);
+    // An empty self with an empty index.
+    const Tensor e = random_values({0, 4}, t), ei = zeros({0, 4}, kLong);
+    check_same(e.to(kGpu).gather(1, ei.to(kGpu)), e.gather(1, ei), 0);
+    check_same(e.to(kGpu).scatter_add(0, ei.to(kGpu), e.to(kGpu)), e.scatter_add(0, ei, e), 0);
+    const Tensor m = full({}, true, kBool);
+    check_same(s.to(kGpu).masked_fill(m.to(kGpu), 2), s.masked_fill(m, 2), 0);
+  }
+  // bool is refused as on the CPU, even with nothing to add.
+  const Tensor b = zeros({3}, TensorOptions(kBool).device(kGpu));
+  REQUIRE_THROWS_WITH(b.scatter_add(0, zeros({0}, TensorOptions(kLong).device(kGpu)),
+                                    zeros({0}, TensorOptions(kBool).device(kGpu))),
+                      Catch::Contains("scatter_add: dtype bool is not supported"));
+}
+
+TEST_CASE("cuda index: int64 scatter_add of large and negative values is exact (64-bit atomics)",
+          "[cuda][cuda_index]") {
+  const Tensor r = randn({4096}, kDouble);
+  const Tensor src = (r * 3e11).to(kLong) - 7;  // |values| well past 2^32, both signs
+  const Tensor index = randint(0, 5, {4096});    // ~800 adds per target
+  const Tensor self = full({5}, int64_t(1) << 40, kLong);
+  check_same(self.to(kGpu).scatter_add(0, index.to(kGpu), src.to(kGpu)),
+             self.scatter_add(0, index, src), 0);
+}
+
+TEST_CASE("cuda index: index_select and scatter_add_ through device views (strided self and "
+          "out) match the CPU", "[cuda][cuda_index]") {
+  for (ScalarType t : kNumeric) {
+    INFO(t);
+    const Tensor xg = random_values({33, 31}, t).to(kGpu);
+    const Tensor cols = randint(0, 33, {45}).to(kGpu);
+    check_same(xg.t().index_select(1, cols), xg.cpu().t().index_select(1, cols.cpu()), 0);
+    check_same(xg.slice(1, 0, 31, 3).index_select(0, cols),
+               xg.cpu().slice(1, 0, 31, 3).index_select(0, cols.cpu()), 0);
+    // In place into a transposed device view: the adds land through its strides.
+    Tensor base = random_values({6, 31}, t).to(kGpu);
+    Tensor want = base.cpu();
+    const Tensor index = randint(0, 6, {31, 6}), src = random_values({31, 6}, t);
+    base.t().scatter_add_(1, index.to(kGpu), src.to(kGpu));
+    want.t().scatter_add_(1, index, src);
+    check_same(base, want, add_tolerance(t));
+  }
+}
+
+namespace {
+
+// Runs f; returns the message of the ember::Error it raised, or "" if none.
+template <typename F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("cuda index: a launch with millions of bad indices raises its Error once, even when "
+          "a later call finds the report while the kernel still runs", "[cuda][cuda_index]") {
+  cuda::check_index_errors();
+  const Tensor x = randn({1000}, kFloat).to(kGpu);
+  const TensorOptions longs = TensorOptions(kLong).device(kGpu);
+  const Tensor bad = full({65535LL * 256 * 2}, 5000, longs);  // every position out of range
+  const Tensor good = zeros({1}, longs);
+  std::vector<std::string> raised;
+  (void)x.gather(0, bad);
+  // Queued right behind: some of these may run while the gather's bad threads still report.
+  for (int k = 0; k < 50; ++k) {
+    const std::string e = error_of([&] { (void)x.index_select(0, good); });
+    if (!e.empty()) raised.push_back(e);
+  }
+  const std::string last = error_of([] { cuda::check_index_errors(); });
+  if (!last.empty()) raised.push_back(last);
+  REQUIRE(raised.size() == 1);
+  CHECK_THAT(raised[0], Catch::Contains("gather: index 5000 is out of bounds for dimension 0 "
+                                        "with size 1000 (valid range [0, 999])"));
+  REQUIRE_NOTHROW(cuda::check_index_errors());
+  // The claim was freed: a new bad launch is reported again.
+  (void)x.gather(0, full({3}, -1, longs));
+  REQUIRE_THROWS_WITH(cuda::check_index_errors(), Catch::Contains("gather: index -1"));
+}
+
+TEST_CASE("cuda index: with two bad launches queued, the first one's report wins whole (op, "
+          "value, dim and size of one launch)", "[cuda][cuda_index]") {
+  cuda::check_index_errors();
+  const Tensor x = randn({4, 5}, kFloat).to(kGpu);
+  const TensorOptions longs = TensorOptions(kLong).device(kGpu);
+  std::vector<std::string> raised;
+  auto record = [&](auto&& f) {
+    const std::string e = error_of(f);
+    if (!e.empty()) raised.push_back(e);
+  };
+  record([&] { (void)x.gather(1, full({4, 3}, 7, longs)); });
+  record([&] { (void)x.scatter_add(0, full({1, 5}, 9, longs), x); });
+  record([] { cuda::check_index_errors(); });
+  REQUIRE(raised.size() == 1);
+  CHECK_THAT(raised[0], Catch::Contains("gather: index 7 is out of bounds for dimension 1 with "
+                                        "size 5 (valid range [0, 4])"));
+  REQUIRE_NOTHROW(cuda::check_index_errors());
 }

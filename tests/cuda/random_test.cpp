@@ -155,3 +155,29 @@ TEST_CASE("cuda random: bad arguments raise an Error naming the op",
   REQUIRE_THROWS_WITH(randint(3, {2}, TensorOptions(kBool).device(kGpu)),
                       Catch::Contains("randint: dtype bool is not supported"));
 }
+
+TEST_CASE("cuda random: in-place samplers on sliced device views fill in the CPU's order and "
+          "bump the version once", "[cuda][random][cuda_index]") {
+  const uint64_t seed = fresh_seed();
+  CAPTURE(seed);
+  for (ScalarType t : {kFloat, kDouble}) {
+    CAPTURE(t);
+    manual_seed(seed);
+    Tensor cpu = zeros({40, 31}, t);
+    cpu.slice(0, 1, 40, 3).normal_(-1, 2);
+    cpu.slice(1, 0, 31, 2).uniform_(0.1, 0.7);
+    manual_seed(seed);
+    Tensor gpu = zeros({40, 31}, TensorOptions(t).device(kGpu));
+    const auto v = gpu._version();
+    gpu.slice(0, 1, 40, 3).normal_(-1, 2);
+    gpu.slice(1, 0, 31, 2).uniform_(0.1, 0.7);
+    CHECK(gpu._version() == v + 2);  // one per sampler, views share the counter
+    require_match(gpu, cpu, t == kFloat ? 1e-6 : 1e-12);
+    require_match(gpu.slice(1, 0, 31, 2), cpu.slice(1, 0, 31, 2), 0);  // uniforms exact
+    CHECK(gpu_generator().offset() == default_generator().offset());
+  }
+  manual_seed(seed);
+  const Tensor want = randint(-3, 9, {1025}, kFloat);
+  manual_seed(seed);
+  require_match(randint(-3, 9, {1025}, TensorOptions(kFloat).device(kGpu)), want, 0);
+}

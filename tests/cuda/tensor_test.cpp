@@ -177,8 +177,10 @@ TEST_CASE("cuda tensor: ops on a CPU and a CUDA tensor raise an Error naming bot
   REQUIRE_THROWS_WITH(mm(b, a), Catch::Contains("mm: expected all tensors on the same device") &&
                                     Catch::Contains("on cpu") && Catch::Contains("on cuda:0"));
   REQUIRE_THROWS_WITH(a.lt(b), Catch::Contains("expected all tensors on the same device"));
-  // Ops without a CUDA kernel yet say so rather than reading device memory on the host.
-  REQUIRE_THROWS_WITH(b.sum(), Catch::Contains("needs the CUDA backend"));
+  Tensor c = ones({2, 2});
+  REQUIRE_THROWS_WITH(c.copy_(b.view({4})),
+                      Catch::Contains("copy_: source of shape [4] cannot be broadcast to "
+                                      "destination of shape [2, 2]"));
 }
 
 TEST_CASE("cuda tensor: gradients flow back through to(kCUDA) and cpu() to the CPU leaf",
@@ -202,4 +204,41 @@ TEST_CASE("cuda tensor: a steady loop of to(kCUDA) copies makes no cudaMalloc af
     if (step == 0) mallocs_after_first = cuda::memory_stats().num_system_allocs;
   }
   CHECK(cuda::memory_stats().num_system_allocs == mallocs_after_first);
+}
+
+TEST_CASE("cuda tensor: strided copies past the grid limit, broadcast sources cast into device "
+          "views, 0-d copies, and a D2H of a view costs one sync", "[cuda]") {
+  manual_seed(44);
+  // 4100 x 4100 > 65535 * 256 elements: the grid-stride loop of the strided copy kernel.
+  const Tensor big = random_cpu({4100, 4100}, kFloat);
+  const Tensor dbig = big.cuda();
+  CHECK(bit_equal(dbig.t().contiguous().cpu(), big.t().contiguous()));
+  CHECK(bit_equal(dbig.t().to(kDouble).cpu(), big.t().to(kDouble)));
+  // D2D: a broadcast column, cast float64 -> float32, into every other column of a view.
+  const Tensor col = random_cpu({7, 1}, kDouble);
+  Tensor dst = zeros({7, 10}, kOnCuda);
+  dst.slice(1, 0, 10, 2).copy_(col.cuda());
+  Tensor want = zeros({7, 10});
+  want.slice(1, 0, 10, 2).copy_(col);
+  CHECK(bit_equal(dst.cpu(), want));
+  // H2D: a broadcast row of float64, truncated to int64, into a transposed device view.
+  const Tensor row = tensor({1.9, -2.9, 3.5, 4.0, -5.5}, kDouble);
+  Tensor dl = zeros({5, 3}, kOnCuda.dtype(kLong));
+  dl.t().copy_(row);
+  Tensor want_l = zeros({5, 3}, kLong);
+  want_l.t().copy_(row);
+  CHECK(bit_equal(dl.cpu(), want_l));
+  // 0-d both ways, and into one element of a device tensor.
+  const Tensor s = random_cpu({}, kDouble);
+  CHECK(bit_equal(s.cuda().cpu(), s));
+  Tensor dm = zeros({3}, kOnCuda.dtype(kDouble));
+  dm.select(0, 1).copy_(s);
+  Tensor want_m = zeros({3}, kDouble);
+  want_m.select(0, 1).copy_(s);
+  CHECK(bit_equal(dm.cpu(), want_m));
+  // D2H of a sparse view: packed on the device, then one host wait.
+  const uint64_t before = cuda::sync_count();
+  const Tensor column = dbig.select(1, 7).cpu();
+  CHECK(cuda::sync_count() == before + 1);
+  CHECK(bit_equal(column, big.select(1, 7).contiguous()));
 }
