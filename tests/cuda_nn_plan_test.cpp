@@ -191,3 +191,37 @@ TEST_CASE("cuda nn plan: nearest_outputs is the run of outputs whose nearest sou
       }
     }
 }
+
+TEST_CASE("cuda nn plan: max_pool_span walks exactly the window positions inside the input, "
+          "and avg_pool_span's factor is PyTorch's divisor",
+          "[cuda_nn]") {
+  for (int64_t in : {1, 5, 8})
+    for (int64_t kernel : {1, 2, 3, 5})
+      for (int64_t stride : {1, 2, 3})
+        for (int64_t dilation : {1, 2})
+          for (int64_t pad = 0; pad <= kernel / 2; ++pad)
+            for (int64_t o = 0; o < 6; ++o) {
+              INFO("in " << in << " k " << kernel << " s " << stride << " d " << dilation
+                         << " p " << pad << " output " << o);
+              std::vector<int64_t> want, got;
+              for (int64_t k = 0; k < kernel; ++k) {
+                const int64_t i = o * stride - pad + k * dilation;
+                if (i >= 0 && i < in) want.push_back(i);
+              }
+              const functors::PoolSpan m =
+                  functors::max_pool_span(o, in, kernel, stride, pad, dilation);
+              for (int64_t i = m.begin; i < m.end; i += dilation) got.push_back(i);
+              CHECK(got == want);
+              // Outputs that pooled_size makes start before the end of the input.
+              if (dilation != 1 || o * stride - pad >= in) continue;
+              // PyTorch: hend = min(hstart + k, in + pad); pool_size = hend - hstart
+              // (count_include_pad), else the part of it inside the input.
+              const int64_t start = o * stride - pad;
+              const int64_t padded_end = std::min(start + kernel, in + pad);
+              const int64_t inside =
+                  std::max<int64_t>(0, std::min(padded_end, in) - std::max<int64_t>(start, 0));
+              CHECK(functors::avg_pool_span(o, in, kernel, stride, pad, true).factor ==
+                    padded_end - start);
+              CHECK(functors::avg_pool_span(o, in, kernel, stride, pad, false).factor == inside);
+            }
+}

@@ -81,7 +81,12 @@ void layer_norm_forward(const Tensor& x, const Tensor& weight, const Tensor& bia
 void layer_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean, const Tensor& rstd,
                          const Tensor& weight, const Tensor& dx, const Tensor& dweight,
                          const Tensor& dbias) {
-  const int64_t rows = mean.numel(), k = rows == 0 ? 0 : x.numel() / rows;
+  // With no rows, K comes from dweight / dbias, which must still be zeroed.
+  const int64_t rows = mean.numel();
+  const int64_t k = rows > 0              ? x.numel() / rows
+                    : dweight.defined() ? dweight.numel()
+                    : dbias.defined()   ? dbias.numel()
+                                        : 0;
   const bool columns = dweight.defined() || dbias.defined();
   const Tensor scratch = scratch_doubles(
       x, columns ? layer_norm_backward_scratch(plan_column_reduce(rows, k), k) : 0);

@@ -6,8 +6,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace nn_compare {
 
@@ -39,8 +42,34 @@ inline void check_close(const Tensor& got, const Tensor& want, double tol,
   CHECK(worst <= tol);
 }
 
+// The values of t (any device and floating dtype) as doubles, row-major.
+inline std::vector<double> values_of(const Tensor& t) {
+  const Tensor c = t.detach().cpu().to(kDouble).contiguous();
+  const double* p = c.data_ptr<double>();
+  return std::vector<double>(p, p + c.numel());
+}
+
+// got (CUDA) equals values derived by hand (as PyTorch gives them) within
+// tol * max(1, |want|); a NaN matches only a NaN, an infinity only itself.
+inline void check_values(const Tensor& got, const std::vector<double>& want, double tol,
+                         const std::string& what) {
+  INFO(what);
+  REQUIRE(got.is_cuda());
+  const std::vector<double> g = values_of(got);
+  REQUIRE(g.size() == want.size());
+  for (size_t i = 0; i < g.size(); ++i) {
+    INFO("element " << i << ": got " << g[i] << ", want " << want[i]);
+    if (std::isnan(want[i]))
+      CHECK(std::isnan(g[i]));
+    else if (std::isinf(want[i]))
+      CHECK(g[i] == want[i]);
+    else
+      CHECK(std::abs(g[i] - want[i]) <= tol * std::max(1.0, std::abs(want[i])));
+  }
+}
+
 // How the op's input is laid out: `view` of a dense base tensor of
-// `base_shape` (identity, transposed, sliced).
+// `base_shape` (identity, transposed, sliced, expanded).
 struct Layout {
   std::string name;
   DimVector base_shape;
@@ -49,6 +78,15 @@ struct Layout {
 
 inline Layout dense(IntArrayRef shape) {
   return {"dense", DimVector(shape), [](const Tensor& t) { return t; }};
+}
+
+// A broadcast input: dim `dim` of size 1 in the base, expanded (stride 0) to
+// `size` in the op's input; the gradient sums back over it.
+inline Layout broadcast(IntArrayRef base_shape, int64_t dim, int64_t size) {
+  DimVector to(base_shape);
+  to[static_cast<size_t>(dim)] = size;
+  return {"broadcast (expanded dim " + std::to_string(dim) + ")", DimVector(base_shape),
+          [to](const Tensor& t) { return t.expand(to); }};
 }
 
 // The op on CPU and CUDA copies of one random base, through the layout's

@@ -1,11 +1,19 @@
 // The CUDA batch and layer norm kernels (kernels/cuda/normalization_kernels.cu)
 // against the same ops on the CPU: outputs, the fused backward's dx, dweight
 // and dbias, and batch norm's running statistics over several training
-// steps, on random non-zero data with odd sizes (1, 7, 31), per-channel
-// reductions over N*H*W > 65535 (several chunks per channel), non-contiguous
-// inputs, with and without affine parameters. Tolerance, relative to
+// steps, on random non-zero data with odd sizes (1, 7, 31, 1025 channels),
+// per-channel reductions over N*H*W > 65535 (several chunks per channel), a
+// channel-heavy 64x64x16x16 batch, N*H*W = 1 in eval, non-contiguous and
+// broadcast inputs, with and without affine parameters; hand-derived values
+// (PyTorch's running-statistics rule), a large mean (shifted sums), empty
+// rows, gradients of gradients, and a steady step that neither waits for the
+// device nor calls cudaMalloc. Tolerance, relative to
 // max(1, |cpu value|): float32 1e-5 forward and 1e-4 backward (sums in
 // another order, dx cancels terms of similar size); float64 1e-10.
+#include <ember/kernels/cuda/memory.h>
+#include <ember/kernels/cuda/sync_count.h>
+
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -56,7 +64,10 @@ std::vector<Layout> batch_layouts() {
           dense({8, 3, 100, 100}),  // 80000 values per channel
           {"transposed", {4, 3, 31, 7}, [](const Tensor& v) { return v.transpose(2, 3); }},
           {"sliced", {4, 6, 7, 14},
-           [](const Tensor& v) { return v.slice(1, 0, 6, 2).slice(3, 0, 14, 2); }}};
+           [](const Tensor& v) { return v.slice(1, 0, 6, 2).slice(3, 0, 14, 2); }},
+          dense({64, 64, 16, 16}),  // channel-heavy: 64 channels of 16384 values
+          dense({5, 1025}),
+          broadcast({4, 3, 1, 7}, 2, 5)};
 }
 
 int64_t channels_of(const Layout& l) {
@@ -86,7 +97,9 @@ TEST_CASE("cuda normalization: batch_norm training output and fused gradients ma
 TEST_CASE("cuda normalization: batch_norm eval output and gradients match the CPU",
           "[cuda_nn]") {
   manual_seed(42);
-  for (const Layout& l : batch_layouts())
+  std::vector<Layout> layouts = batch_layouts();
+  layouts.push_back(dense({1, 3, 1, 1}));  // N*H*W = 1: allowed in eval only
+  for (const Layout& l : layouts)
     for (ScalarType t : {kFloat, kDouble}) {
       const int64_t c = channels_of(l);
       const Tensor rm = random_nonzero({c}, t), rv = random_nonzero({c}, t).abs() + 0.5;
@@ -164,4 +177,131 @@ TEST_CASE("cuda normalization: layer_norm output and fused gradients match the C
             },
             c.layout, c.normalized_shape, affine, t);
       }
+}
+
+TEST_CASE("cuda normalization: batch_norm and layer_norm values and running statistics are "
+          "PyTorch's, derived by hand",
+          "[cuda_nn]") {
+  for (ScalarType t : {kFloat, kDouble}) {
+    INFO("dtype " << t);
+    const TensorOptions on_gpu = TensorOptions().dtype(t).device(kGpu);
+    // x (4, 1) = [1, 2, 3, 4]: mean 2.5, biased var 1.25, unbiased var 5/3.
+    const Tensor x = (arange(4, on_gpu) + 1.0).view({4, 1});
+    const Tensor rm = zeros({1}, on_gpu), rv = ones({1}, on_gpu);
+    const double eps = 1e-5, inv = 1 / std::sqrt(1.25 + eps);
+    const Tensor y = batch_norm(x, {}, {}, rm, rv, true, 0.1, eps);
+    check_values(y, {-1.5 * inv, -0.5 * inv, 0.5 * inv, 1.5 * inv}, 1e-6, "training output");
+    check_values(rm, {0.25}, 1e-6, "running_mean = 0.9 * 0 + 0.1 * 2.5");
+    check_values(rv, {0.9 + 0.1 * 5.0 / 3.0}, 1e-6, "running_var = 0.9 * 1 + 0.1 * 5/3");
+    // Eval with those statistics, weight 2 and bias 1.
+    const Tensor w = full({1}, 2.0, on_gpu), b = ones({1}, on_gpu);
+    const double inv_rv = 1 / std::sqrt(0.9 + 0.1 * 5.0 / 3.0 + eps);
+    std::vector<double> want;
+    for (double v : {1.0, 2.0, 3.0, 4.0}) want.push_back((v - 0.25) * inv_rv * 2 + 1);
+    check_values(batch_norm(x, w, b, rm, rv, false, 0.1, eps), want, 1e-6, "eval output");
+    // layer_norm over the 4 values of a row: the same normalization.
+    check_values(layer_norm(x.view({1, 4}), {4}, {}, {}, eps),
+                 {-1.5 * inv, -0.5 * inv, 0.5 * inv, 1.5 * inv}, 1e-6, "layer_norm output");
+  }
+}
+
+TEST_CASE("cuda normalization: batch_norm training with one value per channel is an Error",
+          "[cuda_nn]") {
+  const Tensor x = ones({1, 3, 1, 1}, TensorOptions().device(kGpu));
+  REQUIRE_THROWS_WITH(batch_norm(x, {}, {}, {}, {}, true, 0.1, 1e-5),
+                      Catch::Contains("expected more than 1 value per channel when training"));
+}
+
+TEST_CASE("cuda normalization: statistics of data with a large mean keep their precision "
+          "(shifted sums)",
+          "[cuda_nn]") {
+  manual_seed(45);
+  // float64, mean 1e6, std ~1: E[x^2] - E[x]^2 unshifted would lose ~1e-4.
+  const Tensor x = random_nonzero({16, 3, 40, 40}, kDouble) + 1e6;
+  const Tensor rm = zeros({3}, TensorOptions().dtype(kDouble).device(kGpu));
+  const Tensor rv = zeros({3}, rm.options());
+  const Tensor y = batch_norm(x.to(kGpu), {}, {}, rm, rv, true, 1.0, 1e-5);  // momentum 1
+  const DimVector dims{0, 2, 3};
+  const Tensor mean = x.mean(dims, true);
+  const Tensor var = (x - mean).square().sum(dims) / double(16 * 40 * 40 - 1);  // two-pass
+  check_close(rm, mean.view({3}), 1e-12, "running_mean");
+  check_close(rv, var, 1e-9, "running_var (unbiased)");
+  const Tensor y_ref = (x - mean) / (var.view({1, 3, 1, 1}) * (double(16 * 40 * 40 - 1) /
+                                                                double(16 * 40 * 40)) +
+                                     1e-5)
+                                        .sqrt();
+  check_close(y, y_ref, 1e-9, "output");
+  const Tensor rows = random_nonzero({5, 300}, kDouble) + 1e6;
+  const Tensor ln = layer_norm(rows.to(kGpu), {300}, {}, {}, 1e-5);
+  const Tensor rmean = rows.mean({1}, true);
+  const Tensor rvar = (rows - rmean).square().mean({1}, true);
+  check_close(ln, (rows - rmean) / (rvar + 1e-5).sqrt(), 1e-9, "layer_norm output");
+}
+
+TEST_CASE("cuda normalization: layer_norm over no rows gives zero dweight and dbias",
+          "[cuda_nn]") {
+  for (const Device device : {Device(kCPU), kGpu}) {
+    INFO("device " << device);
+    const TensorOptions options = TensorOptions().device(device);
+    { const Tensor junk = full({64}, 123.0, options); }  // leaves non-zero cached memory
+    const Tensor x = empty({0, 7}, options).requires_grad_();
+    const Tensor w = ones({7}, options).requires_grad_(), b = ones({7}, options).requires_grad_();
+    const Tensor y = layer_norm(x, {7}, w, b, 1e-5);
+    const tensor_list g = autograd::grad({y}, {x, w, b}, {empty({0, 7}, options)});
+    CHECK(g[0].sizes() == IntArrayRef{0, 7});
+    CHECK(values_of(g[1]) == std::vector<double>(7, 0.0));
+    CHECK(values_of(g[2]) == std::vector<double>(7, 0.0));
+  }
+}
+
+TEST_CASE("cuda normalization: gradients of gradients (create_graph) match the CPU", "[cuda_nn]") {
+  manual_seed(46);
+  const Tensor x = random_nonzero({4, 3, 5, 6}, kDouble);
+  const Tensor w = random_nonzero({3}, kDouble), b = random_nonzero({3}, kDouble);
+  const Tensor lw = random_nonzero({5, 6}, kDouble), lb = random_nonzero({5, 6}, kDouble);
+  for (int which = 0; which < 3; ++which) {
+    INFO((which == 0 ? "batch_norm training" : which == 1 ? "batch_norm eval" : "layer_norm"));
+    const auto run = [&](const Device device) {
+      const auto leaf = [&](const Tensor& v) { return v.to(device).clone().requires_grad_(); };
+      const Tensor xl = leaf(x);
+      const Tensor wl = leaf(which == 2 ? lw : w), bl = leaf(which == 2 ? lb : b);
+      Tensor y;
+      if (which == 2) {
+        y = layer_norm(xl, {5, 6}, wl, bl, 1e-5);
+      } else {
+        const Tensor rm = full({3}, 0.5, TensorOptions().dtype(kDouble).device(device));
+        const Tensor rv = full({3}, 2.0, rm.options());
+        y = batch_norm(xl, wl, bl, rm, rv, which == 0, 0.1, 1e-5);
+      }
+      const tensor_list g = autograd::grad({(y * y * y).sum()}, {xl, wl}, {}, true, true);
+      (g[0].square().sum() + g[1].square().sum()).backward();
+      return tensor_list{g[0].detach(), g[1].detach(), xl.grad(), wl.grad(), bl.grad()};
+    };
+    const tensor_list want = run(Device(kCPU)), got = run(kGpu);
+    const char* names[] = {"dx", "dweight", "d(dx, dweight)/dx", "d/dweight", "d/dbias"};
+    for (size_t k = 0; k < want.size(); ++k) check_close(got[k], want[k], 1e-10, names[k]);
+  }
+}
+
+TEST_CASE("cuda normalization: a steady forward and backward step neither waits for the device "
+          "nor calls cudaMalloc",
+          "[cuda_nn]") {
+  manual_seed(47);
+  const TensorOptions on_gpu = TensorOptions().device(kGpu);
+  const Tensor x = random_nonzero({32, 64, 16, 16}, kFloat).to(kGpu).requires_grad_();
+  const Tensor w = ones({64}, on_gpu).requires_grad_(), b = zeros({64}, on_gpu).requires_grad_();
+  const Tensor rm = zeros({64}, on_gpu), rv = ones({64}, on_gpu);
+  const Tensor lw = ones({16, 16}, on_gpu).requires_grad_();
+  const auto step = [&] {
+    const Tensor y = batch_norm(x, w, b, rm, rv, true, 0.1, 1e-5);
+    const Tensor e = batch_norm(x, w, b, rm, rv, false, 0.1, 1e-5);
+    const Tensor l = layer_norm(x, {16, 16}, lw, {}, 1e-5);
+    return autograd::grad({(y * e).sum() + (l * y).sum()}, {x, w, b, lw});
+  };
+  for (int warm = 0; warm < 2; ++warm) step();
+  const uint64_t mallocs = cuda::memory_stats().num_system_allocs;
+  const uint64_t syncs = cuda::sync_count();
+  for (int i = 0; i < 3; ++i) step();
+  CHECK(cuda::sync_count() == syncs);
+  CHECK(cuda::memory_stats().num_system_allocs == mallocs);
 }
