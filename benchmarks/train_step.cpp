@@ -1,7 +1,9 @@
 // Times the sample trainer's model (design.md §8) on random data: a training
 // step (forward, backward, Adam) and an eval forward under NoGradGuard, with
 // conv benchmark mode off, on, and on with a cache loaded from a file. Prints
-// the first step's cost, the median step, and the cache's finds and hits.
+// the first step's cost, the median step, and the cache's finds and hits; on
+// the CPU, then on CUDA when a device is present (there each timed step ends
+// with the loss's item(), one synchronization, so the time is the device's).
 //   train_step [--batch 64] [--channels 3] [--size 32] [--steps 60] [--threads N]
 #include <algorithm>
 #include <chrono>
@@ -32,13 +34,32 @@ struct Figures {
   ember::backends::BenchmarkStats stats;
 };
 
-Figures measure(int64_t batch, int64_t channels, int64_t size, int steps) {
+// The conv benchmark switches and statistics of the device's backend.
+struct Backend {
+  void (*set_benchmark)(bool);
+  ember::backends::BenchmarkStats (*stats)();
+  void (*save)(const std::string&);
+  bool (*load)(const std::string&);
+  void (*clear)();
+};
+
+Backend backend_of(ember::Device device) {
+  namespace b = ember::backends;
+  if (device.is_cuda())
+    return {b::cudnn::set_benchmark, b::cudnn::benchmark_stats, b::cudnn::save_benchmark_cache,
+            b::cudnn::load_benchmark_cache, b::cudnn::clear_benchmark_cache};
+  return {b::cpu::set_benchmark, b::cpu::benchmark_stats, b::cpu::save_benchmark_cache,
+          b::cpu::load_benchmark_cache, b::cpu::clear_benchmark_cache};
+}
+
+Figures measure(ember::Device device, int64_t batch, int64_t channels, int64_t size, int steps) {
   namespace F = ember::nn::functional;
   ember::manual_seed(1);
   train::Net model(channels);
+  model->to(device);
   ember::optim::Adam adam(model->parameters(), ember::optim::AdamOptions(1e-3));
-  const ember::Tensor x = ember::randn({batch, channels, size, size});
-  const ember::Tensor y = ember::randint(0, 10, {batch});
+  const ember::Tensor x = ember::randn({batch, channels, size, size}).to(device);
+  const ember::Tensor y = ember::randint(0, 10, {batch}).to(device);
   Figures f;
   auto train_step = [&](bool with_adam) {
     const ember::Tensor loss = F::cross_entropy(model(x), y);
@@ -73,7 +94,7 @@ Figures measure(int64_t batch, int64_t channels, int64_t size, int steps) {
   f.step_ms = median(full);
   f.fwd_bwd_ms = median(fb);
   f.eval_ms = median(ev);
-  f.stats = ember::backends::cpu::benchmark_stats();
+  f.stats = backend_of(device).stats();
   return f;
 }
 
@@ -82,6 +103,29 @@ void print(const char* mode, const Figures& f, int64_t batch) {
               "eval fwd %6.2f ms | finds %3lld, hits %5lld, %.2f s searching\n",
               mode, f.first_step_ms, f.step_ms, double(batch) / f.step_ms * 1e3, f.fwd_bwd_ms,
               f.eval_ms, (long long)f.stats.finds, (long long)f.stats.hits, f.stats.find_seconds);
+}
+
+// Benchmark mode off, on, and on with the cache saved to a file and loaded back.
+void run_modes(ember::Device device, int64_t batch, int64_t channels, int64_t size, int steps) {
+  std::printf("sample model, batch %lld, input %lldx%lldx%lld, %s, median of %d\n",
+              (long long)batch, (long long)channels, (long long)size, (long long)size,
+              device.is_cpu() ? (std::to_string(ember::get_num_threads()) + " threads, CPU").c_str()
+                              : "CUDA",
+              steps);
+  const Backend b = backend_of(device);
+  b.clear();
+  b.set_benchmark(false);
+  print("benchmark off", measure(device, batch, channels, size, steps), batch);
+  b.clear();
+  b.set_benchmark(true);
+  print("benchmark on", measure(device, batch, channels, size, steps), batch);
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "ember_train_step_cache.txt").string();
+  b.save(path);
+  b.clear();
+  b.load(path);
+  print("on, cache from file", measure(device, batch, channels, size, steps), batch);
+  std::filesystem::remove(path);
 }
 
 }  // namespace
@@ -102,26 +146,10 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  std::printf("sample model, batch %lld, input %lldx%lldx%lld, %d threads, CPU, median of %d\n",
-              (long long)batch, (long long)channels, (long long)size, (long long)size,
-              ember::get_num_threads(), steps);
-  namespace cpu = ember::backends::cpu;
-  cpu::clear_benchmark_cache();
-  cpu::set_benchmark(false);
-  print("benchmark off", measure(batch, channels, size, steps), batch);
-
-  cpu::clear_benchmark_cache();
-  cpu::set_benchmark(true);
-  print("benchmark on", measure(batch, channels, size, steps), batch);
-
-  const std::string path =
-      (std::filesystem::temp_directory_path() / "ember_train_step_cache.txt").string();
-  cpu::save_benchmark_cache(path);
-  cpu::clear_benchmark_cache();
-  cpu::load_benchmark_cache(path);
-  print("on, cache from file", measure(batch, channels, size, steps), batch);
-  std::filesystem::remove(path);
+  run_modes(ember::Device(ember::kCPU), batch, channels, size, steps);
   if (ember::cuda::is_available())
-    std::printf("CUDA: the CUDA backend's tensor ops are not built yet (issue #4)\n");
+    run_modes(ember::Device(ember::kCUDA), batch, channels, size, steps);
+  else
+    std::printf("no CUDA device: %s\n", ember::cuda::build_info().c_str());
   return 0;
 }
