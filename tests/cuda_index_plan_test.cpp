@@ -9,6 +9,7 @@
 
 #include <ember/kernels/common/philox.h>
 #include <ember/kernels/common/range_functors.h>
+#include <ember/kernels/cuda/cross_entropy.h>
 #include <ember/kernels/cuda/indexing.h>
 
 #include <vector>
@@ -157,6 +158,9 @@ TEST_CASE("cuda index: without the CUDA backend the kernels raise an Error namin
                       Catch::Contains("scatter_add: ") &&
                           Catch::Contains("needs the CUDA backend"));
   REQUIRE_NOTHROW(cuda::check_index_errors());
+  // The cross-entropy's class-target check shares the report: it raises too.
+  REQUIRE_THROWS_WITH(cuda::check_class_targets("nll_loss", zeros({2}, kLong), 3, -100),
+                      Catch::Contains("nll_loss: ") && Catch::Contains("needs the CUDA backend"));
 }
 #endif
 

@@ -5,12 +5,15 @@
 #include <algorithm>
 
 #include "ember/core/error.h"
+#include "ember/kernels/cuda/indexing.h"
 
 namespace ember::cuda {
 namespace {
 
 #ifdef EMBER_WITH_CUDA
 const void* data_or_null(const Tensor& t) { return t.defined() ? t.data_ptr() : nullptr; }
+
+int device_of(const Tensor& t) { return std::max(t.device().index(), 0); }
 
 detail::CrossEntropyLaunch launch_of(const Tensor& x, const CrossEntropyArgs& args) {
   detail::CrossEntropyLaunch l;
@@ -23,12 +26,13 @@ detail::CrossEntropyLaunch launch_of(const Tensor& x, const CrossEntropyArgs& ar
   l.ignore_index = args.ignore_index;
   l.label_smoothing = args.label_smoothing;
   l.dtype = x.scalar_type();
-  l.device = std::max(x.device().index(), 0);
+  l.device = device_of(x);
+  l.op = "cross_entropy";
   return l;
 }
 #else
-[[noreturn]] void no_cuda(const Tensor& x) {
-  EMBER_ERROR("cross_entropy: ", x.toString(), " needs the CUDA backend");
+[[noreturn]] void no_cuda(const char* op, const Tensor& x) {
+  EMBER_ERROR(op, ": ", x.toString(), " needs the CUDA backend");
 }
 #endif
 
@@ -37,12 +41,15 @@ detail::CrossEntropyLaunch launch_of(const Tensor& x, const CrossEntropyArgs& ar
 void cross_entropy_forward(const Tensor& x, const CrossEntropyArgs& args, const Tensor& lse,
                            const Tensor& loss, const Tensor& line_weight) {
 #ifdef EMBER_WITH_CUDA
+  detail::raise_reported_index_error();
   if (x.size(0) == 0) return;
-  detail::launch_cross_entropy_forward(launch_of(x, args), lse.data_ptr(), loss.data_ptr(),
+  detail::CrossEntropyLaunch l = launch_of(x, args);
+  l.errors = detail::index_error_sink(l.device);  // the forward reports bad targets
+  detail::launch_cross_entropy_forward(l, lse.data_ptr(), loss.data_ptr(),
                                        line_weight.data_ptr());
 #else
   (void)args, (void)lse, (void)loss, (void)line_weight;
-  no_cuda(x);
+  no_cuda("cross_entropy", x);
 #endif
 }
 
@@ -50,13 +57,29 @@ void cross_entropy_backward(const Tensor& x, const CrossEntropyArgs& args, const
                             const Tensor& grad, int64_t grad_stride, const Tensor& scale,
                             const Tensor& dx) {
 #ifdef EMBER_WITH_CUDA
+  detail::raise_reported_index_error();
   if (x.numel() == 0) return;
+  // No sink: the forward reported this target's bad values already.
   detail::launch_cross_entropy_backward(
       launch_of(x, args), lse.data_ptr(), grad.data_ptr(), grad_stride,
       scale.defined() ? scale.data_ptr<double>() : nullptr, dx.data_ptr());
 #else
   (void)args, (void)lse, (void)grad, (void)grad_stride, (void)scale, (void)dx;
-  no_cuda(x);
+  no_cuda("cross_entropy", x);
+#endif
+}
+
+void check_class_targets(const char* op, const Tensor& target, int64_t classes,
+                         int64_t ignore_index) {
+#ifdef EMBER_WITH_CUDA
+  detail::raise_reported_index_error();
+  if (target.numel() == 0) return;
+  const Tensor t = target.contiguous();
+  detail::launch_check_class_targets(op, t.data_ptr<int64_t>(), t.numel(), classes, ignore_index,
+                                     device_of(t), detail::index_error_sink(device_of(t)));
+#else
+  (void)classes, (void)ignore_index;
+  no_cuda(op, target);
 #endif
 }
 

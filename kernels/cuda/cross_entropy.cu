@@ -2,13 +2,16 @@
 // - forward: a group of lanes per row of C scores (RowPlan): the row's
 //   maximum, the sum of exp(x - max) in double (exp in the scores' dtype, as
 //   the CPU), and with label smoothing the weighted class sum; lane 0 writes
-//   lse, the loss and the line's weight;
-// - backward: one thread per score, reading its line's lse and gradient.
+//   lse, the loss and the line's weight, and reports a bad target
+//   (index_error_report.cuh);
+// - backward: one thread per score, reading its line's lse and gradient;
+// - check_class_targets: one thread per target, reporting a bad one.
 #include <cmath>
 
 #include "ember/kernels/common/reduce_functors.h"
 #include "ember/kernels/common/unary_functors.h"
 #include "ember/kernels/cuda/cross_entropy.h"
+#include "ember/kernels/cuda/index_error_report.cuh"
 #include "ember/kernels/cuda/loops.cuh"
 #include "ember/kernels/cuda/reduce_kernels.cuh"
 
@@ -19,6 +22,11 @@ using reduce_kernels::allreduce_lanes_x;
 
 __device__ __forceinline__ double weight_sum(const CrossEntropyLaunch& l) {
   return l.weight_total ? *l.weight_total : static_cast<double>(l.classes);
+}
+
+__device__ void report_bad_target(const IndexErrorSink& errors, const char* op, int64_t t,
+                                  int64_t classes, int64_t ignore_index) {
+  report_index_error(errors, kBadClassTarget, op, t, classes, /*dim*/ 0, ignore_index);
 }
 
 template <typename T>
@@ -55,7 +63,8 @@ __global__ void __launch_bounds__(kReduceThreads)
     line_weight[line] = 0;
     return;
   }
-  if (t < 0 || t >= classes) {  // the op checks targets; never read outside the row
+  if (t < 0 || t >= classes) {  // reported; never read outside the row
+    report_bad_target(l.errors, l.op, t, classes, l.ignore_index);
     loss[line] = line_weight[line] = static_cast<T>(NAN);
     return;
   }
@@ -95,6 +104,17 @@ __global__ void backward_kernel(const CrossEntropyLaunch l, const T* lse, const 
   }
 }
 
+__global__ void check_targets_kernel(const int64_t* target, int64_t n, int64_t classes,
+                                     int64_t ignore_index, const char* op,
+                                     IndexErrorSink errors) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t t = target[i];
+    if (t != ignore_index && (t < 0 || t >= classes))
+      report_bad_target(errors, op, t, classes, ignore_index);
+  }
+}
+
 }  // namespace
 
 void launch_cross_entropy_forward(const CrossEntropyLaunch& l, void* lse, void* loss,
@@ -121,6 +141,16 @@ void launch_cross_entropy_backward(const CrossEntropyLaunch& l, const void* lse,
         static_cast<T*>(dx));
     EMBER_CUDA_CHECK_LAUNCH();
   });
+}
+
+void launch_check_class_targets(const char* op, const int64_t* target, int64_t n,
+                                int64_t classes, int64_t ignore_index, int device,
+                                const IndexErrorSink& errors) {
+  if (n == 0) return;
+  DeviceGuard guard(device);
+  check_targets_kernel<<<loops::grid_for(n), loops::kThreads, 0, 0>>>(target, n, classes,
+                                                                      ignore_index, op, errors);
+  EMBER_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace ember::cuda::detail

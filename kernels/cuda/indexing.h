@@ -12,6 +12,11 @@
 //   "gather: index 7 is out of bounds for dimension 1 with size 5 (valid range
 //   [0, 4]); found by a CUDA kernel of an earlier call (reported asynchronously)"
 // once, and clears the report (Note [Index error report] in indexing.cpp).
+// The cross-entropy kernels report a bad class target in the same report
+// (kernels/cuda/cross_entropy.h), raised the same way:
+//   "cross_entropy: target 12 is out of bounds for 10 classes (valid range
+//   [0, 9], or ignore_index -100); found by a CUDA kernel of an earlier call
+//   (reported asynchronously)"
 // Unlike a device-side assert, the CUDA context stays usable. Without the
 // CUDA backend each function raises.
 #include "ember/core/tensor.h"
@@ -39,10 +44,21 @@ IndexLaunch plan_index_select(const char* op, const Tensor& out, const Tensor& s
 IndexLaunch plan_scatter_add(const char* op, const Tensor& self, int64_t dim,
                              const Tensor& index, const Tensor& src);
 
-// Waits for the pending work of every device that ran a CUDA indexing kernel
-// (one counted sync each) and raises the Error of the out-of-range index a
-// kernel found since the last report, if any. No-op without the CUDA backend
-// or before the first CUDA indexing kernel.
+// Waits for the pending work of every device that ran a reporting kernel
+// (indexing or cross-entropy; one counted sync each) and raises the Error of
+// the bad index or class target a kernel found since the last report, if
+// any. No-op without the CUDA backend or before the first reporting kernel.
 void check_index_errors();
+
+namespace detail {
+// For the other ops whose kernels report (kernels/cuda/cross_entropy.cpp);
+// CUDA builds only.
+// Raises the Error of a report a kernel of an earlier call wrote, if any,
+// without a sync: every reporting op calls it before it launches.
+void raise_reported_index_error();
+// The device addresses of `device`'s report and claim for a kernel launched
+// there (made on the device's first call; noted for check_index_errors).
+IndexErrorSink index_error_sink(int device);
+}  // namespace detail
 
 }  // namespace ember::cuda

@@ -1,8 +1,8 @@
 #pragma once
 // The entry points of the indexing kernels (kernels/cuda/indexing_kernels.cu,
 // CUDA builds only), on plain data: kernels/cuda/indexing.cpp plans the
-// launch from the tensors. `report` is the device address of the
-// out-of-range report (indexing_plan.h); `op` a string literal.
+// launch from the tensors. `errors` holds the device addresses of the
+// out-of-range report and its claim (indexing_plan.h); `op` a string literal.
 #include "ember/core/dtype.h"
 #include "ember/kernels/cuda/indexing_plan.h"
 
@@ -11,13 +11,10 @@ namespace ember::cuda::detail {
 // dense[p] = indexed[p at index[p]] (gather, index_select), any dtype.
 void launch_gather(const char* op, const IndexLaunch& l, ScalarType dtype, void* dense,
                    const void* indexed, const int64_t* index, int device,
-                   IndexErrorReport* report);
+                   const IndexErrorSink& errors);
 // indexed[p at index[p]] += dense[p] atomically; int64, float32, float64.
 void launch_scatter_add(const char* op, const IndexLaunch& l, ScalarType dtype,
                         const void* dense, void* indexed, const int64_t* index, int device,
-                        IndexErrorReport* report);
-// Frees `device`'s report claim (Note [Index error report], indexing.cpp),
-// queued on its stream after the kernels launched so far.
-void reset_index_error_claim(int device);
+                        const IndexErrorSink& errors);
 
 }  // namespace ember::cuda::detail

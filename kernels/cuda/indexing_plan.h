@@ -43,16 +43,31 @@ EMBER_HOST_DEVICE void index_launch_offsets(const IndexLaunch& l, int64_t i, int
   operand_offsets(l.geometry, i, off);
 }
 
-// Where a kernel writes the first out-of-range index its device meets (see
+// Where a kernel writes the first bad index its device meets (see
 // kernels/cuda/indexing.h for what the user sees; Note [Index error report]
 // in indexing.cpp for who writes it when). One per device, in host memory
 // mapped into the devices' address space, so the host reads it without a sync.
+// Written by the indexing kernels and the cross-entropy forward (a class
+// target outside [0, C) that is not ignore_index).
+enum IndexErrorKind : uint32_t {
+  kBadIndex = 0,        // size: the indexed dim's size; dim: that dim
+  kBadClassTarget = 1,  // size: the class count C; ignore_index: the op's (dim unused)
+};
 struct IndexErrorReport {
   int64_t value;
   int64_t size;
   int64_t dim;
+  int64_t ignore_index;
   uint64_t op;      // the address of the launching op's name (a string literal)
+  uint32_t kind;    // an IndexErrorKind
   uint32_t status;  // 0: nothing to report; 1: the fields above are complete
+};
+
+// The device addresses a reporting kernel takes: its device's report, and
+// that device's claim word (device memory; the first bad thread takes it).
+struct IndexErrorSink {
+  IndexErrorReport* report = nullptr;
+  unsigned int* claim = nullptr;
 };
 
 }  // namespace ember::cuda

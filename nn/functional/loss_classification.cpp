@@ -4,7 +4,8 @@
 // computes each line's logsumexp and loss without materializing log_softmax,
 // the backward is softmax - (smoothed, weighted) one-hot in one pass. Under
 // create_graph the backward is written with ember ops instead, so the
-// gradient can be differentiated again.
+// gradient can be differentiated again. A bad CUDA target is reported by a
+// kernel and raised by a later CUDA call (kernels/cuda/cross_entropy.h).
 #include "ember/autograd/function.h"
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/compare.h"
@@ -241,6 +242,10 @@ Tensor cross_entropy_cuda(const Tensor& input, const Tensor& target, const Tenso
 Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOptions& options) {
   const ClassLayout l =
       check_class_targets("nll_loss", input, target, options.weight(), options.ignore_index());
+  // Checked on the device, ahead of the gathers that read the targets (their
+  // reports of a bad one are then silenced by this one's claim).
+  if (target.is_cuda())
+    cuda::check_class_targets("nll_loss", target, l.classes, options.ignore_index());
   const TargetWeights tw =
       target_weights(target, options.weight(), options.ignore_index(), input.options());
   // input: (outer, C, inner), target: (outer, 1, inner)

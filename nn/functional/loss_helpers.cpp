@@ -73,8 +73,12 @@ ClassLayout check_class_targets(const char* op, const Tensor& input, const Tenso
                 weight.sizes());
     check_weight_type(op, "weight", weight, input);
   }
-  // Read on the host: a CUDA target is copied over (the host waits for it).
-  const Tensor t = target.cpu().contiguous();
+  // A CUDA target is not read here (a copy to the host would make every step
+  // wait for the device): the kernels check it and a bad value raises at a
+  // later CUDA call (cross_entropy's forward kernel; nll_loss launches
+  // cuda::check_class_targets; kernels/cuda/indexing.h).
+  if (target.is_cuda()) return l;
+  const Tensor t = target.contiguous();
   const int64_t* v = t.data_ptr<int64_t>();
   for (int64_t i = 0; i < t.numel(); ++i) {
     if (v[i] == ignore_index || (v[i] >= 0 && v[i] < l.classes)) continue;

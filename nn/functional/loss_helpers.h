@@ -26,7 +26,9 @@ struct ClassLayout {
 };
 
 // Checks input (floating, >= 1 dims), the int64 target's shape, the (C) weight
-// and every target value (in [0, C) or ignore_index); returns the layout.
+// and, for a CPU target, every target value (in [0, C) or ignore_index);
+// returns the layout. The caller has the values of a CUDA target checked on
+// the device (kernels/cuda/cross_entropy.h).
 ClassLayout check_class_targets(const char* op, const Tensor& input, const Tensor& target,
                                 const Tensor& weight, int64_t ignore_index);
 
