@@ -5,7 +5,6 @@
 //
 //   build-*/benchmarks/cpu_ops [--reps N]
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,22 +13,12 @@
 
 #include <ember/ember.h>
 
+#include "bench_timing.h"
+
 using namespace ember;
+using bench_timing::median_seconds;
 
 namespace {
-
-// Median wall time of `reps` calls of f, in seconds.
-template <typename F>
-double median_seconds(int reps, const F& f) {
-  std::vector<double> times;
-  for (int r = 0; r < reps; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    f();
-    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
 
 void report(const char* what, double value, const char* unit, const char* target) {
   std::printf("%-50s %9.3f %-9s %s\n", what, value, unit, target);

@@ -11,7 +11,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -25,7 +24,10 @@
 #include <ember/kernels/cuda/cuda_check.h>
 #include <ember/kernels/cuda/sync_count.h>
 
+#include "bench_timing.h"
+
 using namespace ember;
+using bench_timing::median_seconds;
 
 namespace {
 
@@ -61,22 +63,7 @@ double median_device_seconds(int reps, const F& f) {
   }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
-
-// Median host wall time of `reps` runs of f, in seconds.
-template <typename F>
-double median_host_seconds(int reps, const F& f) {
-  std::vector<double> times;
-  for (int r = 0; r < reps; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    f();
-    const auto elapsed = std::chrono::steady_clock::now() - start;
-    times.push_back(std::chrono::duration<double>(elapsed).count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  return bench_timing::median(std::move(times));
 }
 
 // GB/s of cudaMemcpy device-to-device of `bytes` (a read and a write of each byte).
@@ -101,7 +88,7 @@ void per_op_overhead(int reps) {
     cuda::synchronize();  // one sync at the end: the launches are what is timed
   };
   run();
-  report("1-element add on CUDA, launch included", median_host_seconds(reps, run) / kOps * 1e6,
+  report("1-element add on CUDA, launch included", median_seconds(reps, run) / kOps * 1e6,
          "us/op", "(target < 3)");
 }
 
@@ -186,7 +173,7 @@ void transfer_bandwidth(int reps) {
       EMBER_CUDA_CHECK(cudaDeviceSynchronize());
     };
     copy();  // warm-up
-    return double(kBytes) / median_host_seconds(reps, copy) / 1e9;
+    return double(kBytes) / median_seconds(reps, copy) / 1e9;
   };
   const double h2d_pinned = gbs(device, pinned, cudaMemcpyHostToDevice);
   const double h2d_pageable = gbs(device, pageable.data(), cudaMemcpyHostToDevice);
@@ -206,7 +193,7 @@ void transfer_bandwidth(int reps) {
 void item_cost(int reps) {
   const Tensor x = ones({1}).to(kGpu);
   constexpr int kCalls = 2000;
-  const double s = median_host_seconds(reps, [&] {
+  const double s = median_seconds(reps, [&] {
     for (int i = 0; i < kCalls; ++i) (void)x.item<float>();
   });
   report("item() of an idle 1-element CUDA tensor", s / kCalls * 1e6, "us/call",

@@ -6,34 +6,22 @@
 //
 //   build-*/benchmarks/optim_step [--reps N]
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include <ember/ember.h>
 #include <ember/nn/optim/optim.h>
 
+#include "bench_timing.h"
+
 using namespace ember;
+using bench_timing::median_seconds;
 
 namespace {
-
-// Median wall time of `reps` calls of f, in seconds.
-double median_seconds(int reps, const std::function<void()>& f) {
-  std::vector<double> times;
-  for (int r = 0; r < reps; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    f();
-    const auto elapsed = std::chrono::steady_clock::now() - start;
-    times.push_back(std::chrono::duration<double>(elapsed).count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
 
 // Parameters of the given shapes, each with a gradient.
 std::vector<Tensor> make_params(const std::vector<std::vector<int64_t>>& shapes) {

@@ -313,12 +313,8 @@ void layer_norm_forward(const Tensor& x, const Tensor& weight, const Tensor& bia
 void layer_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean, const Tensor& rstd,
                          const Tensor& weight, const Tensor& dx, const Tensor& dweight,
                          const Tensor& dbias) {
-  // With no rows, K comes from dweight / dbias, which must still be zeroed.
   const int64_t rows = mean.numel();
-  const int64_t k = rows > 0              ? x.numel() / rows
-                    : dweight.defined() ? dweight.numel()
-                    : dbias.defined()   ? dbias.numel()
-                                        : 0;
+  const int64_t k = layer_norm_backward_row_length(x, mean, dweight, dbias);
   dispatch_floating(x.scalar_type(), "layer_norm_backward", [&]<typename T>() {
     const T *xp = x.data_ptr<T>(), *gp = dy.data_ptr<T>();
     const T *mp = mean.data_ptr<T>(), *rp = rstd.data_ptr<T>(), *w = data_or_null<T>(weight);

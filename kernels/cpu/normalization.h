@@ -35,4 +35,15 @@ void layer_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean, 
                          const Tensor& weight, const Tensor& dx, const Tensor& dweight,
                          const Tensor& dbias);
 
+// K of layer_norm_backward (the CUDA kernels' too). With no rows, K comes
+// from dweight / dbias, which must still be zeroed.
+inline int64_t layer_norm_backward_row_length(const Tensor& x, const Tensor& mean,
+                                              const Tensor& dweight, const Tensor& dbias) {
+  const int64_t rows = mean.numel();
+  return rows > 0             ? x.numel() / rows
+         : dweight.defined() ? dweight.numel()
+         : dbias.defined()   ? dbias.numel()
+                             : 0;
+}
+
 }  // namespace ember::cpu

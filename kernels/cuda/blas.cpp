@@ -3,9 +3,8 @@
 // cublasGemmStridedBatchedEx for a batch. Compiled in every build.
 #include "ember/kernels/cuda/blas.h"
 
-#include <algorithm>
-
 #include "ember/core/error.h"
+#include "ember/kernels/cuda/host_helpers.h"
 
 #ifdef EMBER_WITH_CUDA
 #include "ember/autograd/grad_mode.h"
@@ -59,7 +58,7 @@ void gemm(const char* op, const Tensor& out, int64_t k, const GemmOperandRef& a,
   EMBER_INTERNAL_ASSERT(out.is_cuda() && out.is_contiguous() && out.dim() >= 2, op,
                         ": gemm output ", out.toString());
   if (out.numel() == 0) return;
-  const int device = std::max(out.device().index(), 0);
+  const int device = detail::device_of(out);
   const BlasCompute compute = blas_compute(op, out.scalar_type(), backends::cuda::allow_tf32());
   const int64_t batch = out.dim() == 3 ? out.size(0) : 1;
   const BlasGemmPlan plan = plan_blas_gemm(batch, out.size(-2), out.size(-1), k, a.layout,
@@ -92,7 +91,7 @@ void gemm(const char* op, const Tensor& out, int64_t k, const GemmOperandRef& a,
 void gemm(const char* op, const Tensor& out, int64_t k, const GemmOperandRef& a,
           const GemmOperandRef& b, double alpha, double beta) {
   (void)k, (void)a, (void)b, (void)alpha, (void)beta;
-  EMBER_ERROR(op, ": ", out.toString(), " needs the CUDA backend");
+  detail::no_cuda(op, out);
 }
 
 #endif

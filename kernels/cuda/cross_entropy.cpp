@@ -2,19 +2,18 @@
 // CUDA each raises.
 #include "ember/kernels/cuda/cross_entropy.h"
 
-#include <algorithm>
-
-#include "ember/core/error.h"
+#include "ember/kernels/cuda/host_helpers.h"
 #include "ember/kernels/cuda/indexing.h"
 
 namespace ember::cuda {
+
+using detail::data_or_null;
+using detail::device_of;
+using detail::no_cuda;
+
 namespace {
 
 #ifdef EMBER_WITH_CUDA
-const void* data_or_null(const Tensor& t) { return t.defined() ? t.data_ptr() : nullptr; }
-
-int device_of(const Tensor& t) { return std::max(t.device().index(), 0); }
-
 detail::CrossEntropyLaunch launch_of(const Tensor& x, const CrossEntropyArgs& args) {
   detail::CrossEntropyLaunch l;
   l.x = x.data_ptr();
@@ -29,10 +28,6 @@ detail::CrossEntropyLaunch launch_of(const Tensor& x, const CrossEntropyArgs& ar
   l.device = device_of(x);
   l.op = "cross_entropy";
   return l;
-}
-#else
-[[noreturn]] void no_cuda(const char* op, const Tensor& x) {
-  EMBER_ERROR(op, ": ", x.toString(), " needs the CUDA backend");
 }
 #endif
 

@@ -5,6 +5,7 @@
 #include "ember/kernels/cuda/cudnn_conv.h"
 
 #include "ember/core/error.h"
+#include "ember/kernels/cuda/host_helpers.h"
 
 #ifdef EMBER_WITH_CUDA
 #include <cuda_runtime.h>
@@ -42,6 +43,7 @@ static_assert(static_cast<int>(CudnnMath::kDefault) == CUDNN_DEFAULT_MATH &&
 namespace {
 
 using bench::AlgoResult;
+using detail::data_or_null;
 
 int compute_capability(int device) {
   int major = 0, minor = 0;
@@ -103,7 +105,6 @@ Tensor allocate_workspace(size_t bytes, Device device) {
   if (bytes == 0) return {};
   return empty({static_cast<int64_t>(bytes)}, TensorOptions().dtype(kBool).device(device));
 }
-void* data_or_null(const Tensor& t) { return t.defined() ? t.data_ptr() : nullptr; }
 
 // Everything one pass call needs.
 struct PassCall {
@@ -302,8 +303,6 @@ void add_bias(const PassCall& c, const Tensor& bias, cudnnTensorDescriptor_t out
                                    one(c.p.dtype), out_desc, out));
 }
 
-int device_index(const Tensor& t) { return std::max<int>(t.device().index(), 0); }
-
 // The caller holds a DeviceGuard of `device`.
 PassCall make_call(const char* op, const cpu::ConvParams& p, Device device,
                    const ConvBuffers& buffers) {
@@ -326,7 +325,7 @@ PassCall make_call(const char* op, const cpu::ConvParams& p, Device device,
 
 void cudnn_conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const Tensor& y,
                         const cpu::ConvParams& p) {
-  DeviceGuard guard(device_index(x));
+  DeviceGuard guard(detail::device_of(x));
   const PassCall c = make_call("conv2d (cuDNN forward)", p, x.device(),
                                {x.data_ptr(), w.data_ptr(), y.data_ptr()});
   run_pass<CudnnForwardPass>(c);
@@ -335,7 +334,7 @@ void cudnn_conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, co
 
 void cudnn_conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& bias,
                               const Tensor& gx, const cpu::ConvParams& p) {
-  DeviceGuard guard(device_index(gy));
+  DeviceGuard guard(detail::device_of(gy));
   const PassCall c = make_call("conv2d (cuDNN backward-data)", p, gy.device(),
                                {gx.data_ptr(), w.data_ptr(), gy.data_ptr()});
   run_pass<CudnnBackwardDataPass>(c);
@@ -344,7 +343,7 @@ void cudnn_conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& b
 
 void cudnn_conv_backward_weight(const Tensor& x, const Tensor& gy, const Tensor& gw,
                                 const cpu::ConvParams& p) {
-  DeviceGuard guard(device_index(x));
+  DeviceGuard guard(detail::device_of(x));
   const PassCall c = make_call("conv2d (cuDNN backward-weight)", p, x.device(),
                                {x.data_ptr(), gw.data_ptr(), gy.data_ptr()});
   run_pass<CudnnBackwardFilterPass>(c);
@@ -363,23 +362,17 @@ void cudnn_set_machine_tag() {
 
 #else
 
-namespace {
-[[noreturn]] void no_cuda(const Tensor& t) {
-  EMBER_ERROR("conv2d: ", t.toString(), " needs the CUDA backend");
-}
-}  // namespace
-
 void cudnn_conv_forward(const Tensor& x, const Tensor&, const Tensor&, const Tensor&,
                         const cpu::ConvParams&) {
-  no_cuda(x);
+  detail::no_cuda("conv2d", x);
 }
 void cudnn_conv_backward_data(const Tensor& gy, const Tensor&, const Tensor&, const Tensor&,
                               const cpu::ConvParams&) {
-  no_cuda(gy);
+  detail::no_cuda("conv2d", gy);
 }
 void cudnn_conv_backward_weight(const Tensor& x, const Tensor&, const Tensor&,
                                 const cpu::ConvParams&) {
-  no_cuda(x);
+  detail::no_cuda("conv2d", x);
 }
 std::string cudnn_current_machine_tag() { return "no-cuda"; }
 void cudnn_set_machine_tag() {}

@@ -1,13 +1,14 @@
 // Device queries, compiled in every build: without the CUDA backend there
-// are no devices.
+// are no devices. Also detail::no_cuda (host_helpers.h).
 #include "ember/kernels/cuda/cuda_runtime.h"
+
+#include "ember/core/error.h"
+#include "ember/kernels/cuda/host_helpers.h"
 
 #ifdef EMBER_WITH_CUDA
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cudnn.h>
-
-#include "ember/core/error.h"
 #endif
 
 namespace ember::cuda {
@@ -35,9 +36,9 @@ void synchronize() {
 std::string build_info() {
   int runtime = 0;
   cudaRuntimeGetVersion(&runtime);
-  return detail::str_cat("CUDA runtime ", runtime / 1000, ".", (runtime % 1000) / 10, ", cuDNN ",
-                         cudnnGetVersion(), ", cuBLAS ", CUBLAS_VER_MAJOR, ".", CUBLAS_VER_MINOR,
-                         ", devices: ", device_count());
+  return ::ember::detail::str_cat("CUDA runtime ", runtime / 1000, ".", (runtime % 1000) / 10,
+                                  ", cuDNN ", cudnnGetVersion(), ", cuBLAS ", CUBLAS_VER_MAJOR,
+                                  ".", CUBLAS_VER_MINOR, ", devices: ", device_count());
 }
 
 #else
@@ -48,5 +49,9 @@ void synchronize() {}
 std::string build_info() { return "built without the CUDA backend (EMBER_CUDA=OFF or no toolkit)"; }
 
 #endif
+
+[[noreturn]] void detail::no_cuda(const char* op, const Tensor& t) {
+  EMBER_ERROR(op, ": ", t.toString(), " needs the CUDA backend");
+}
 
 }  // namespace ember::cuda

@@ -6,12 +6,16 @@
 #include <algorithm>
 
 #include "ember/core/error.h"
+#include "ember/kernels/cuda/host_helpers.h"
 
 #ifdef EMBER_WITH_CUDA
 #include "ember/kernels/cuda/elementwise_launch.h"
 #endif
 
 namespace ember::cuda {
+
+using detail::no_cuda;
+
 namespace {
 
 // Whether x is read the same way the vector path reads it: one element for
@@ -20,12 +24,6 @@ bool is_scalar_operand(const Tensor& x) { return x.numel() == 1; }
 bool dense_like_out(const Tensor& x, const Tensor& out) {
   return x.is_contiguous() && x.sizes() == out.sizes();
 }
-
-#ifndef EMBER_WITH_CUDA
-[[noreturn]] void no_cuda(const char* name, const Tensor& out) {
-  EMBER_ERROR(name, ": ", out.toString(), " needs the CUDA backend");
-}
-#endif
 
 }  // namespace
 
@@ -37,7 +35,7 @@ ElementwiseLaunch plan_elementwise(const char* name, const Tensor& out,
   l.out = out.data_ptr();
   l.out_dtype = out.scalar_type();
   l.numel = out.numel();
-  l.device = std::max(out.device().index(), 0);
+  l.device = detail::device_of(out);
   size_t widest = element_size(out.scalar_type());
   bool dense = out.is_contiguous();
   IntArrayRef sizes[kMaxElementwiseInputs], strides[kMaxElementwiseInputs];

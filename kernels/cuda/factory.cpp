@@ -2,9 +2,8 @@
 // Compiled in every build; without CUDA each raises.
 #include "ember/kernels/cuda/factory.h"
 
-#include <algorithm>
-
 #include "ember/core/error.h"
+#include "ember/kernels/cuda/host_helpers.h"
 
 namespace ember::cuda {
 namespace {
@@ -17,11 +16,11 @@ void fill(const char* op, const Tensor& t, RangeFill f) {
   f.dtype = t.scalar_type();
   f.out = t.data_ptr();
   f.n = t.numel();
-  f.device = std::max(t.device().index(), 0);
+  f.device = detail::device_of(t);
   if (f.n > 0) detail::launch_range_fill(f);
 #else
   (void)f;
-  EMBER_ERROR(op, ": ", t.toString(), " needs the CUDA backend");
+  detail::no_cuda(op, t);
 #endif
 }
 

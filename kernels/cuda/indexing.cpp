@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "ember/core/error.h"
+#include "ember/kernels/cuda/host_helpers.h"
 
 #ifdef EMBER_WITH_CUDA
 #include <cuda_runtime.h>
@@ -22,6 +23,10 @@
 #endif
 
 namespace ember::cuda {
+
+using detail::device_of;
+using detail::no_cuda;
+
 namespace {
 
 // index's strides seen over the iteration shape of index_select: the 1-d
@@ -33,8 +38,6 @@ DimVector index_select_index_strides(int64_t ndim, int64_t dim, const Tensor& in
 }
 
 #ifdef EMBER_WITH_CUDA
-
-int device_of(const Tensor& t) { return std::max(t.device().index(), 0); }
 
 // Note [Index error report]
 // Each device has one report (IndexErrorReport) in pinned host memory mapped
@@ -86,12 +89,6 @@ const Reports& reports() {
     return made;
   }();
   return *r;
-}
-
-#else
-
-[[noreturn]] void no_cuda(const char* op, const Tensor& t) {
-  EMBER_ERROR(op, ": ", t.toString(), " needs the CUDA backend");
 }
 
 #endif
@@ -183,32 +180,35 @@ IndexLaunch plan_scatter_add(const char* op, const Tensor& self, int64_t dim,
                            dim, self.size(dim));
 }
 
-void gather(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
-            const Tensor& index) {
+namespace {
+
+// gather and index_select: one gather launch, planned by plan() (not called
+// when there is nothing to do).
+template <typename Plan>
+void run_gather(const char* op, const Tensor& out, const Tensor& self, const Tensor& index,
+                Plan plan) {
 #ifdef EMBER_WITH_CUDA
   detail::raise_reported_index_error();
   if (out.numel() == 0) return;
-  detail::launch_gather(op, plan_gather(op, out, self, dim, index), self.scalar_type(),
-                        out.data_ptr(), self.data_ptr(), index.data_ptr<int64_t>(),
-                        device_of(self), detail::index_error_sink(device_of(self)));
+  detail::launch_gather(op, plan(), self.scalar_type(), out.data_ptr(), self.data_ptr(),
+                        index.data_ptr<int64_t>(), device_of(self),
+                        detail::index_error_sink(device_of(self)));
 #else
-  (void)out, (void)dim, (void)index;
+  (void)out, (void)index, (void)plan;
   no_cuda(op, self);
 #endif
 }
 
+}  // namespace
+
+void gather(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
+            const Tensor& index) {
+  run_gather(op, out, self, index, [&] { return plan_gather(op, out, self, dim, index); });
+}
+
 void index_select(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
                   const Tensor& index) {
-#ifdef EMBER_WITH_CUDA
-  detail::raise_reported_index_error();
-  if (out.numel() == 0) return;
-  detail::launch_gather(op, plan_index_select(op, out, self, dim, index), self.scalar_type(),
-                        out.data_ptr(), self.data_ptr(), index.data_ptr<int64_t>(),
-                        device_of(self), detail::index_error_sink(device_of(self)));
-#else
-  (void)out, (void)dim, (void)index;
-  no_cuda(op, self);
-#endif
+  run_gather(op, out, self, index, [&] { return plan_index_select(op, out, self, dim, index); });
 }
 
 void scatter_add(const char* op, const Tensor& self, int64_t dim, const Tensor& index,

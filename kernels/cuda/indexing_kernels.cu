@@ -20,10 +20,17 @@ unsigned grid_for(int64_t n) {
   return static_cast<unsigned>(std::min<int64_t>((n + kThreads - 1) / kThreads, kMaxBlocks));
 }
 
-// Records an out-of-range index (kernels/cuda/index_error_report.cuh).
-__device__ void report_bad_index(const IndexErrorSink& errors, const char* op,
-                                 const IndexLaunch& l, int64_t value) {
-  report_index_error(errors, kBadIndex, op, value, l.indexed_size, l.dim, 0);
+// Element i's operand offsets and its index k; false when k is outside the
+// indexed dim, then recorded (kernels/cuda/index_error_report.cuh).
+__device__ __forceinline__ bool element_index(const IndexLaunch& l, int64_t i,
+                                              const int64_t* index, const char* op,
+                                              const IndexErrorSink& errors, int64_t (&off)[3],
+                                              int64_t& k) {
+  index_launch_offsets(l, i, off);
+  k = index[off[kIndexOperand]];
+  if (k >= 0 && k < l.indexed_size) return true;
+  report_index_error(errors, kBadIndex, op, k, l.indexed_size, l.dim, 0);
+  return false;
 }
 
 template <typename T>
@@ -31,11 +38,8 @@ __global__ void gather_kernel(IndexLaunch l, T* dense, const T* indexed, const i
                               const char* op, IndexErrorSink errors) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < l.numel;
        i += int64_t(gridDim.x) * blockDim.x) {
-    int64_t off[3];
-    index_launch_offsets(l, i, off);
-    const int64_t k = index[off[kIndexOperand]];
-    if (k < 0 || k >= l.indexed_size) {
-      report_bad_index(errors, op, l, k);
+    int64_t off[3], k;
+    if (!element_index(l, i, index, op, errors, off, k)) {
       dense[off[kDenseOperand]] = T(0);
       continue;
     }
@@ -69,13 +73,8 @@ __global__ void scatter_add_kernel(IndexLaunch l, const T* dense, T* indexed,
                                    IndexErrorSink errors) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < l.numel;
        i += int64_t(gridDim.x) * blockDim.x) {
-    int64_t off[3];
-    index_launch_offsets(l, i, off);
-    const int64_t k = index[off[kIndexOperand]];
-    if (k < 0 || k >= l.indexed_size) {
-      report_bad_index(errors, op, l, k);
-      continue;
-    }
+    int64_t off[3], k;
+    if (!element_index(l, i, index, op, errors, off, k)) continue;
     atomic_add(indexed + off[kIndexedOperand] + k * l.indexed_stride, dense[off[kDenseOperand]]);
   }
 }

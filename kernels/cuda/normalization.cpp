@@ -7,29 +7,27 @@
 
 #include <algorithm>
 
-#include "ember/core/error.h"
 #include "ember/core/ops/factory.h"
+#include "ember/kernels/cpu/normalization.h"
+#include "ember/kernels/cuda/host_helpers.h"
 #include "ember/kernels/cuda/normalization_launch.h"
 
 namespace ember::cuda {
+
+using detail::data_or_null;
+using detail::device_of;
+using detail::no_cuda;
+
 namespace {
 
 #ifdef EMBER_WITH_CUDA
-const void* data_or_null(const Tensor& t) { return t.defined() ? t.data_ptr() : nullptr; }
-void* mutable_data_or_null(const Tensor& t) { return t.defined() ? t.data_ptr() : nullptr; }
-
 detail::BatchNormShape batch_norm_shape(const Tensor& x) {
   const int64_t n = x.size(0), c = x.size(1);
-  return {x.scalar_type(), n, c, n * c == 0 ? 0 : x.numel() / (n * c),
-          std::max<int>(x.device().index(), 0)};
+  return {x.scalar_type(), n, c, n * c == 0 ? 0 : x.numel() / (n * c), device_of(x)};
 }
 
 Tensor scratch_doubles(const Tensor& like, int64_t count) {
   return empty({std::max<int64_t>(count, 1)}, TensorOptions().dtype(kDouble).device(like.device()));
-}
-#else
-[[noreturn]] void no_cuda(const char* name, const Tensor& t) {
-  EMBER_ERROR(name, ": ", t.toString(), " needs the CUDA backend");
 }
 #endif
 
@@ -66,8 +64,8 @@ void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean,
   const Tensor scratch = scratch_doubles(x, batch_norm_backward_scratch(p));
   detail::launch_batch_norm_backward(d, p, x.data_ptr(), dy.data_ptr(), mean.data_ptr(),
                                      invstd.data_ptr(), data_or_null(weight), training,
-                                     mutable_data_or_null(dx), mutable_data_or_null(dweight),
-                                     mutable_data_or_null(dbias), scratch.data_ptr<double>());
+                                     data_or_null(dx), data_or_null(dweight),
+                                     data_or_null(dbias), scratch.data_ptr<double>());
 }
 
 void layer_norm_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps,
@@ -75,26 +73,22 @@ void layer_norm_forward(const Tensor& x, const Tensor& weight, const Tensor& bia
   const int64_t rows = mean.numel(), k = rows == 0 ? 0 : x.numel() / rows;
   detail::launch_layer_norm_forward(x.scalar_type(), rows, k, x.data_ptr(), data_or_null(weight),
                                     data_or_null(bias), eps, y.data_ptr(), mean.data_ptr(),
-                                    rstd.data_ptr(), std::max<int>(x.device().index(), 0));
+                                    rstd.data_ptr(), device_of(x));
 }
 
 void layer_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean, const Tensor& rstd,
                          const Tensor& weight, const Tensor& dx, const Tensor& dweight,
                          const Tensor& dbias) {
-  // With no rows, K comes from dweight / dbias, which must still be zeroed.
   const int64_t rows = mean.numel();
-  const int64_t k = rows > 0              ? x.numel() / rows
-                    : dweight.defined() ? dweight.numel()
-                    : dbias.defined()   ? dbias.numel()
-                                        : 0;
+  const int64_t k = cpu::layer_norm_backward_row_length(x, mean, dweight, dbias);
   const bool columns = dweight.defined() || dbias.defined();
   const Tensor scratch = scratch_doubles(
       x, columns ? layer_norm_backward_scratch(plan_column_reduce(rows, k), k) : 0);
   detail::launch_layer_norm_backward(x.scalar_type(), rows, k, x.data_ptr(), dy.data_ptr(),
                                      mean.data_ptr(), rstd.data_ptr(), data_or_null(weight),
-                                     mutable_data_or_null(dx), mutable_data_or_null(dweight),
-                                     mutable_data_or_null(dbias), scratch.data_ptr<double>(),
-                                     std::max<int>(x.device().index(), 0));
+                                     data_or_null(dx), data_or_null(dweight),
+                                     data_or_null(dbias), scratch.data_ptr<double>(),
+                                     device_of(x));
 }
 
 #else

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "ember/core/error.h"
+#include "ember/kernels/cuda/host_helpers.h"
 
 #ifdef EMBER_WITH_CUDA
 #include "ember/kernels/cuda/device_guard.h"
@@ -30,14 +31,6 @@ void check_param(const char* op, const Tensor& param) {
                         op, ": parameter ", param.toString());
 }
 
-#ifdef EMBER_WITH_CUDA
-int device_index(const Tensor& t) { return std::max(t.device().index(), 0); }
-#else
-[[noreturn]] void no_cuda(const char* op, const Tensor& param) {
-  EMBER_ERROR(op, ": ", param.toString(), " needs the CUDA backend");
-}
-#endif
-
 }  // namespace
 
 OptimGrid optim_grid(int64_t numel) {
@@ -53,12 +46,12 @@ void sgd_update(const Tensor& param, const Tensor& grad, const Tensor& momentum_
   if (momentum) check_operand("sgd_update", param, momentum_buffer);
 #ifdef EMBER_WITH_CUDA
   if (param.numel() == 0) return;
-  DeviceGuard guard(device_index(param));
+  DeviceGuard guard(detail::device_of(param));
   detail::launch_sgd_update(param.dtype(), optim_grid(param.numel()), param.numel(),
                             param.data_ptr(), grad.data_ptr(),
                             momentum ? momentum_buffer.data_ptr() : nullptr, h, first_step);
 #else
-  no_cuda("sgd_update", param);
+  detail::no_cuda("sgd_update", param);
 #endif
 }
 
@@ -71,13 +64,13 @@ void adam_update(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
   if (h.amsgrad) check_operand("adam_update", param, max_exp_avg_sq);
 #ifdef EMBER_WITH_CUDA
   if (param.numel() == 0) return;
-  DeviceGuard guard(device_index(param));
+  DeviceGuard guard(detail::device_of(param));
   detail::launch_adam_update(param.dtype(), optim_grid(param.numel()), param.numel(),
                              param.data_ptr(), grad.data_ptr(), exp_avg.data_ptr(),
                              exp_avg_sq.data_ptr(),
                              h.amsgrad ? max_exp_avg_sq.data_ptr() : nullptr, h);
 #else
-  no_cuda("adam_update", param);
+  detail::no_cuda("adam_update", param);
 #endif
 }
 

@@ -3,31 +3,15 @@
 // build; without CUDA each entry point raises.
 #include "ember/kernels/cuda/pooling.h"
 
-#include <algorithm>
-
-#include "ember/core/error.h"
-#include "ember/kernels/cuda/pooling_launch.h"
+#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/cuda/plane_shape.h"
 
 namespace ember::cuda {
-namespace {
 
+using detail::device_of;
+using detail::no_cuda;
+using detail::plane_shape;
 using functors::PoolWindow;
-
-#ifdef EMBER_WITH_CUDA
-// in: (P, H, W), out: (P, OH, OW) by their last two dims.
-detail::PlaneShape plane_shape(const Tensor& in, const Tensor& out) {
-  const int64_t oh = out.size(-2), ow = out.size(-1);
-  return {oh * ow == 0 ? 0 : out.numel() / (oh * ow), in.size(-2), in.size(-1), oh, ow};
-}
-
-int device_of(const Tensor& t) { return std::max<int>(t.device().index(), 0); }
-#else
-[[noreturn]] void no_cuda(const char* name, const Tensor& t) {
-  EMBER_ERROR(name, ": ", t.toString(), " needs the CUDA backend");
-}
-#endif
-
-}  // namespace
 
 #ifdef EMBER_WITH_CUDA
 

@@ -3,11 +3,10 @@
 // the launch. Compiled in every build; without CUDA each fill raises.
 #include "ember/kernels/cuda/random.h"
 
-#include <algorithm>
-
 #include "ember/core/error.h"
 #include "ember/core/generator.h"
 #include "ember/kernels/common/philox.h"
+#include "ember/kernels/cuda/host_helpers.h"
 
 namespace ember::cuda {
 namespace {
@@ -39,14 +38,14 @@ void fill(const char* op, const Tensor& t, PhiloxFill f) {
   f.dtype = t.scalar_type();
   f.out = t.data_ptr();
   f.n = t.numel();
-  f.device = std::max(t.device().index(), 0);
+  f.device = detail::device_of(t);
   const auto [seed, base] = default_generator(t.device()).reserve(blocks_for(f.draw, f.dtype, f.n));
   f.seed = seed;
   f.base = base;
   if (f.n > 0) detail::launch_philox_fill(f);
 #else
   (void)f;
-  EMBER_ERROR(op, ": ", t.toString(), " needs the CUDA backend");
+  detail::no_cuda(op, t);
 #endif
 }
 

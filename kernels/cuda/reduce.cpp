@@ -3,13 +3,12 @@
 // to the kernels of reduce_*.cu. Compiled in every build; without CUDA each raises.
 #include "ember/kernels/cuda/reduce.h"
 
-#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cmath>
 
-#include "ember/core/error.h"
 #include "ember/core/ops/factory.h"
+#include "ember/kernels/cuda/host_helpers.h"
 
 #ifdef EMBER_WITH_CUDA
 #include <cuda_runtime.h>
@@ -18,11 +17,14 @@
 #endif
 
 namespace ember::cuda {
+
+using detail::data_or_null;
+using detail::device_of;
+using detail::no_cuda;
+
 namespace {
 
 #ifdef EMBER_WITH_CUDA
-int device_index(const Tensor& t) { return std::max(t.device().index(), 0); }
-
 // Asked once per device (0: not asked yet).
 int multiprocessors(int device) {
   static std::array<std::atomic<int>, 64> cached{};
@@ -47,7 +49,7 @@ struct Planned {
 };
 
 Planned plan_for(const char* name, const Tensor& in, IntArrayRef keep_sizes) {
-  const int sms = multiprocessors(device_index(in));
+  const int sms = multiprocessors(device_of(in));
   if (auto p = try_make_reduce_plan(name, in.sizes(), in.strides(), keep_sizes, sms))
     return {*p, in};
   DimVector order, keep;
@@ -68,12 +70,6 @@ Tensor workspace_for(const ReducePlan& p, const Tensor& in) {
   return empty({p.splits * p.num_outputs * kReduceWorkspaceBytes},
                TensorOptions().dtype(kBool).device(in.device()));
 }
-
-void* data_or_null(const Tensor& t) { return t.defined() ? t.data_ptr() : nullptr; }
-#else
-[[noreturn]] void no_cuda(const char* name, const Tensor& in) {
-  EMBER_ERROR(name, ": ", in.toString(), " needs the CUDA backend");
-}
 #endif
 
 }  // namespace
@@ -85,7 +81,7 @@ void reduce_kernel(const char* name, ReduceOp op, const Tensor& out, const Tenso
   const Planned p = plan_for(name, in, keep_sizes);
   const Tensor workspace = workspace_for(p.plan, in);
   detail::launch_reduce(name, op, p.plan, out.data_ptr(), p.input.data_ptr(), in.scalar_type(),
-                        data_or_null(workspace), param, device_index(in));
+                        data_or_null(workspace), param, device_of(in));
 #else
   (void)op, (void)out, (void)keep_sizes, (void)param;
   no_cuda(name, in);
@@ -108,7 +104,7 @@ void arg_reduce_kernel(const char* name, bool is_max, const Tensor& values, cons
   const Tensor workspace = workspace_for(p.plan, in);
   detail::launch_arg_reduce(name, is_max, p.plan, data_or_null(values),
                             indices.data_ptr<int64_t>(), p.input.data_ptr(), in.scalar_type(),
-                            data_or_null(workspace), device_index(in));
+                            data_or_null(workspace), device_of(in));
 #else
   (void)is_max, (void)values, (void)indices, (void)keep_sizes;
   no_cuda(name, in);

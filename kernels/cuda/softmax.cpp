@@ -2,9 +2,7 @@
 // CUDA each raises.
 #include "ember/kernels/cuda/softmax.h"
 
-#include <algorithm>
-
-#include "ember/core/error.h"
+#include "ember/kernels/cuda/host_helpers.h"
 
 namespace ember::cuda {
 namespace {
@@ -13,10 +11,10 @@ void run(const char* name, int mode, const Tensor& y, const Tensor& x, int64_t r
 #ifdef EMBER_WITH_CUDA
   if (rows == 0) return;
   detail::launch_softmax(name, mode, y.data_ptr(), x.data_ptr(), x.scalar_type(), rows, n,
-                         std::max(x.device().index(), 0));
+                         detail::device_of(x));
 #else
   (void)mode, (void)y, (void)rows, (void)n;
-  EMBER_ERROR(name, ": ", x.toString(), " needs the CUDA backend");
+  detail::no_cuda(name, x);
 #endif
 }
 
@@ -33,10 +31,10 @@ void softmax_columns_kernel(const char* name, bool log, const Tensor& y, const T
 #ifdef EMBER_WITH_CUDA
   if (outer * n * inner == 0) return;
   detail::launch_softmax_columns(name, log ? 1 : 0, y.data_ptr(), x.data_ptr(), x.scalar_type(),
-                                 outer, n, inner, std::max(x.device().index(), 0));
+                                 outer, n, inner, detail::device_of(x));
 #else
   (void)log, (void)y, (void)outer, (void)n, (void)inner;
-  EMBER_ERROR(name, ": ", x.toString(), " needs the CUDA backend");
+  detail::no_cuda(name, x);
 #endif
 }
 

@@ -10,10 +10,10 @@
 
 #include <catch2/catch.hpp>
 
-#include "reduce_family_helpers.h"
+#include "cuda_test_helpers.h"
 
 using namespace ember;
-using namespace reduce_family;
+using namespace cuda_test;
 namespace F = ember::nn::functional;
 
 namespace {

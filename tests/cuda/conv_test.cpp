@@ -32,14 +32,15 @@
 #include <utility>
 #include <vector>
 
+#include "cuda_test_helpers.h"
+
 using namespace ember;
+using namespace cuda_test;
 namespace cudnn = ember::backends::cudnn;
 
 namespace {
 
-const Device kGpu(kCUDA);
-
-double tolerance(ScalarType t) {
+double conv_tolerance(ScalarType t) {
   if (t == kDouble) return 1e-12;
   return cudnn::allow_tf32() ? 5e-3 : 1e-4;
 }
@@ -75,20 +76,6 @@ void check_close(const Tensor& got, ScalarType dtype, const Tensor& want, const 
                                << pg[worst] << ", cpu " << pw[worst] << ", magnitude "
                                << ps[worst] << ", tol " << tol);
     CHECK(worst_ratio <= 1.0);
-  }
-}
-
-// got (CUDA) equals want (CPU, same dtype) within tol * max(1, |want|).
-void check_close_rel(const Tensor& got, const Tensor& want, double tol) {
-  REQUIRE(got.defined());
-  REQUIRE(got.is_cuda());
-  REQUIRE(got.scalar_type() == want.scalar_type());
-  REQUIRE(got.sizes() == want.sizes());
-  const Tensor g = got.cpu().contiguous().to(kDouble), w = want.contiguous().to(kDouble);
-  const double *pg = g.data_ptr<double>(), *pw = w.data_ptr<double>();
-  for (int64_t i = 0; i < g.numel(); ++i) {
-    INFO("element " << i << ": cuda " << pg[i] << ", cpu " << pw[i]);
-    REQUIRE(std::abs(pg[i] - pw[i]) <= tol * std::max(1.0, std::abs(pw[i])));
   }
 }
 
@@ -215,7 +202,7 @@ void check_outputs(const Case& c, const Outputs& got) {
   INFO((c.transpose ? "conv_transpose2d " : "conv2d ")
        << c.pb.name << ", " << dtype_name(c.dtype) << ", benchmark " << cudnn::benchmark()
        << ", deterministic " << cudnn::deterministic() << ", tf32 " << cudnn::allow_tf32());
-  const double tol = tolerance(c.dtype);
+  const double tol = conv_tolerance(c.dtype);
   {
     INFO("output");
     check_close(got.y, c.dtype, c.want.y, c.scale.y, tol);
@@ -405,8 +392,8 @@ TEST_CASE("cudnn conv: non-contiguous GPU views and unbatched inputs match the C
     const auto [xv, wv, bv] = views(xc, wc, bc);
     const Tensor yc = conv2d(xv, wv, bv, 2, 1);
     const tensor_list gc = autograd::grad({yc}, {xc, wc, bc}, {gy.cpu()});
-    check_close_rel(y, yc, 1e-10);
-    for (size_t i = 0; i < 3; ++i) check_close_rel(g[i], gc[i], 1e-10);
+    check_same(y, yc, 1e-10);
+    for (size_t i = 0; i < 3; ++i) check_same(g[i], gc[i], 1e-10);
 
     // conv_transpose2d of a permuted input and a transposed weight.
     const Tensor tl = random({2, 6, 5, 4}, kDouble).to(kGpu).requires_grad_();
@@ -418,13 +405,13 @@ TEST_CASE("cudnn conv: non-contiguous GPU views and unbatched inputs match the C
     const Tensor tc = tl.detach().cpu().requires_grad_(), uc = ul.detach().cpu().requires_grad_();
     const Tensor zc = conv_transpose2d(tc.permute({0, 3, 2, 1}), uc.transpose(2, 3), {}, 2, 1);
     const tensor_list gzc = autograd::grad({zc.sum()}, {tc, uc});
-    check_close_rel(z, zc, 1e-10);
-    for (size_t i = 0; i < 2; ++i) check_close_rel(gz[i], gzc[i], 1e-10);
+    check_same(z, zc, 1e-10);
+    for (size_t i = 0; i < 2; ++i) check_same(gz[i], gzc[i], 1e-10);
   }
   const Tensor xu = random({3, 7, 7}, kDouble), w = random({4, 3, 3, 3}, kDouble),
                wt = random({3, 2, 3, 3}, kDouble);
-  check_close_rel(conv2d(xu.to(kGpu), w.to(kGpu), {}, 1, 1), conv2d(xu, w, {}, 1, 1), 1e-10);
-  check_close_rel(conv_transpose2d(xu.to(kGpu), wt.to(kGpu), {}, 2, 1),
+  check_same(conv2d(xu.to(kGpu), w.to(kGpu), {}, 1, 1), conv2d(xu, w, {}, 1, 1), 1e-10);
+  check_same(conv_transpose2d(xu.to(kGpu), wt.to(kGpu), {}, 2, 1),
                   conv_transpose2d(xu, wt, {}, 2, 1), 1e-10);
 }
 
@@ -538,8 +525,8 @@ TEST_CASE("cudnn conv: a saved cache loaded back makes no search", "[cudnn]") {
   const backends::BenchmarkStats s = cudnn::benchmark_stats();
   CHECK(s.finds == 0);
   CHECK(s.hits == 3);
-  check_close_rel(after[0], before[0].cpu(), 1e-4);
-  check_close_rel(after[1], before[1].cpu(), 1e-4);
+  check_same(after[0], before[0].cpu(), 1e-4);
+  check_same(after[1], before[1].cpu(), 1e-4);
 }
 
 TEST_CASE("cudnn conv: a gradient penalty (double backward) matches the CPU", "[cudnn]") {
@@ -562,7 +549,7 @@ TEST_CASE("cudnn conv: a gradient penalty (double backward) matches the CPU", "[
     const Tensor bg = b0.to(kGpu).detach().requires_grad_();
     const tensor_list want = grads(x, wc, bc, v);
     const tensor_list got = grads(x.to(kGpu), wg, bg, v.to(kGpu));
-    check_close_rel(got[0], want[0], 1e-10);
+    check_same(got[0], want[0], 1e-10);
     // The penalty does not depend on the bias.
     CHECK(!got[1].defined());
     CHECK(!want[1].defined());

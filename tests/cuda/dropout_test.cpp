@@ -9,24 +9,10 @@
 #include <random>
 #include <vector>
 
+#include "cuda_test_helpers.h"
+
 using namespace ember;
-
-namespace {
-
-const Device kGpu(kCUDA);
-
-void check_same(const Tensor& got, const Tensor& want) {
-  REQUIRE(got.is_cuda());
-  REQUIRE(got.scalar_type() == want.scalar_type());
-  REQUIRE(got.sizes() == want.sizes());
-  const Tensor g = got.cpu().contiguous().to(kDouble), w = want.contiguous().to(kDouble);
-  const double *pg = g.data_ptr<double>(), *pw = w.data_ptr<double>();
-  for (int64_t i = 0; i < g.numel(); ++i) {
-    if (pg[i] != pw[i]) FAIL("element " << i << ": cuda " << pg[i] << ", cpu " << pw[i]);
-  }
-}
-
-}  // namespace
+using namespace cuda_test;
 
 TEST_CASE("cuda dropout: one seed drops the same elements on both devices, forward and "
           "backward", "[cuda][cuda_index]") {

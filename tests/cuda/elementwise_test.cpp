@@ -14,26 +14,15 @@
 #include <string>
 #include <vector>
 
+#include "cuda_test_helpers.h"
+
 using namespace ember;
+using namespace cuda_test;
 
 namespace {
 
 using Binary = std::function<Tensor(const Tensor&, const Tensor&)>;
 using Unary = std::function<Tensor(const Tensor&)>;
-
-const Device kGpu(kCUDA);
-
-// Random non-zero CPU data: |randn| + 0.1 with a random sign (positive only
-// when `positive`); int64 in [-9, 9] \ {0} (1..9 when positive); bool: sign.
-Tensor random_nonzero(IntArrayRef shape, ScalarType dtype, bool positive = false) {
-  const Tensor r = randn(shape, kDouble);
-  Tensor magnitude = r.abs() + 0.1;
-  const Tensor sign = positive ? ones(shape, kDouble)
-                               : where(randn(shape, kDouble) > 0, ones(shape, kDouble), -1.0);
-  if (dtype == kBool) return r > 0;
-  if (dtype == kLong) return (clamp(magnitude * 3, 1.0, 9.0) * sign).to(kLong);
-  return (magnitude * sign).to(dtype);
-}
 
 // The operand layouts each op runs on: dense of several sizes, transposed,
 // sliced (every other element), and broadcast pairs. make_a builds dense CPU
@@ -72,33 +61,6 @@ std::vector<Layout> layouts() {
                  },
                  [](ScalarType t, bool pos) { return random_nonzero({}, t, pos); }});
   return out;
-}
-
-// got (from CUDA) equals want (from the CPU): dtype, shape, and values within
-// tol * max(1, |want|) (NaN and inf exactly).
-void check_same(const Tensor& got, const Tensor& want, double tol) {
-  REQUIRE(got.is_cuda());
-  REQUIRE(got.scalar_type() == want.scalar_type());
-  REQUIRE(got.sizes() == want.sizes());
-  const Tensor g = got.cpu().contiguous().to(kDouble), w = want.contiguous().to(kDouble);
-  const double *pg = g.data_ptr<double>(), *pw = w.data_ptr<double>();
-  for (int64_t i = 0; i < g.numel(); ++i) {
-    INFO("element " << i << ": cuda " << pg[i] << ", cpu " << pw[i]);
-    if (std::isnan(pw[i]))
-      REQUIRE(std::isnan(pg[i]));
-    else if (std::isinf(pw[i]))
-      REQUIRE(pg[i] == pw[i]);
-    else
-      REQUIRE(std::abs(pg[i] - pw[i]) <= tol * std::max(1.0, std::abs(pw[i])));
-  }
-}
-
-// The tolerance for a float32 (or float64, int64, bool) result of an op whose
-// float32 error bound is f32.
-double tolerance(ScalarType t, double f32) {
-  if (t == kFloat) return f32;
-  if (t == kDouble) return 1e-12;
-  return 0;
 }
 
 struct BinaryCase {

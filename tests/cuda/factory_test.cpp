@@ -11,25 +11,14 @@
 #include <cmath>
 #include <vector>
 
+#include "cuda_test_helpers.h"
+
 using namespace ember;
+using namespace cuda_test;
 
 namespace {
 
-const Device kGpu(kCUDA);
-
 TensorOptions on_gpu(ScalarType t) { return TensorOptions(t).device(kGpu); }
-
-void check_same(const Tensor& got, const Tensor& want, double tol = 0) {
-  REQUIRE(got.is_cuda());
-  REQUIRE(got.scalar_type() == want.scalar_type());
-  REQUIRE(got.sizes() == want.sizes());
-  const Tensor g = got.cpu().contiguous().to(kDouble), w = want.contiguous().to(kDouble);
-  const double *pg = g.data_ptr<double>(), *pw = w.data_ptr<double>();
-  for (int64_t i = 0; i < g.numel(); ++i) {
-    if (std::abs(pg[i] - pw[i]) > tol * std::max(1.0, std::abs(pw[i])))
-      FAIL("element " << i << ": cuda " << pg[i] << ", cpu " << pw[i]);
-  }
-}
 
 }  // namespace
 

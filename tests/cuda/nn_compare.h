@@ -12,18 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "cuda_test_helpers.h"
+
 namespace nn_compare {
 
 using namespace ember;
-
-inline const Device kGpu(kCUDA);
-
-// Random non-zero data: |randn| + 0.1 with a random sign.
-inline Tensor random_nonzero(IntArrayRef shape, ScalarType dtype) {
-  const Tensor magnitude = randn(shape, kDouble).abs() + 0.1;
-  const Tensor sign = where(randn(shape, kDouble) > 0, ones(shape, kDouble), -1.0);
-  return (magnitude * sign).to(dtype);
-}
+using cuda_test::kGpu;
+using cuda_test::random_nonzero;
 
 // got (CUDA) equals want (CPU): dtype, shape, and every value within
 // tol * max(1, |want|), integers exactly (one check over the whole tensor:
@@ -59,12 +54,7 @@ inline void check_values(const Tensor& got, const std::vector<double>& want, dou
   REQUIRE(g.size() == want.size());
   for (size_t i = 0; i < g.size(); ++i) {
     INFO("element " << i << ": got " << g[i] << ", want " << want[i]);
-    if (std::isnan(want[i]))
-      CHECK(std::isnan(g[i]));
-    else if (std::isinf(want[i]))
-      CHECK(g[i] == want[i]);
-    else
-      CHECK(std::abs(g[i] - want[i]) <= tol * std::max(1.0, std::abs(want[i])));
+    CHECK(cuda_test::close_to(g[i], want[i], tol));
   }
 }
 

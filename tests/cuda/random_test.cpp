@@ -8,18 +8,18 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <iomanip>
 #include <random>
 #include <vector>
 
 #include <ember/ember.h>
 #include <ember/kernels/cuda/random.h>
 
+#include "cuda_test_helpers.h"
+
 using namespace ember;
+using namespace cuda_test;
 
 namespace {
-
-const Device kGpu(kCUDA);
 
 uint64_t fresh_seed() { return std::random_device{}(); }
 
@@ -27,18 +27,10 @@ uint64_t fresh_seed() { return std::random_device{}(); }
 // block boundary, and more than 65535 * 256 blocks' worth (the grid-stride loop).
 const std::vector<int64_t> kSizes = {0, 1, 3, 4, 5, 31, 1025, 4097, 65535LL * 256 * 4 + 7};
 
-// Fails at the first element where |got - want| > tol * (1 + |want|); tol 0 asks for equality.
-// (One check for the whole tensor: a REQUIRE per element is slow on millions of them.)
+// |got - want| <= tol * (1 + |want|) everywhere; tol 0 asks for equality.
 void require_match(const Tensor& got, const Tensor& want, double tol) {
-  REQUIRE(got.is_cuda());
-  REQUIRE(got.scalar_type() == want.scalar_type());
-  REQUIRE(got.sizes() == want.sizes());
-  const Tensor g = got.cpu().contiguous().to(kDouble), w = want.contiguous().to(kDouble);
-  const double *pg = g.data_ptr<double>(), *pw = w.data_ptr<double>();
-  for (int64_t i = 0; i < g.numel(); ++i) {
-    if (std::abs(pg[i] - pw[i]) > tol * (1 + std::abs(pw[i])))
-      FAIL("element " << i << ": device " << std::setprecision(17) << pg[i] << ", cpu " << pw[i]);
-  }
+  check_each(got, want,
+             [tol](double g, double w) { return std::abs(g - w) <= tol * (1 + std::abs(w)); });
 }
 
 const Generator& gpu_generator() { return default_generator(kGpu); }

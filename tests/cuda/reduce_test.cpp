@@ -15,32 +15,19 @@
 #include <string>
 #include <vector>
 
-#include "reduce_family_helpers.h"
+#include "cuda_test_helpers.h"
 
 using namespace ember;
-using namespace reduce_family;
+using namespace cuda_test;
 
 namespace {
 
 using Reduction = std::function<Tensor(const Tensor&)>;
 
 // The inputs each reduction runs on: 1-d of several sizes, and 2-d dense,
-// transposed, sliced and expanded. A dense CPU base is made, copied to the
-// device, and viewed the same way on both (a copy to the device is
-// contiguous: the view must come after it for the kernels to see its strides).
-struct Input {
-  std::string name;
-  std::function<Tensor(ScalarType)> base;
-  std::function<Tensor(const Tensor&)> view = [](const Tensor& b) { return b; };
-  Tensor cpu(ScalarType t, Tensor* gpu) const {
-    const Tensor b = base(t);
-    *gpu = view(b.to(kGpu));
-    return view(b);
-  }
-};
-
-std::vector<Input> inputs() {
-  std::vector<Input> out;
+// transposed, sliced and expanded (each a ViewedInput).
+std::vector<ViewedInput> inputs() {
+  std::vector<ViewedInput> out;
   for (int64_t n : {0, 1, 31, 1025})
     out.push_back({"dense " + std::to_string(n), [n](ScalarType t) {
                      return random_nonzero({n}, t);
@@ -62,7 +49,7 @@ std::vector<Input> inputs() {
 // op on every input (1-d inputs: all dims, 2-d: each dim list) against the CPU.
 void compare_forward(const std::string& name, ScalarType t, double f32_tol,
                      const std::function<Tensor(const Tensor&, IntArrayRef, bool)>& op) {
-  for (const Input& in : inputs()) {
+  for (const ViewedInput& in : inputs()) {
     Tensor g;
     const Tensor x = in.cpu(t, &g);
     std::vector<DimVector> dim_lists = {DimVector{}};
@@ -82,17 +69,10 @@ void compare_forward(const std::string& name, ScalarType t, double f32_tol,
 
 // The gradient of sum(op(view(base)) * w) (w random) on CUDA against the CPU's.
 void compare_backward(const std::string& name, double f32_tol, const Reduction& op) {
-  for (const Input& in : inputs()) {
+  for (const ViewedInput& in : inputs()) {
     for (ScalarType t : {kFloat, kDouble}) {
       INFO(name << " backward on " << in.name << ", " << t);
-      const Tensor base = in.base(t);
-      const Tensor bc = cpu_leaf(base), bg = gpu_leaf(base);
-      const Tensor yc = op(in.view(bc));
-      const Tensor w = random_nonzero(yc.sizes(), t);
-      (yc * w).sum().backward();
-      (op(in.view(bg)) * w.to(kGpu)).sum().backward();
-      if (base.numel() == 0) continue;
-      check_same(bg.grad(), bc.grad(), tolerance(t, f32_tol));
+      compare_input_grad(in, t, op, tolerance(t, f32_tol));
     }
   }
 }
@@ -146,7 +126,7 @@ TEST_CASE("cuda mean, var, std and norm match the CPU", "[cuda_reduce]") {
 
 TEST_CASE("cuda max, min, all and any over all elements match the CPU", "[cuda_reduce]") {
   for (ScalarType t : {kFloat, kDouble, kLong, kBool})
-    for (const Input& in : inputs()) {
+    for (const ViewedInput& in : inputs()) {
       Tensor g;
       const Tensor x = in.cpu(t, &g);
       INFO(in.name << ", " << t);
@@ -165,7 +145,7 @@ TEST_CASE("cuda max, min, all and any over all elements match the CPU", "[cuda_r
 
 TEST_CASE("cuda max, min, argmax and argmin along a dim match the CPU", "[cuda_reduce]") {
   for (ScalarType t : {kFloat, kDouble, kLong, kBool})
-    for (const Input& in : inputs())
+    for (const ViewedInput& in : inputs())
       for (int64_t d = 0; d < in.view(in.base(t)).dim(); ++d)
         for (bool keepdim : {false, true}) {
           Tensor g;

@@ -13,28 +13,16 @@
 #include <string>
 #include <vector>
 
-#include "reduce_family_helpers.h"
+#include "cuda_test_helpers.h"
 
 using namespace ember;
-using namespace reduce_family;
+using namespace cuda_test;
 
 namespace {
 
-// A dense CPU base, copied to the device and viewed the same way on both (a
-// copy to the device is contiguous: the view comes after it).
-struct Input {
-  std::string name;
-  std::function<Tensor(ScalarType)> base;
-  std::function<Tensor(const Tensor&)> view = [](const Tensor& b) { return b; };
-  Tensor cpu(ScalarType t, Tensor* gpu) const {
-    const Tensor b = base(t);
-    *gpu = view(b.to(kGpu));
-    return view(b);
-  }
-};
-
-std::vector<Input> inputs() {
-  std::vector<Input> out;
+// The inputs the softmax family runs on.
+std::vector<ViewedInput> inputs() {
+  std::vector<ViewedInput> out;
   for (int64_t n : {0, 1, 31, 1025, 5000})
     out.push_back({"rows of " + std::to_string(n), [n](ScalarType t) {
                      return random_nonzero({3, n}, t) * 4;
@@ -59,7 +47,7 @@ double tol(ScalarType t) { return t == kFloat ? 1e-5 : 1e-12; }
 
 TEST_CASE("cuda softmax and log_softmax match the CPU along every dim", "[cuda_reduce]") {
   for (ScalarType t : {kFloat, kDouble})
-    for (const Input& in : inputs()) {
+    for (const ViewedInput& in : inputs()) {
       Tensor g;
       const Tensor x = in.cpu(t, &g);
       for (int64_t d = -1; d < std::max<int64_t>(x.dim(), 1); ++d) {
@@ -74,7 +62,7 @@ TEST_CASE("cuda softmax and log_softmax match the CPU along every dim", "[cuda_r
 
 TEST_CASE("cuda logsumexp matches the CPU over every dim list", "[cuda_reduce]") {
   for (ScalarType t : {kFloat, kDouble})
-    for (const Input& in : inputs()) {
+    for (const ViewedInput& in : inputs()) {
       Tensor g;
       const Tensor x = in.cpu(t, &g);
       std::vector<DimVector> dim_lists = {DimVector{0}};
@@ -116,15 +104,8 @@ TEST_CASE("cuda softmax, log_softmax and logsumexp gradients match the CPU", "[c
   };
   for (const auto& [name, op] : ops)
     for (ScalarType t : {kFloat, kDouble})
-      for (const Input& in : inputs()) {
+      for (const ViewedInput& in : inputs()) {
         INFO(name << " backward on " << in.name << ", " << t);
-        const Tensor base = in.base(t);
-        const Tensor bc = cpu_leaf(base), bg = gpu_leaf(base);
-        const Tensor yc = op(in.view(bc));
-        const Tensor w = random_nonzero(yc.sizes(), t);
-        (yc * w).sum().backward();
-        (op(in.view(bg)) * w.to(kGpu)).sum().backward();
-        if (base.numel() == 0) continue;
-        check_same(bg.grad(), bc.grad(), tol(t));
+        compare_input_grad(in, t, op, tol(t));
       }
 }

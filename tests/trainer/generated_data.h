@@ -1,6 +1,8 @@
 #pragma once
 // A small generated data set in Fashion-MNIST's IDX format, and trainer
 // options pointing at it: what the trainer tests (CPU and CUDA) train on.
+#include <catch2/catch.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -74,6 +76,42 @@ struct Workspace {
     o.threads = 2;
     o.device = "cpu";  // the CPU runs are bit-reproducible; trainer_cuda_test.cpp sets cuda
     return o;
+  }
+  // Trains 320 steps (8 epochs of 40) on `device`: the loss must fall 10x and
+  // the test accuracy reach 95%. Returns the run's options.
+  train::Options require_learns(const std::string& name, const std::string& device) const {
+    train::Options o = options(name);
+    o.device = device;
+    o.batch_size = 16;  // 40 steps per epoch
+    o.epochs = 8;
+    std::ostringstream out;
+    const train::RunResult r = train::run(o, out);
+    INFO(out.str());
+    REQUIRE(r.epochs.size() == 8);
+    REQUIRE(r.epochs.back().train_loss * 10 < r.epochs.front().train_loss);
+    REQUIRE(r.epochs.back().test_accuracy >= 0.95);
+    return o;
+  }
+  // Run `name` on `device` trained for epoch 1, then resumed for epoch 2 from
+  // its checkpoint: the resumed run trains epoch 2 only.
+  struct Resumed {
+    train::RunResult first, second;
+    train::Options options;  // the resumed run's
+  };
+  Resumed resume_after_epoch_1(const std::string& name, const std::string& device) const {
+    Resumed r;
+    train::Options first = options(name);
+    first.device = device;
+    first.epochs = 1;
+    std::ostringstream out;
+    r.first = train::run(first, out);
+    r.options = first;
+    r.options.epochs = 2;
+    r.options.resume = true;
+    r.second = train::run(r.options, out);
+    REQUIRE(r.second.epochs.size() == 1);
+    REQUIRE(r.second.epochs[0].epoch == 2);
+    return r;
   }
   // Trains `epochs` epochs without a stop; returns the final checkpoint's path.
   std::string run_uninterrupted(int64_t epochs) const {

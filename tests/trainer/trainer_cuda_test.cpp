@@ -18,16 +18,7 @@ using trainer_test::Workspace;
 TEST_CASE("on CUDA the sample model trained 320 steps: loss falls 10x, accuracy >= 95%",
           "[trainer_cuda]") {
   Workspace ws;
-  train::Options o = ws.options("learn_cuda");
-  o.device = "cuda";
-  o.batch_size = 16;  // 40 steps per epoch
-  o.epochs = 8;
-  std::ostringstream out;
-  const train::RunResult r = train::run(o, out);
-  INFO(out.str());
-  REQUIRE(r.epochs.size() == 8);
-  REQUIRE(r.epochs.back().train_loss * 10 < r.epochs.front().train_loss);
-  REQUIRE(r.epochs.back().test_accuracy >= 0.95);
+  ws.require_learns("learn_cuda", "cuda");
 }
 
 TEST_CASE("on CUDA the first epoch's train loss is within 2% of the CPU's", "[trainer_cuda]") {
@@ -47,18 +38,8 @@ TEST_CASE("on CUDA the first epoch's train loss is within 2% of the CPU's", "[tr
 TEST_CASE("on CUDA a run resumed after epoch 1 trains epoch 2 from the checkpoint",
           "[trainer_cuda]") {
   Workspace ws;
-  train::Options first = ws.options("resumed_cuda");
-  first.device = "cuda";
-  first.epochs = 1;
-  std::ostringstream out;
-  const double loss1 = train::run(first, out).epochs.at(0).train_loss;
-  train::Options second = first;
-  second.epochs = 2;
-  second.resume = true;
-  const train::RunResult r = train::run(second, out);
-  REQUIRE(r.epochs.size() == 1);
-  REQUIRE(r.epochs[0].epoch == 2);
-  REQUIRE(r.epochs[0].train_loss < loss1);
-  const ember::Checkpoint ck = ember::load_checkpoint(second.checkpoint);
+  const Workspace::Resumed r = ws.resume_after_epoch_1("resumed_cuda", "cuda");
+  REQUIRE(r.second.epochs[0].train_loss < r.first.epochs.at(0).train_loss);
+  const ember::Checkpoint ck = ember::load_checkpoint(r.options.checkpoint);
   REQUIRE(ck.metadata.at("epoch") == "2");
 }

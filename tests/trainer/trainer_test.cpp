@@ -46,15 +46,7 @@ void require_same_checkpoint(const std::string& a_path, const std::string& b_pat
 TEST_CASE("the sample model trained 320 steps on generated data: loss falls 10x, accuracy >= 95%",
           "[trainer]") {
   Workspace ws;
-  train::Options o = ws.options("learn");
-  o.batch_size = 16;  // 40 steps per epoch
-  o.epochs = 8;
-  std::ostringstream out;
-  const train::RunResult r = train::run(o, out);
-  INFO(out.str());
-  REQUIRE(r.epochs.size() == 8);
-  REQUIRE(r.epochs.back().train_loss * 10 < r.epochs.front().train_loss);
-  REQUIRE(r.epochs.back().test_accuracy >= 0.95);
+  const train::Options o = ws.require_learns("learn", "cpu");
   // The per-epoch outputs exist: the checkpoint, the CSV (header + 8 rows) and an event file.
   REQUIRE(fs::exists(o.checkpoint));
   std::ifstream csv(fs::path(o.log_dir) / "metrics.csv");
@@ -71,18 +63,7 @@ TEST_CASE("a run resumed after epoch 1 ends with the weights of an uninterrupted
           "[trainer]") {
   Workspace ws;
   const std::string straight = ws.run_uninterrupted(2);
-  std::ostringstream out;
-
-  train::Options first = ws.options("resumed");
-  first.epochs = 1;
-  train::run(first, out);
-  train::Options second = first;
-  second.epochs = 2;
-  second.resume = true;
-  const train::RunResult r = train::run(second, out);
-  REQUIRE(r.epochs.size() == 1);
-  REQUIRE(r.epochs[0].epoch == 2);
-  require_same_checkpoint(straight, second.checkpoint);
+  require_same_checkpoint(straight, ws.resume_after_epoch_1("resumed", "cpu").options.checkpoint);
 }
 
 TEST_CASE("an interruption mid-epoch saves a checkpoint that resumes to the same weights",
