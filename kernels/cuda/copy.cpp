@@ -20,11 +20,26 @@ namespace ember::cuda {
 namespace {
 // The stream of every transfer: the legacy default stream (see copy.h).
 constexpr cudaStream_t kStream = nullptr;
+
+// Whether host memory is page-locked by someone other than ember's pinned
+// allocator (cudaHostAlloc, cudaHostRegister), e.g. wrapped with from_blob.
+bool is_page_locked(const void* p) {
+  cudaPointerAttributes attributes{};
+  EMBER_CUDA_CHECK(cudaPointerGetAttributes(&attributes, p));
+  return attributes.type == cudaMemoryTypeHost;
+}
 }  // namespace
 
 void copy_host_to_device(void* dst, const void* src, size_t nbytes, int device) {
   DeviceGuard guard(device);
   EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyHostToDevice, kStream));
+  // Pageable memory is staged before cudaMemcpyAsync returns, so the source is
+  // free again; page-locked memory is read by the DMA later, so this blocking
+  // copy waits for it.
+  if (is_page_locked(src)) {
+    EMBER_CUDA_CHECK(cudaStreamSynchronize(kStream));
+    detail::count_sync();
+  }
 }
 
 void copy_device_to_host(void* dst, const void* src, size_t nbytes, int device) {

@@ -14,8 +14,10 @@
 
 namespace ember::cuda {
 
-// Host -> device. The host memory may be freed when this returns (pageable
-// memory is staged by the driver before the call returns).
+// Host -> device. The host memory may be reused when this returns: pageable
+// memory is staged by the driver before the call returns, and for memory
+// page-locked outside ember (cudaHostAlloc + from_blob) it waits for the
+// copy (one counted synchronization).
 void copy_host_to_device(void* dst, const void* src, size_t nbytes, int device);
 // Device -> host: waits for the stream, so the host memory holds the bytes on
 // return; counts one synchronization (sync_count()).

@@ -6,6 +6,7 @@
 // completed, the allocator's stats, and the DataLoader's pinned batches.
 // The pool's event logic is tested on the CPU in tests/pinned_memory_api_test.cpp.
 #include <catch2/catch.hpp>
+#include <cuda_runtime.h>
 
 #include <cstdint>
 #include <string>
@@ -59,6 +60,28 @@ TEST_CASE("cuda pinned: pin_memory makes a pinned CPU copy with the same values"
   CHECK(q.is_pinned());
   require_same(q, x.t());
   CHECK(empty({0}, TensorOptions().pinned_memory(true)).numel() == 0);
+}
+
+TEST_CASE("cuda pinned: a blocking copy from memory the user page-locked waits for the DMA",
+          "[cuda_pinned]") {
+  // 64 MiB, so the DMA is still running when an unsynchronized call would return.
+  const int64_t n = int64_t(1) << 24;
+  void* raw = nullptr;
+  REQUIRE(cudaHostAlloc(&raw, size_t(n) * sizeof(float), cudaHostAllocDefault) == cudaSuccess);
+  float* host = static_cast<float*>(raw);
+  for (int64_t i = 0; i < n; ++i) host[i] = float(i % 1000);
+  const Tensor wrapped = from_blob(host, {n}, TensorOptions(kFloat));
+  CHECK_FALSE(wrapped.is_pinned());  // not ember's pinned allocator
+  const uint64_t syncs = cuda::sync_count();
+  const Tensor device = wrapped.to(kGpu);  // blocking
+  CHECK(cuda::sync_count() == syncs + 1);
+  for (int64_t i = 0; i < n; ++i) host[i] = -1.0f;  // the copy must not see these
+  const Tensor back = device.cpu();
+  const float* b = back.data_ptr<float>();
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < n; ++i) wrong += b[i] != float(i % 1000);
+  CHECK(wrong == 0);
+  REQUIRE(cudaFreeHost(raw) == cudaSuccess);
 }
 
 TEST_CASE("cuda pinned: pinned factories and the errors for CUDA tensors", "[cuda_pinned]") {
