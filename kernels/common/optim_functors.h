@@ -100,4 +100,14 @@ AdamUpdate<T, kAmsgrad, kDecoupled> make_adam_update(const AdamHyper& h) {
 
 }  // namespace functors
 
+// Host side of both backends: calls f.template operator()<B>() with the
+// runtime flag b as the constant B, to pick a functor's template flags.
+template <typename F>
+void with_flag(bool b, const F& f) {
+  if (b)
+    f.template operator()<true>();
+  else
+    f.template operator()<false>();
+}
+
 }  // namespace ember

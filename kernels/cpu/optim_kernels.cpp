@@ -41,15 +41,6 @@ void adam_loop(T* p, const T* g, T* m, T* v, T* vmax, int64_t n, const AdamHyper
   });
 }
 
-// Calls f.template operator()<B>() with B the runtime flag b as a constant.
-template <typename F>
-void with_flag(bool b, const F& f) {
-  if (b)
-    f.template operator()<true>();
-  else
-    f.template operator()<false>();
-}
-
 }  // namespace
 
 void sgd_update(const Tensor& param, const Tensor& grad, const Tensor& momentum_buffer,

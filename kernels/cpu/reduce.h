@@ -33,6 +33,7 @@
 #include "ember/core/parallel.h"
 #include "ember/core/shape.h"
 #include "ember/core/tensor.h"
+#include "ember/kernels/common/reduce_dims.h"
 #include "ember/kernels/cpu/loops.h"
 
 namespace ember::cpu {
@@ -68,39 +69,15 @@ struct ReduceLayout {
   }
 };
 
-// Innermost dims have the smallest input strides; stride-0 (expanded) dims go outermost.
-inline int64_t order_key(int64_t in_stride) { return in_stride == 0 ? INT64_MAX : in_stride; }
-
 // Note [Reduction layout]. `in` has at least one element.
 inline ReduceLayout make_layout(const Tensor& in, IntArrayRef out_sizes) {
-  struct Dim {
-    int64_t size, in_stride, out_stride;
-    bool reduced;
-  };
-  const DimVector out_strides = contiguous_strides(out_sizes);
-  std::vector<Dim> dims;
-  dims.reserve(static_cast<size_t>(in.dim()));
-  for (int64_t d = in.dim() - 1; d >= 0; --d) {
-    if (in.size(d) == 1) continue;
-    const bool reduced = out_sizes[d] == 1;
-    dims.push_back({in.size(d), in.stride(d), reduced ? 0 : out_strides[d], reduced});
-  }
-  std::stable_sort(dims.begin(), dims.end(), [](const Dim& a, const Dim& b) {
-    return order_key(a.in_stride) < order_key(b.in_stride);
-  });
   ReduceLayout L;
-  for (size_t i = 0; i < dims.size();) {
-    Dim cur = dims[i++];
-    while (i < dims.size() && dims[i].reduced == cur.reduced &&
-           dims[i].in_stride == cur.in_stride * cur.size &&
-           dims[i].out_stride == cur.out_stride * cur.size)
-      cur.size *= dims[i++].size;
-    (cur.reduced ? L.reduced : L.kept).push(cur.size, cur.in_stride, cur.out_stride);
-  }
+  for (const ReduceDim& d : merged_reduce_dims(in.sizes(), in.strides(), out_sizes))
+    (d.reduced ? L.reduced : L.kept).push(d.size, d.in_stride, d.out_stride);
   if (L.reduced.ndim() == 0)
     L.reduced.push(1, 0, 0);  // nothing reduced: each output reads one element
-  L.inner_mode =
-      L.kept.ndim() == 0 || order_key(L.reduced.in_stride[0]) < order_key(L.kept.in_stride[0]);
+  L.inner_mode = L.kept.ndim() == 0 ||
+                 reduce_order_key(L.reduced.in_stride[0]) < reduce_order_key(L.kept.in_stride[0]);
   return L;
 }
 

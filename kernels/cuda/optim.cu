@@ -22,15 +22,6 @@ void launch(const OptimGrid& grid, int64_t numel, const F& f, Ptr... operands) {
   EMBER_CUDA_CHECK_LAUNCH();
 }
 
-// Calls f.template operator()<B>() with B the runtime flag b as a constant.
-template <typename F>
-void with_flag(bool b, const F& f) {
-  if (b)
-    f.template operator()<true>();
-  else
-    f.template operator()<false>();
-}
-
 }  // namespace
 
 void launch_sgd_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, void* param,

@@ -5,6 +5,7 @@
 
 #include "ember/core/error.h"
 #include "ember/core/shape.h"
+#include "ember/kernels/common/reduce_dims.h"
 
 namespace ember::cuda {
 namespace {
@@ -15,9 +16,6 @@ constexpr int64_t kMinPerThread = 64;
 constexpr int64_t kShortReduction = 16;
 // Resident blocks of kReduceThreads per multiprocessor the splits aim to fill.
 constexpr int64_t kBlocksPerSm = 4;
-
-// Innermost dims have the smallest input strides; stride-0 (expanded) dims go outermost.
-int64_t order_key(int64_t in_stride) { return in_stride == 0 ? INT64_MAX : in_stride; }
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -71,35 +69,16 @@ std::optional<ReducePlan> try_make_reduce_plan(const char* op, IntArrayRef sizes
                                                int sm_count) {
   EMBER_INTERNAL_ASSERT(sizes.size() == strides.size() && sizes.size() == keep_sizes.size(), op,
                         ": reduce plan of shape ", sizes, " into ", keep_sizes);
-  struct Dim {
-    int64_t size, in_stride, out_stride;
-    bool reduced;
-  };
-  const DimVector out_strides = contiguous_strides(keep_sizes);
-  std::vector<Dim> dims;
-  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
-    if (sizes[d] == 1) continue;
-    const bool reduced = keep_sizes[d] == 1;
-    dims.push_back({sizes[d], strides[d], reduced ? 0 : out_strides[d], reduced});
-  }
-  std::stable_sort(dims.begin(), dims.end(), [](const Dim& a, const Dim& b) {
-    return order_key(a.in_stride) < order_key(b.in_stride);
-  });
   ReducePlan p;
-  for (size_t i = 0; i < dims.size();) {
-    Dim cur = dims[i++];
-    while (i < dims.size() && dims[i].reduced == cur.reduced &&
-           dims[i].in_stride == cur.in_stride * cur.size &&
-           dims[i].out_stride == cur.out_stride * cur.size)
-      cur.size *= dims[i++].size;
-    if (!push(cur.reduced ? p.reduced : p.kept, cur.size, cur.in_stride, cur.out_stride))
+  for (const ReduceDim& d : merged_reduce_dims(sizes, strides, keep_sizes))
+    if (!push(d.reduced ? p.reduced : p.kept, d.size, d.in_stride, d.out_stride))
       return std::nullopt;
-  }
   if (p.reduced.ndim == 0) push(p.reduced, 1, 0, 0);  // each output reads one element
   p.num_outputs = numel(p.kept);
   p.reduce_count = numel(p.reduced);
   p.inner_mode =
-      p.kept.ndim == 0 || order_key(p.reduced.in_strides[0]) < order_key(p.kept.in_strides[0]);
+      p.kept.ndim == 0 ||
+      reduce_order_key(p.reduced.in_strides[0]) < reduce_order_key(p.kept.in_strides[0]);
   // A few elements per output: a warp each would leave most lanes idle, so one
   // thread per output walks them (neighbouring threads still read nearby).
   if (p.inner_mode && p.kept.ndim > 0 && p.reduce_count <= kShortReduction) p.inner_mode = false;
