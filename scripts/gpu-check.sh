@@ -69,11 +69,13 @@ if [ $built -eq 0 ]; then
   note "ctest (all but the CUDA tests): $(grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -n 1)"
   # The CUDA test binaries on their own: on this machine a skip (exit 77, no device) is a failure.
   stage cuda-tests 180 "$out/cuda-tests.log" "$build_dir/tests/cuda/ember_cuda_tests" --durations yes
-  note "cuda tests: $(grep -E '^(All tests passed|test cases:|ember_cuda_tests: SKIPPED)' \
+  note "cuda tests: $(grep -E '^(All tests passed|test cases:|[a-z_]+: SKIPPED)' \
     "$out/cuda-tests.log" | tail -n 1)"
   if [ -x "$build_dir/tests/trainer/trainer_cuda_tests" ]; then
     echo "=== trainer_cuda_tests" >>"$out/cuda-tests.log"
     stage trainer-cuda 90 "$out/cuda-tests.log" "$build_dir/tests/trainer/trainer_cuda_tests"
+    note "trainer cuda tests: $(grep -E '^(All tests passed|test cases:|[a-z_]+: SKIPPED)' \
+      "$out/cuda-tests.log" | tail -n 1)"
   fi
 
   # cuda_ops first: the GPU's own figures come first when the time runs short.
