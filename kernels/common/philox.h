@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "ember/kernels/common/exact_math.h"
 #include "ember/kernels/common/macros.h"
 
 namespace ember::philox {
@@ -84,17 +85,9 @@ EMBER_HOST_DEVICE double normal(uint64_t seed, uint64_t base, uint64_t i) {
 
 namespace ember::philox {
 
-// a + s * x as one fused multiply-add (rounded once) on both devices. Left
-// to the compilers, nvcc fuses it and g++ fuses it only where the CPU has an
-// fma (-march=native), so the CPU and CUDA values could differ in the last
-// bit; written out, they cannot.
-EMBER_HOST_DEVICE double affine(double a, double s, double x) {
-#ifdef __CUDA_ARCH__
-  return __fma_rn(s, x, a);
-#else
-  return std::fma(s, x, a);
-#endif
-}
+// a + s * x rounded once on both devices (exact_math.h), so the CPU and
+// CUDA values are the same bit for bit.
+EMBER_HOST_DEVICE double affine(double a, double s, double x) { return exact::fma(s, x, a); }
 
 // Per-block draws shared by the CPU loops (core/ops/random.cpp, dropout.cpp)
 // and the CUDA kernels (kernels/cuda/random.cu): a draw of n values reads

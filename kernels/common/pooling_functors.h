@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "ember/kernels/common/exact_math.h"
 #include "ember/kernels/common/macros.h"
 
 namespace ember::functors {
@@ -114,27 +115,12 @@ EMBER_HOST_DEVICE T bilinear_scale(int64_t in, int64_t out, bool align_corners) 
   return static_cast<T>(in) / static_cast<T>(out);
 }
 
-// a * b + c rounded once on both devices. Left to the compilers, nvcc fuses
-// it and g++ fuses it only where the CPU has an FMA (-march=native), so a
-// source coordinate could land on either side of an integer.
-template <typename T>
-EMBER_HOST_DEVICE T mul_add(T a, T b, T c) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (sizeof(T) == 4)
-    return __fmaf_rn(a, b, c);
-  else
-    return __fma_rn(a, b, c);
-#else
-  return std::fma(a, b, c);
-#endif
-}
-
 // PyTorch's area_pixel_compute_source_index and the neighbours' weights, in
 // T's arithmetic.
 template <typename T>
 EMBER_HOST_DEVICE Lerp<T> bilinear_source(int64_t d, int64_t in, T scale, bool align_corners) {
   T real = align_corners ? scale * static_cast<T>(d)
-                         : mul_add(scale, static_cast<T>(d) + T(0.5), T(-0.5));
+                         : exact::fma(scale, static_cast<T>(d) + T(0.5), T(-0.5));
   if (real < 0) real = 0;
   const int64_t i0 = static_cast<int64_t>(real) < in - 1 ? static_cast<int64_t>(real) : in - 1;
   T l1 = real - static_cast<T>(i0);
