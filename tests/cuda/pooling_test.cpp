@@ -206,19 +206,8 @@ TEST_CASE("cuda pooling: gradients of gradients (create_graph) match the CPU", "
   };
   for (const auto& [name, op] : ops) {
     INFO(name);
-    const Tensor base = random_nonzero({2, 3, 7, 9}, kDouble);
-    const Tensor xc = base.clone().requires_grad_(), xg = base.to(kGpu).requires_grad_();
-    // z = sum(op(x)^2): dz/dx depends on x through op(x), so its own gradient
-    // runs the adjoint (or scatter_add's gather) again.
-    const auto grad_of = [&](const Tensor& x) {
-      const Tensor y = op(x);
-      return autograd::grad({(y * y).sum()}, {x}, {}, true, true)[0];
-    };
-    const Tensor gc = grad_of(xc), gg = grad_of(xg);
-    check_close(gg, gc.detach(), 1e-12, "first gradient");
-    (gc * gc).sum().backward();
-    (gg * gg).sum().backward();
-    check_close(xg.grad(), xc.grad(), 1e-12, "gradient of the gradient");
+    // The gradient's own gradient runs the adjoint (or scatter_add's gather) again.
+    compare_gradients_of_gradients(op, random_nonzero({2, 3, 7, 9}, kDouble));
   }
 }
 

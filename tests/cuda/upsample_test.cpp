@@ -115,16 +115,6 @@ TEST_CASE("cuda upsample: gradients of gradients (create_graph) match the CPU", 
     const auto op = [bilinear](const Tensor& x) {
       return bilinear ? upsample_bilinear2d(x, {11, 4}, true) : upsample_nearest2d(x, {11, 4});
     };
-    const Tensor base = random_nonzero({2, 3, 5, 7}, kDouble);
-    const Tensor xc = base.clone().requires_grad_(), xg = base.to(kGpu).requires_grad_();
-    const auto grad_of = [&](const Tensor& x) {
-      const Tensor y = op(x);
-      return autograd::grad({(y * y).sum()}, {x}, {}, true, true)[0];
-    };
-    const Tensor gc = grad_of(xc), gg = grad_of(xg);
-    check_close(gg, gc.detach(), 1e-12, "first gradient");
-    (gc * gc).sum().backward();
-    (gg * gg).sum().backward();
-    check_close(xg.grad(), xc.grad(), 1e-12, "gradient of the gradient");
+    compare_gradients_of_gradients(op, random_nonzero({2, 3, 5, 7}, kDouble));
   }
 }
