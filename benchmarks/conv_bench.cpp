@@ -107,7 +107,7 @@ void bench_layer(const Layer& l, int reps) {
     const ConvAlgo chosen = cpu::conv_heuristic_algo(pass, p);
     for (int a = 0; a < cpu::kNumConvAlgos; ++a) {
       const auto algo = static_cast<ConvAlgo>(a);
-      if (!cpu::conv_algo_supports(algo, p)) continue;
+      if (!cpu::conv_algo_supports(algo, pass, p)) continue;
       const Timing t = median_ms(reps, [&] { run(pass, algo, p, x, w, b, y, gx, gw); });
       std::printf("%-22s %-16s %-12s %8.3f ms %7.1f GFLOP/s  min %8.3f ms%s%s\n", l.name,
                   cpu::conv_pass_name(pass), cpu::conv_algo_name(algo), t.wall_ms,

@@ -540,8 +540,8 @@ TEST_CASE("cpu conv choice times each supported algorithm once per shape, then h
           "[bench_cache]") {
   CpuBenchmarkOn on;
   const cpu::ConvParams p = conv_params(2, 3, 8, 4, 3);  // im2col and direct apply
-  REQUIRE(cpu::conv_algo_supports(cpu::ConvAlgo::kDirect, p));
-  REQUIRE_FALSE(cpu::conv_algo_supports(cpu::ConvAlgo::kGemm1x1, p));
+  REQUIRE(cpu::conv_algo_supports(cpu::ConvAlgo::kDirect, cpu::ConvPass::kForward, p));
+  REQUIRE_FALSE(cpu::conv_algo_supports(cpu::ConvAlgo::kGemm1x1, cpu::ConvPass::kForward, p));
   std::vector<int> runs(cpu::kNumConvAlgos, 0);
   const auto count = [&](cpu::ConvAlgo a) { ++runs[static_cast<int>(a)]; };
 
@@ -570,9 +570,11 @@ TEST_CASE("cpu conv choice times each supported algorithm once per shape, then h
 TEST_CASE("cpu conv choice with one candidate caches it without running the pass",
           "[bench_cache]") {
   CpuBenchmarkOn on;
-  // Too many channels per group for direct; grouped, so not channels-last either.
+  // Too many channels per group for direct; grouped, so not channels-last either; float64,
+  // so not the implicit GEMM.
   cpu::ConvParams p = conv_params(1, 64, 6, 8, 3);
   p.groups = 2;
+  p.dtype = ScalarType::Double;
   int runs = 0;
   const cpu::ConvAlgo algo =
       cpu::choose_conv_algo(cpu::ConvPass::kForward, p, [&](cpu::ConvAlgo) { ++runs; });
@@ -622,46 +624,65 @@ TEST_CASE("cpu conv choice in deterministic mode keeps the heuristic", "[bench_c
   CHECK(backends::cpu::benchmark_stats().finds == 0);
 }
 
-TEST_CASE("every cpu conv algorithm gives the chosen algorithm's result, in every pass",
-          "[bench_cache]") {
+namespace {
+
+// Every algorithm that supports a pass of a 1x1 problem that all of them
+// handle gives the result of the one benchmark mode chose.
+template <typename T>
+void check_every_algorithm_agrees(double tol) {
   // x: (2, 16, 7, 6), w: (6, 16, 1, 1): 1x1 with 16 channels, so every algorithm applies.
   cpu::ConvParams p = conv_params(2, 16, 7, 6, 1);
   p.w = 6;
-  for (int a = 0; a < cpu::kNumConvAlgos; ++a)
-    REQUIRE(cpu::conv_algo_supports(static_cast<cpu::ConvAlgo>(a), p));
+  p.dtype = scalar_type_of<T>;
   manual_seed(5);
-  const Tensor x = randn({2, 16, 7, 6}, kDouble), w = randn({6, 16, 1, 1}, kDouble);
-  const Tensor bias = randn({6}, kDouble), bias_c = randn({16}, kDouble);
-  const Tensor gy = randn({2, 6, 7, 6}, kDouble);
+  const ScalarType dt = p.dtype;
+  const Tensor x = randn({2, 16, 7, 6}, dt), w = randn({6, 16, 1, 1}, dt);
+  const Tensor bias = randn({6}, dt), bias_c = randn({16}, dt);
+  const Tensor gy = randn({2, 6, 7, 6}, dt);
 
   CpuBenchmarkOn on;
   const auto check_pass = [&](cpu::ConvPass pass, std::vector<int64_t> out_shape,
-                              const std::function<void(cpu::ConvAlgo, double*)>& run) {
-    INFO(cpu::conv_pass_name(pass));
-    Tensor out = empty(out_shape, kDouble);
+                              const std::function<void(cpu::ConvAlgo, T*)>& run) {
+    INFO(cpu::conv_pass_name(pass) << " in " << dtype_name(dt));
+    Tensor out = empty(out_shape, dt);
     const cpu::ConvAlgo chosen =
-        cpu::choose_conv_algo(pass, p, [&](cpu::ConvAlgo a) { run(a, out.data_ptr<double>()); });
-    run(chosen, out.data_ptr<double>());
+        cpu::choose_conv_algo(pass, p, [&](cpu::ConvAlgo a) { run(a, out.data_ptr<T>()); });
+    run(chosen, out.data_ptr<T>());
     const std::vector<double> want = ember_test::values(out);
+    int compared = 0;
     for (int a = 0; a < cpu::kNumConvAlgos; ++a) {
-      INFO(cpu::conv_algo_name(static_cast<cpu::ConvAlgo>(a)));
-      Tensor other = full(out_shape, 7.0, kDouble);  // every element must be overwritten
-      run(static_cast<cpu::ConvAlgo>(a), other.data_ptr<double>());
-      ember_test::require_values(other, want, 1e-12);
+      const auto algo = static_cast<cpu::ConvAlgo>(a);
+      if (!cpu::conv_algo_supports(algo, pass, p)) continue;
+      INFO(cpu::conv_algo_name(algo));
+      Tensor other = full(out_shape, 7.0, dt);  // every element must be overwritten
+      run(algo, other.data_ptr<T>());
+      ember_test::require_values(other, want, tol);
+      ++compared;
     }
+    // im2col, 1x1, direct and channels-last in every pass; the implicit GEMM too for a
+    // float32 forward in an AVX-512 build.
+    const bool implicit = pass == cpu::ConvPass::kForward && dt == kFloat &&
+                          cpu::conv_implicit_gemm_available();
+    CHECK(compared == (implicit ? 5 : 4));
   };
-  check_pass(cpu::ConvPass::kForward, {2, 6, 7, 6}, [&](cpu::ConvAlgo a, double* y) {
-    cpu::conv_forward<double>(a, p, {x.data_ptr<double>(), w.data_ptr<double>(),
-                                     bias.data_ptr<double>(), y});
+  check_pass(cpu::ConvPass::kForward, {2, 6, 7, 6}, [&](cpu::ConvAlgo a, T* y) {
+    cpu::conv_forward<T>(a, p, {x.data_ptr<T>(), w.data_ptr<T>(), bias.data_ptr<T>(), y});
   });
-  check_pass(cpu::ConvPass::kBackwardData, {2, 16, 7, 6}, [&](cpu::ConvAlgo a, double* gx) {
-    cpu::conv_backward_data<double>(a, p, {gy.data_ptr<double>(), w.data_ptr<double>(),
-                                           bias_c.data_ptr<double>(), gx});
+  check_pass(cpu::ConvPass::kBackwardData, {2, 16, 7, 6}, [&](cpu::ConvAlgo a, T* gx) {
+    cpu::conv_backward_data<T>(a, p, {gy.data_ptr<T>(), w.data_ptr<T>(), bias_c.data_ptr<T>(), gx});
   });
-  check_pass(cpu::ConvPass::kBackwardWeight, {6, 16, 1, 1}, [&](cpu::ConvAlgo a, double* gw) {
-    cpu::conv_backward_weight<double>(a, p, {x.data_ptr<double>(), gy.data_ptr<double>(), gw});
+  check_pass(cpu::ConvPass::kBackwardWeight, {6, 16, 1, 1}, [&](cpu::ConvAlgo a, T* gw) {
+    cpu::conv_backward_weight<T>(a, p, {x.data_ptr<T>(), gy.data_ptr<T>(), gw});
   });
   CHECK(backends::cpu::benchmark_stats().finds == 3);
+}
+
+}  // namespace
+
+TEST_CASE("every cpu conv algorithm gives the chosen algorithm's result, in every pass",
+          "[bench_cache]") {
+  check_every_algorithm_agrees<double>(1e-12);
+  check_every_algorithm_agrees<float>(1e-4);
 }
 
 TEST_CASE("conv2d with cpu benchmark on matches benchmark off and searches each pass once",
@@ -699,6 +720,8 @@ TEST_CASE("conv2d with cpu benchmark on matches benchmark off and searches each 
   for (const backends::BenchmarkEntry& e : backends::cpu::benchmark_entries()) {
     INFO(e.pass << " " << e.key);
     CHECK_THAT(e.key, Catch::Contains("n3,c3,h9,w9,k5,r3,s3,g1,st2x2,pad1x1,dil1x1,float32"));
-    CHECK((e.algo == "im2col_gemm" || e.algo == "direct"));
+    // The candidates for 3 channels; the implicit GEMM only for the forward.
+    CHECK((e.algo == "im2col_gemm" || e.algo == "direct" ||
+           (e.algo == "implicit_gemm" && e.pass == "forward")));
   }
 }

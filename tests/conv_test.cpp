@@ -123,42 +123,52 @@ std::string describe(const Problem& p) {
          (p.bias ? " bias" : "");
 }
 
-// Runs each pass of `algo` on the kernel entry points in dtype T and checks it
-// against the naive loops.
+// Runs each pass `algo` supports on the kernel entry points in dtype T and
+// checks it against the naive loops; returns how many passes ran.
 template <typename T>
-void check_algo_passes(ConvAlgo algo, const Problem& p, double tol) {
+int check_algo_passes(ConvAlgo algo, const Problem& p, double tol) {
   INFO(cpu::conv_algo_name(algo) << " on " << describe(p));
   const ScalarType dt = scalar_type_of<T>;
   const Tensor x = randn(p.x_shape(), dt), w = randn(p.w_shape(), dt), gy = randn(p.y_shape(), dt);
   const Tensor bk = randn({p.k}, dt), bc = randn({p.c}, dt);
   const ConvParams params = p.params(dt);
-  Tensor y = full(p.y_shape(), 7.0, dt), gx = full(p.x_shape(), 7.0, dt);
-  Tensor gw = full(p.w_shape(), 7.0, dt);  // the kernels must overwrite, not accumulate
-  cpu::conv_forward<T>(algo, params,
-                       {x.data_ptr<T>(), w.data_ptr<T>(), p.bias ? bk.data_ptr<T>() : nullptr,
-                        y.data_ptr<T>()});
-  cpu::conv_backward_data<T>(algo, params,
-                             {gy.data_ptr<T>(), w.data_ptr<T>(),
-                              p.bias ? bc.data_ptr<T>() : nullptr, gx.data_ptr<T>()});
-  cpu::conv_backward_weight<T>(algo, params, {x.data_ptr<T>(), gy.data_ptr<T>(), gw.data_ptr<T>()});
   const std::vector<double> none;
-  {
+  const auto supports = [&](cpu::ConvPass pass) {
+    return cpu::conv_algo_supports(algo, pass, params);
+  };
+  int passes = 0;
+  if (supports(cpu::ConvPass::kForward)) {
     INFO("forward");
+    Tensor y = full(p.y_shape(), 7.0, dt);  // the kernels must overwrite, not accumulate
+    cpu::conv_forward<T>(algo, params,
+                         {x.data_ptr<T>(), w.data_ptr<T>(), p.bias ? bk.data_ptr<T>() : nullptr,
+                          y.data_ptr<T>()});
     require_values(y, naive_forward(p, values(x), values(w), p.bias ? values(bk) : none), tol);
+    ++passes;
   }
-  {
+  if (supports(cpu::ConvPass::kBackwardData)) {
     INFO("backward-data");
+    Tensor gx = full(p.x_shape(), 7.0, dt);
+    cpu::conv_backward_data<T>(algo, params,
+                               {gy.data_ptr<T>(), w.data_ptr<T>(),
+                                p.bias ? bc.data_ptr<T>() : nullptr, gx.data_ptr<T>()});
     require_values(gx, naive_backward_data(p, values(gy), values(w), p.bias ? values(bc) : none),
                    tol);
+    ++passes;
   }
-  {
+  if (supports(cpu::ConvPass::kBackwardWeight)) {
     INFO("backward-weight");
+    Tensor gw = full(p.w_shape(), 7.0, dt);
+    cpu::conv_backward_weight<T>(algo, params,
+                                 {x.data_ptr<T>(), gy.data_ptr<T>(), gw.data_ptr<T>()});
     require_values(gw, naive_backward_weight(p, values(x), values(gy)), tol);
+    ++passes;
   }
+  return passes;
 }
 
-const std::array<ConvAlgo, 4> kAlgos{ConvAlgo::kIm2colGemm, ConvAlgo::kGemm1x1, ConvAlgo::kDirect,
-                                     ConvAlgo::kIm2colNhwc};
+const std::array<ConvAlgo, 5> kAlgos{ConvAlgo::kIm2colGemm, ConvAlgo::kGemm1x1, ConvAlgo::kDirect,
+                                     ConvAlgo::kIm2colNhwc, ConvAlgo::kImplicitGemm};
 
 // Sets a CPU benchmark mode for one scope.
 struct BenchmarkModeGuard {
@@ -177,7 +187,6 @@ TEST_CASE("conv kernels: every algorithm's three passes match naive float64 loop
   manual_seed(11);
   for (const Problem& p : small_problems()) {
     for (ConvAlgo algo : kAlgos) {
-      if (!cpu::conv_algo_supports(algo, p.params(kDouble))) continue;
       check_algo_passes<double>(algo, p, 1e-12);
       check_algo_passes<float>(algo, p, 1e-4);
     }
@@ -185,30 +194,29 @@ TEST_CASE("conv kernels: every algorithm's three passes match naive float64 loop
 }
 
 TEST_CASE("conv kernels: 1x1, direct and channels-last support what they claim", "[conv]") {
+  const auto kFwd = cpu::ConvPass::kForward;
   const Problem one_by_one{2, 3, 4, 4, 5, 1, 1};
   Problem strided = one_by_one;
   strided.stride = {2, 2};
   Problem padded = one_by_one;
   padded.pad = {1, 0};
-  CHECK(cpu::conv_algo_supports(ConvAlgo::kGemm1x1, one_by_one.params(kFloat)));
-  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kGemm1x1, strided.params(kFloat)));
-  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kGemm1x1, padded.params(kFloat)));
-  CHECK(cpu::conv_algo_supports(ConvAlgo::kIm2colGemm, strided.params(kFloat)));
-  CHECK(cpu::conv_algo_supports(ConvAlgo::kDirect, Problem{1, 3, 8, 8, 32, 3, 3}.params(kFloat)));
-  CHECK_FALSE(
-      cpu::conv_algo_supports(ConvAlgo::kDirect, Problem{1, 64, 8, 8, 32, 3, 3}.params(kFloat)));
-  CHECK(cpu::conv_algo_supports(ConvAlgo::kIm2colNhwc,
-                                Problem{1, 16, 8, 8, 32, 3, 3}.params(kFloat)));
-  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kIm2colNhwc,
-                                      Problem{1, 8, 8, 8, 32, 3, 3}.params(kFloat)));
+  CHECK(cpu::conv_algo_supports(ConvAlgo::kGemm1x1, kFwd, one_by_one.params(kFloat)));
+  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kGemm1x1, kFwd, strided.params(kFloat)));
+  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kGemm1x1, kFwd, padded.params(kFloat)));
+  CHECK(cpu::conv_algo_supports(ConvAlgo::kIm2colGemm, kFwd, strided.params(kFloat)));
+  const auto params = [](int64_t c) { return Problem{1, c, 8, 8, 32, 3, 3}.params(kFloat); };
+  CHECK(cpu::conv_algo_supports(ConvAlgo::kDirect, kFwd, params(3)));
+  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kDirect, kFwd, params(64)));
+  CHECK(cpu::conv_algo_supports(ConvAlgo::kIm2colNhwc, kFwd, params(16)));
+  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kIm2colNhwc, kFwd, params(8)));
   Problem grouped{1, 32, 8, 8, 32, 3, 3};
   grouped.groups = 2;
-  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kIm2colNhwc, grouped.params(kFloat)));
+  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kIm2colNhwc, kFwd, grouped.params(kFloat)));
   // The heuristic only names algorithms that support the problem.
   for (const Problem& p : small_problems())
     for (auto pass : {cpu::ConvPass::kForward, cpu::ConvPass::kBackwardData,
                       cpu::ConvPass::kBackwardWeight})
-      CHECK(cpu::conv_algo_supports(cpu::conv_heuristic_algo(pass, p.params(kFloat)),
+      CHECK(cpu::conv_algo_supports(cpu::conv_heuristic_algo(pass, p.params(kFloat)), pass,
                                     p.params(kFloat)));
 }
 
@@ -221,7 +229,7 @@ TEST_CASE("conv kernels: model-sized float32 layers (packed GEMM path) match nai
                                     {2, 64, 8, 8, 128, 1, 1, {1, 1}, {0, 0}, {1, 1}, 1, true}};
   for (const Problem& p : layers)
     for (ConvAlgo algo : kAlgos)
-      if (cpu::conv_algo_supports(algo, p.params(kFloat))) check_algo_passes<float>(algo, p, 2e-4);
+      check_algo_passes<float>(algo, p, 2e-4);
 }
 
 TEST_CASE("conv kernels: im2col splits a large batch into chunks and sums them", "[conv]") {
@@ -230,6 +238,78 @@ TEST_CASE("conv kernels: im2col splits a large batch into chunks and sums them",
   const Problem p{3, 16, 128, 128, 2, 3, 3, {1, 1}, {1, 1}, {1, 1}, 1, true};
   check_algo_passes<double>(ConvAlgo::kIm2colGemm, p, 1e-11);
   check_algo_passes<double>(ConvAlgo::kIm2colNhwc, p, 1e-11);
+}
+
+TEST_CASE("conv kernels: the implicit GEMM is a float32 forward, and says so otherwise",
+          "[conv]") {
+  const Problem p{2, 8, 6, 6, 4, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
+  CHECK(cpu::conv_algo_supports(ConvAlgo::kImplicitGemm, cpu::ConvPass::kForward,
+                                p.params(kFloat)) == cpu::conv_implicit_gemm_available());
+  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kImplicitGemm, cpu::ConvPass::kForward,
+                                      p.params(kDouble)));
+  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kImplicitGemm, cpu::ConvPass::kBackwardData,
+                                      p.params(kFloat)));
+  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kImplicitGemm, cpu::ConvPass::kBackwardWeight,
+                                      p.params(kFloat)));
+  // The heuristic takes it where its vectors are full and an image's planes fit in L2: the
+  // sample model's second layer, but not 7x7 outputs (49 of 64 lanes) nor a 224x224 image.
+  const bool avx512 = cpu::conv_implicit_gemm_available();
+  const auto layer = [](int64_t c, int64_t hw) {
+    return Problem{64, c, hw, hw, 64, 3, 3, {2, 2}, {1, 1}}.params(kFloat);
+  };
+  CHECK(cpu::conv_implicit_gemm_preferred(layer(32, 16)) == avx512);
+  CHECK((cpu::conv_heuristic_algo(cpu::ConvPass::kForward, layer(32, 16)) ==
+         ConvAlgo::kImplicitGemm) == avx512);
+  CHECK_FALSE(cpu::conv_implicit_gemm_preferred(layer(32, 14)));
+  CHECK_FALSE(cpu::conv_implicit_gemm_preferred(layer(3, 224)));
+  // Called anyway, the unsupported passes raise an Error naming the algorithm.
+  const Tensor x = randn(p.x_shape(), kDouble), w = randn(p.w_shape(), kDouble);
+  Tensor y = ember::empty(p.y_shape(), kDouble);
+  REQUIRE_THROWS_WITH(cpu::conv_forward<double>(ConvAlgo::kImplicitGemm, p.params(kDouble),
+                                                {x.data_ptr<double>(), w.data_ptr<double>(),
+                                                 nullptr, y.data_ptr<double>()}),
+                      Catch::Contains("implicit_gemm") && Catch::Contains("float64"));
+  const Tensor xf = randn(p.x_shape()), wf = randn(p.w_shape()), gy = randn(p.y_shape());
+  Tensor gx = ember::empty(p.x_shape()), gw = ember::empty(p.w_shape());
+  REQUIRE_THROWS_WITH(cpu::conv_backward_data<float>(ConvAlgo::kImplicitGemm, p.params(kFloat),
+                                                     {gy.data_ptr<float>(), wf.data_ptr<float>(),
+                                                      nullptr, gx.data_ptr<float>()}),
+                      Catch::Contains("backward-data"));
+  REQUIRE_THROWS_WITH(cpu::conv_backward_weight<float>(
+                          ConvAlgo::kImplicitGemm, p.params(kFloat),
+                          {xf.data_ptr<float>(), gy.data_ptr<float>(), gw.data_ptr<float>()}),
+                      Catch::Contains("backward-weight"));
+}
+
+TEST_CASE("conv kernels: the implicit GEMM's layouts match naive loops", "[conv]") {
+  if (!cpu::conv_implicit_gemm_available()) return;  // no AVX-512: nothing to check
+  manual_seed(14);
+  // Each problem reaches one path of conv_implicit_gemm.cpp.
+  const std::vector<Problem> problems{
+      // 4x4 outputs: two images per 32-column panel
+      {5, 20, 8, 8, 30, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
+      // 7x7 outputs (span 64: 15 zero lanes per image), input rows of 14
+      {3, 9, 14, 14, 17, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, false},
+      // 3x3 outputs (span 16), so a panel's vectors hold 9 pixels each
+      {7, 5, 6, 6, 3, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
+      // stride 1, output rows of 20: vectors cross rows beyond a 32-float window (gathers)
+      {2, 6, 20, 20, 16, 3, 3, {1, 1}, {1, 1}, {1, 1}, 1, true},
+      // input rows of 40 (no permute split), stride 3 and dilation 2, asymmetric padding
+      {2, 4, 11, 40, 6, 3, 3, {3, 3}, {2, 1}, {2, 2}, 1, true},
+      // 48 * 9 = 432 reduction rows: two k blocks, the bias added once
+      {3, 48, 8, 8, 20, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
+      // chunks of 5 images, smaller than a thread's run: planes rebuilt per chunk, with
+      // images cut between chunks (6x6 outputs: span 48, not a multiple of 32 columns)
+      {9, 64, 12, 12, 24, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
+      // groups, 15 output channels per group (a 14-row tile and a 1-row tile)
+      {2, 12, 9, 9, 30, 3, 3, {2, 2}, {1, 1}, {1, 1}, 2, true},
+      // one image, many columns: threads split it mid-image
+      {1, 8, 64, 64, 16, 3, 3, {1, 1}, {1, 1}, {1, 1}, 1, false},
+      // 1x1 with stride 2 and padding, empty-ish corners
+      {2, 16, 7, 7, 5, 1, 1, {2, 2}, {1, 1}, {1, 1}, 1, true},
+  };
+  for (const Problem& p : problems)
+    CHECK(check_algo_passes<float>(ConvAlgo::kImplicitGemm, p, 2e-4) == 1);
 }
 
 // ---- conv2d ----

@@ -9,9 +9,13 @@
 //                    conv_transpose2d)
 //   backward-weight: gw = d<conv(x, w), gy>/dw
 //
-// One set per algorithm (ConvAlgo); conv_run picks it by value. An algorithm
-// may be called only for problems it supports (conv_algo_supports) and with
-// every size positive (the op handles empty problems itself).
+// One set per algorithm (ConvAlgo); conv_forward etc. pick it by value. An
+// algorithm may be called only for the passes and problems it supports
+// (conv_algo_supports) and with every size positive (the op handles empty
+// problems itself).
+#include <type_traits>
+
+#include "ember/core/error.h"
 #include "ember/kernels/cpu/conv_params.h"
 
 namespace ember::cpu {
@@ -51,6 +55,14 @@ EMBER_DECLARE_CONV_ALGO(conv_direct)
 EMBER_DECLARE_CONV_ALGO(conv_im2col_nhwc)
 #undef EMBER_DECLARE_CONV_ALGO
 
+// The implicit GEMM (conv_implicit_gemm.cpp) has a float32 forward only, and
+// only in builds with AVX-512 (available() says whether this one has it).
+// preferred(p): whether p is a problem it was measured to win on (its output
+// planes fill its 16-lane vectors; an image's phase planes fit in L2).
+bool conv_implicit_gemm_available();
+bool conv_implicit_gemm_preferred(const ConvParams& p);
+void conv_implicit_gemm_forward(const ConvParams& p, const ConvForwardArgs<float>& a);
+
 template <typename T>
 void conv_forward(ConvAlgo algo, const ConvParams& p, const ConvForwardArgs<T>& a) {
   switch (algo) {
@@ -58,7 +70,12 @@ void conv_forward(ConvAlgo algo, const ConvParams& p, const ConvForwardArgs<T>& 
     case ConvAlgo::kGemm1x1: return conv_gemm1x1_forward(p, a);
     case ConvAlgo::kDirect: return conv_direct_forward(p, a);
     case ConvAlgo::kIm2colNhwc: return conv_im2col_nhwc_forward(p, a);
+    case ConvAlgo::kImplicitGemm:
+      if constexpr (std::is_same_v<T, float>) return conv_implicit_gemm_forward(p, a);
+      break;
   }
+  EMBER_ERROR("conv2d: the ", conv_algo_name(algo), " algorithm has no ", dtype_name(p.dtype),
+              " forward");
 }
 template <typename T>
 void conv_backward_data(ConvAlgo algo, const ConvParams& p, const ConvBackwardDataArgs<T>& a) {
@@ -67,7 +84,9 @@ void conv_backward_data(ConvAlgo algo, const ConvParams& p, const ConvBackwardDa
     case ConvAlgo::kGemm1x1: return conv_gemm1x1_backward_data(p, a);
     case ConvAlgo::kDirect: return conv_direct_backward_data(p, a);
     case ConvAlgo::kIm2colNhwc: return conv_im2col_nhwc_backward_data(p, a);
+    case ConvAlgo::kImplicitGemm: break;
   }
+  EMBER_ERROR("conv2d: the ", conv_algo_name(algo), " algorithm has no backward-data pass");
 }
 template <typename T>
 void conv_backward_weight(ConvAlgo algo, const ConvParams& p, const ConvBackwardWeightArgs<T>& a) {
@@ -76,7 +95,9 @@ void conv_backward_weight(ConvAlgo algo, const ConvParams& p, const ConvBackward
     case ConvAlgo::kGemm1x1: return conv_gemm1x1_backward_weight(p, a);
     case ConvAlgo::kDirect: return conv_direct_backward_weight(p, a);
     case ConvAlgo::kIm2colNhwc: return conv_im2col_nhwc_backward_weight(p, a);
+    case ConvAlgo::kImplicitGemm: break;
   }
+  EMBER_ERROR("conv2d: the ", conv_algo_name(algo), " algorithm has no backward-weight pass");
 }
 
 }  // namespace ember::cpu

@@ -2,6 +2,8 @@
 // benchmark mode is off. The thresholds come from benchmarks/conv_bench.cpp.
 #include "ember/kernels/cpu/conv_algo_select.h"
 
+#include "ember/kernels/cpu/conv.h"
+
 namespace ember::cpu {
 
 namespace {
@@ -18,7 +20,7 @@ constexpr int64_t kNhwcMinChannels = 16;
 constexpr int64_t kGatherForwardWidth = 4;
 }  // namespace
 
-bool conv_algo_supports(ConvAlgo algo, const ConvParams& p) {
+bool conv_algo_supports(ConvAlgo algo, ConvPass pass, const ConvParams& p) {
   switch (algo) {
     case ConvAlgo::kIm2colGemm: return true;
     case ConvAlgo::kGemm1x1:
@@ -26,15 +28,27 @@ bool conv_algo_supports(ConvAlgo algo, const ConvParams& p) {
              p.padding[1] == 0;
     case ConvAlgo::kDirect: return p.c / p.groups <= kDirectMaxChannels;
     case ConvAlgo::kIm2colNhwc: return p.groups == 1 && p.c >= kNhwcMinChannels;
+    case ConvAlgo::kImplicitGemm:
+      return pass == ConvPass::kForward && p.dtype == ScalarType::Float &&
+             conv_implicit_gemm_available();
   }
   return false;
 }
 
-// 1x1 GEMM wherever it applies (it skips the unfold); the direct forward for
-// the first layer of an image model; the channels-last unfold where it
-// applies (16+ channels, one group), except for forwards with output rows of
-// at most kGatherForwardWidth; im2col + GEMM otherwise. The direct backward
-// passes are plain loops, slower than im2col at every measured shape.
+// The implicit GEMM for the forwards it suits (conv_implicit_gemm_preferred:
+// OH*OW at least 7/8 of OH*OW rounded up to 16, and an image's phase planes
+// within 256 KiB); 1x1
+// GEMM wherever it applies (it skips the unfold); the direct forward for the
+// first layer of an image model; the channels-last unfold where it applies
+// (16+ channels, one group), except for forwards with output rows of at most
+// kGatherForwardWidth; im2col + GEMM otherwise. The direct backward passes
+// are plain loops, slower than im2col at every measured shape.
+// Forwards, conv_bench (batch 64, 2 threads, median of 41, ms), implicit GEMM
+// vs the algorithm the heuristic took before it:
+//   3x32x32->32    0.32 vs 0.31 (direct)   1x28x28->32   0.086 vs 0.143 (direct)
+//   32x16x16->64   0.94 vs 1.08 (nhwc)     32x14x14->64  0.89 vs 0.77 (nhwc: 49 of 64 lanes)
+//   64x8x8->128    0.91 vs 1.12 (im2col)   64x7x7->128   0.91 vs 1.04 (im2col)
+//   1x1 64x16x16->128 1.66 vs 1.82 (1x1)   1x1 256x7x7->64 1.13 vs 0.93 (1x1: 49 of 64 lanes)
 // Channels-last vs NCHW im2col, conv_bench under load (batch 64, 2 threads,
 // fastest of 41, ms, forward / backward-data / backward-weight):
 //   32x14x14->64  0.74 / 0.88 / 0.98 vs 0.95 / 1.03 / 1.10
@@ -45,11 +59,13 @@ bool conv_algo_supports(ConvAlgo algo, const ConvParams& p) {
 // gather fills a whole output plane of the NCHW unfold, while the channels-
 // last forward pays a transpose of the input and one of the columns (packing).
 ConvAlgo conv_heuristic_algo(ConvPass pass, const ConvParams& p) {
-  if (conv_algo_supports(ConvAlgo::kGemm1x1, p)) return ConvAlgo::kGemm1x1;
+  if (conv_algo_supports(ConvAlgo::kImplicitGemm, pass, p) && conv_implicit_gemm_preferred(p))
+    return ConvAlgo::kImplicitGemm;
+  if (conv_algo_supports(ConvAlgo::kGemm1x1, pass, p)) return ConvAlgo::kGemm1x1;
   if (pass == ConvPass::kForward && p.c / p.groups <= kDirectForwardChannels)
     return ConvAlgo::kDirect;
   const bool gather_forward = pass == ConvPass::kForward && p.out_w() <= kGatherForwardWidth;
-  if (!gather_forward && conv_algo_supports(ConvAlgo::kIm2colNhwc, p))
+  if (!gather_forward && conv_algo_supports(ConvAlgo::kIm2colNhwc, pass, p))
     return ConvAlgo::kIm2colNhwc;
   return ConvAlgo::kIm2colGemm;
 }

@@ -37,13 +37,13 @@ double median_time_ms(ConvAlgo algo, const std::function<void(ConvAlgo)>& run, d
 }
 
 // The search of a cache miss: every algorithm that supports p, timed.
-std::vector<bench::AlgoResult> time_conv_algos(const ConvParams& p,
+std::vector<bench::AlgoResult> time_conv_algos(ConvPass pass, const ConvParams& p,
                                                const std::function<void(ConvAlgo)>& run) {
   // The specialised algorithms first: they apply only where they tend to be
   // fast, so the general one is then timed against a good bound.
   std::vector<ConvAlgo> candidates;
   for (int a = kNumConvAlgos - 1; a >= 0; --a)
-    if (conv_algo_supports(static_cast<ConvAlgo>(a), p)) candidates.push_back(ConvAlgo(a));
+    if (conv_algo_supports(static_cast<ConvAlgo>(a), pass, p)) candidates.push_back(ConvAlgo(a));
   // One candidate: nothing to compare, so nothing to run.
   if (candidates.size() == 1) return {{static_cast<int>(candidates[0]), 0, 0, 0.0}};
   std::vector<bench::AlgoResult> results;
@@ -75,11 +75,12 @@ ConvAlgo choose_conv_algo(ConvPass pass, const ConvParams& p,
   const auto entry =
       conv_benchmark_caches()
           .cache(static_cast<size_t>(pass))
-          .get_or_find(conv_benchmark_key(p), [&] { return time_conv_algos(p, run); });
+          .get_or_find(conv_benchmark_key(p), [&] { return time_conv_algos(pass, p, run); });
   const int algo = entry->choice().algo;
   // An entry loaded from a file written by another build may name an
   // algorithm this one does not have or no longer allows for p.
-  if (algo < 0 || algo >= kNumConvAlgos || !conv_algo_supports(static_cast<ConvAlgo>(algo), p))
+  if (algo < 0 || algo >= kNumConvAlgos ||
+      !conv_algo_supports(static_cast<ConvAlgo>(algo), pass, p))
     return conv_heuristic_algo(pass, p);
   return static_cast<ConvAlgo>(algo);
 }

@@ -9,7 +9,8 @@
 
 namespace ember::cpu {
 
-bool conv_algo_supports(ConvAlgo algo, const ConvParams& p);
+// Whether `algo` can run `pass` of p.
+bool conv_algo_supports(ConvAlgo algo, ConvPass pass, const ConvParams& p);
 ConvAlgo conv_heuristic_algo(ConvPass pass, const ConvParams& p);
 ConvAlgo choose_conv_algo(ConvPass pass, const ConvParams& p,
                           const std::function<void(ConvAlgo)>& run);

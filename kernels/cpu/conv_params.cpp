@@ -20,6 +20,7 @@ const char* conv_algo_name(ConvAlgo algo) {
     case ConvAlgo::kGemm1x1: return "gemm_1x1";
     case ConvAlgo::kDirect: return "direct";
     case ConvAlgo::kIm2colNhwc: return "im2col_nhwc";
+    case ConvAlgo::kImplicitGemm: return "implicit_gemm";
   }
   return "unknown";
 }

@@ -23,15 +23,16 @@ struct ConvParams {
   std::string key() const;
 };
 
-// The CPU algorithms. Every algorithm computes every pass for every problem
-// it `supports`; they differ only in speed.
+// The CPU algorithms. Every algorithm computes the passes and problems it
+// `supports` (conv_algo_select.h); they differ only in speed.
 enum class ConvAlgo : int {
   kIm2colGemm = 0,  // unfold the input, one GEMM per image and group
   kGemm1x1 = 1,     // 1x1, stride 1, no padding: the input already is the matrix
   kDirect = 2,      // direct loops, for small channel counts
   kIm2colNhwc = 3,  // unfold a channels-last copy: contiguous runs of channels
+  kImplicitGemm = 4,  // im2col's product, its panels gathered from the image (forward only)
 };
-inline constexpr int kNumConvAlgos = 4;
+inline constexpr int kNumConvAlgos = 5;
 const char* conv_algo_name(ConvAlgo algo);
 
 enum class ConvPass : int { kForward = 0, kBackwardData = 1, kBackwardWeight = 2 };

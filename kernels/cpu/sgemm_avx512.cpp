@@ -7,14 +7,11 @@
 // -Wuninitialized reports in every inlined shuffle.
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-
 #include <algorithm>
-#include <array>
-#include <cstdlib>
 #include <utility>
 
 #include "ember/core/parallel.h"
+#include "ember/kernels/cpu/sgemm_avx512_tile.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -24,14 +21,9 @@
 namespace ember::cpu {
 
 #if defined(__AVX512F__)
+namespace sgemm_detail {
 namespace {
 
-// Register tile: kMR rows x kNR columns of c live in kMR * kNV zmm accumulators (28 of 32),
-// plus kNV registers for a row of b; a is broadcast straight from memory. 28 independent
-// FMA chains cover the FMA latency (4 cycles) times its throughput on both pipes.
-constexpr int kNV = 2;             // zmm vectors per tile row
-constexpr int kNR = 16 * kNV;      // tile columns
-constexpr int kMR = 14;            // tile rows (<= 16: a panel row is one masked vector)
 // Cache blocking: a kc x kNR panel of b (48 KiB) stays in L1/L2 while the micro-kernel walks
 // down the mc x kc block of a (420 KiB, L2); the kc x nc block of b sits in L3. Deep kc
 // amortises the load and store of the c tile (1024^3 on one thread: kc 128 gave 81 GFLOP/s,
@@ -39,10 +31,6 @@ constexpr int kMR = 14;            // tile rows (<= 16: a panel row is one maske
 constexpr int64_t kKC = 384;
 constexpr int64_t kMC = kMR * 20;
 constexpr int64_t kNC = 2048;
-
-__mmask16 low_mask(int64_t count) {  // lanes [0, count), count clamped to [0, 16]
-  return count >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << std::max<int64_t>(count, 0)) - 1);
-}
 
 // r[i] (16 lanes) -> r[j][i] = old r[i][j]: in-register transpose of a 16 x 16 block.
 void transpose16(__m512 r[16]) {
@@ -126,93 +114,27 @@ void pack(int64_t kc, int64_t width, const float* data, int64_t ps, int64_t js, 
   pack_columns(kc, width, data, js, pw, dst, zero_fill);
 }
 
-// a rows [i0, i0 + mc), k [p0, p0 + kc) -> panels of kMR rows, each kc x mr with stride mr
-// (the last panel has mr = mc % kMR rows, packed tight).
-void pack_a(const MatrixRef<float>& a, int64_t i0, int64_t mc, int64_t p0, int64_t kc, float* dst) {
+}  // namespace
+
+void pack_a(const MatrixRef<float>& a, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
+            float* dst) {
   // a(i, p): row-major at data[i * ld + p], column-major at data[i + p * ld]
   const int64_t is = a.col_major ? 1 : a.ld, ps = a.col_major ? a.ld : 1;
   pack(kc, mc, a.data + i0 * is + p0 * ps, ps, is, kMR, dst, false);
 }
 
-// b k [p0, p0 + kc), columns [j0, j0 + nc) -> panels of kNR columns, each kc x kNR, with the
-// columns past nc zero.
-void pack_b(const MatrixRef<float>& b, int64_t p0, int64_t kc, int64_t j0, int64_t nc, float* dst) {
+void pack_b(const MatrixRef<float>& b, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
+            float* dst) {
   // b(p, j): row-major at data[p * ld + j], column-major at data[p + j * ld]
   const int64_t ps = b.col_major ? 1 : b.ld, js = b.col_major ? b.ld : 1;
   pack(kc, nc, b.data + p0 * ps + j0 * js, ps, js, kNR, dst, true);
 }
 
-// c (MR x kNR tile, columns masked) = alpha * a_panel @ b_panel + beta * c; beta == 0 does not
-// read c. a_panel: kc x MR (stride MR), b_panel: kc x kNR.
-template <int MR>
-void micro_kernel(int64_t kc, const float* __restrict a, const float* __restrict b, float* c,
-                  int64_t ldc, float alpha, float beta, const __mmask16* col_mask) {
-  // The c tile is read (beta != 0) and written only after the k loop, and its rows usually
-  // miss every cache (c is larger than L2, and rows ldc apart alias in L1); starting the
-  // fetch into L2 now hides that latency behind the kc-long loop. L2, not L1: the a and b
-  // streams of the loop would evict it from L1 first.
-#pragma GCC unroll 16
-  for (int i = 0; i < MR; ++i) {
-    _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc), _MM_HINT_T1);
-    _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + kNR - 1), _MM_HINT_T1);
-  }
-  __m512 acc[MR][kNV];
-#pragma GCC unroll 16
-  for (int i = 0; i < MR; ++i)
-#pragma GCC unroll 4
-    for (int v = 0; v < kNV; ++v) acc[i][v] = _mm512_setzero_ps();
-  for (int64_t p = 0; p < kc; ++p) {
-    __m512 bv[kNV];
-#pragma GCC unroll 4
-    for (int v = 0; v < kNV; ++v) bv[v] = _mm512_load_ps(b + p * kNR + 16 * v);
-#pragma GCC unroll 16
-    for (int i = 0; i < MR; ++i) {
-      const __m512 ai = _mm512_set1_ps(a[p * MR + i]);
-#pragma GCC unroll 4
-      for (int v = 0; v < kNV; ++v) acc[i][v] = _mm512_fmadd_ps(ai, bv[v], acc[i][v]);
-    }
-  }
-  const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
-#pragma GCC unroll 16
-  for (int i = 0; i < MR; ++i)
-#pragma GCC unroll 4
-    for (int v = 0; v < kNV; ++v) {
-      float* cp = c + i * ldc + 16 * v;
-      __m512 r = _mm512_mul_ps(va, acc[i][v]);
-      if (beta != 0.0f) r = _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(col_mask[v], cp), r);
-      _mm512_mask_storeu_ps(cp, col_mask[v], r);
-    }
-}
+}  // namespace sgemm_detail
 
-using MicroKernel = void (*)(int64_t, const float*, const float*, float*, int64_t, float, float,
-                             const __mmask16*);
+namespace {
 
-template <int... R>
-constexpr auto make_kernels(std::integer_sequence<int, R...>) {
-  return std::array<MicroKernel, sizeof...(R)>{&micro_kernel<R + 1>...};
-}
-// kKernels[mr - 1] handles a tile of mr rows.
-constexpr auto kKernels = make_kernels(std::make_integer_sequence<int, kMR>{});
-
-// A 64-byte aligned scratch buffer per thread, grown on demand and kept for later calls.
-class Scratch {
- public:
-  ~Scratch() { std::free(data_); }
-  float* get(size_t count) {
-    if (count > capacity_) {
-      std::free(data_);
-      capacity_ = (count + 15) / 16 * 16;
-      data_ = static_cast<float*>(std::aligned_alloc(64, capacity_ * sizeof(float)));
-      EMBER_CHECK(data_ != nullptr, "matmul: out of memory for a ", capacity_ * 4,
-                  "-byte packing buffer");
-    }
-    return data_;
-  }
-
- private:
-  float* data_ = nullptr;
-  size_t capacity_ = 0;
-};
+using namespace sgemm_detail;
 
 // Rows [m0, m1) x columns [n0, n1) of c: the whole blocked product on one thread.
 void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
@@ -234,13 +156,15 @@ void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
         const int64_t mc = std::min(kMC, m1 - ic);
         pack_a(a, ic, mc, pc, kc, a_pack);
         for (int64_t jr = 0; jr < nc; jr += kNR) {
-          __mmask16 col_mask[kNV];
-          for (int v = 0; v < kNV; ++v) col_mask[v] = low_mask(nc - jr - 16 * v);
+          TileOut out{{}, {}, ldc, nullptr};
           const float* b_panel = b_pack + jr * kc;
           for (int64_t ir = 0; ir < mc; ir += kMR) {
             const int64_t mr = std::min<int64_t>(kMR, mc - ir);
-            kKernels[mr - 1](kc, a_pack + ir * kc, b_panel, c + (ic + ir) * ldc + jc + jr, ldc,
-                             alpha, block_beta, col_mask);
+            for (int v = 0; v < kNV; ++v) {
+              out.col[v] = c + (ic + ir) * ldc + jc + jr + 16 * v;
+              out.mask[v] = low_mask(nc - jr - 16 * v);
+            }
+            kKernels[mr - 1](kc, a_pack + ir * kc, b_panel, out, alpha, block_beta);
           }
         }
       }

@@ -1,0 +1,125 @@
+#pragma once
+// The register tile of the packed AVX-512 float GEMM (sgemm_avx512.h), shared by the GEMM
+// and the implicit-GEMM convolution (conv_implicit_gemm.cpp), which packs its own b panels
+// straight from the image and stores the tile into NCHW planes. Include only from files
+// compiled with AVX-512 (#if defined(__AVX512F__)).
+#include <immintrin.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <utility>
+
+#include "ember/core/error.h"
+#include "ember/kernels/cpu/gemm.h"
+
+namespace ember::cpu::sgemm_detail {
+
+// Register tile: kMR rows x kNR columns of c live in kMR * kNV zmm accumulators (28 of 32),
+// plus kNV registers for a row of b; a is broadcast straight from memory. 28 independent
+// FMA chains cover the FMA latency (4 cycles) times its throughput on both pipes.
+constexpr int kNV = 2;             // zmm vectors per tile row
+constexpr int kNR = 16 * kNV;      // tile columns
+constexpr int kMR = 14;            // tile rows (<= 16: a panel row is one masked vector)
+
+inline __mmask16 low_mask(int64_t count) {  // lanes [0, count), count clamped to [0, 16]
+  return count >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << std::max<int64_t>(count, 0)) - 1);
+}
+
+// Where a tile's results go: vector v of row i (16 columns) at col[v] + i * ldc, its lanes
+// limited by mask[v]; row_add (or null) holds a value added to each row (a conv's bias).
+struct TileOut {
+  float* col[kNV];
+  __mmask16 mask[kNV];
+  int64_t ldc;
+  const float* row_add;
+};
+
+// Packs rows [i0, i0 + mc) x k [p0, p0 + kc) of a as panels of kMR rows, each kc x mr with
+// stride mr (the last panel has mr = mc % kMR rows, packed tight): a_panel[p * mr + i].
+void pack_a(const MatrixRef<float>& a, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
+            float* dst);
+// Packs k [p0, p0 + kc) x columns [j0, j0 + nc) of b as panels of kNR columns, each kc x
+// kNR (b_panel[p * kNR + j]), with the columns past nc zero.
+void pack_b(const MatrixRef<float>& b, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
+            float* dst);
+
+// out (MR x kNR tile) = alpha * a_panel @ b_panel + beta * out (+ row_add); beta == 0 does
+// not read out. a_panel: kc x MR (stride MR), b_panel: kc x kNR.
+template <int MR>
+void micro_kernel(int64_t kc, const float* __restrict a, const float* __restrict b,
+                  const TileOut& out, float alpha, float beta) {
+  // The c tile is read (beta != 0) and written only after the k loop, and its rows usually
+  // miss every cache (c is larger than L2, and rows ldc apart alias in L1); starting the
+  // fetch into L2 now hides that latency behind the kc-long loop. L2, not L1: the a and b
+  // streams of the loop would evict it from L1 first.
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+    for (int v = 0; v < kNV; ++v)
+      _mm_prefetch(reinterpret_cast<const char*>(out.col[v] + i * out.ldc), _MM_HINT_T1);
+  __m512 acc[MR][kNV];
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+    for (int v = 0; v < kNV; ++v) acc[i][v] = _mm512_setzero_ps();
+  for (int64_t p = 0; p < kc; ++p) {
+    __m512 bv[kNV];
+#pragma GCC unroll 4
+    for (int v = 0; v < kNV; ++v) bv[v] = _mm512_load_ps(b + p * kNR + 16 * v);
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i) {
+      const __m512 ai = _mm512_set1_ps(a[p * MR + i]);
+#pragma GCC unroll 4
+      for (int v = 0; v < kNV; ++v) acc[i][v] = _mm512_fmadd_ps(ai, bv[v], acc[i][v]);
+    }
+  }
+  const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kNV; ++v) {
+      float* cp = out.col[v] + i * out.ldc;
+      __m512 r = out.row_add ? _mm512_fmadd_ps(va, acc[i][v], _mm512_set1_ps(out.row_add[i]))
+                             : _mm512_mul_ps(va, acc[i][v]);
+      if (beta != 0.0f) r = _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(out.mask[v], cp), r);
+      _mm512_mask_storeu_ps(cp, out.mask[v], r);
+    }
+  }
+}
+
+using MicroKernel = void (*)(int64_t, const float*, const float*, const TileOut&, float, float);
+
+template <int... R>
+constexpr auto make_kernels(std::integer_sequence<int, R...>) {
+  return std::array<MicroKernel, sizeof...(R)>{&micro_kernel<R + 1>...};
+}
+// kKernels[mr - 1] handles a tile of mr rows.
+inline constexpr auto kKernels = make_kernels(std::make_integer_sequence<int, kMR>{});
+
+// A 64-byte aligned scratch buffer, grown on demand and kept for later calls (one per
+// thread: declare it thread_local).
+class Scratch {
+ public:
+  Scratch() = default;
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  ~Scratch() { std::free(data_); }
+  float* get(size_t count) {
+    if (count > capacity_) {
+      std::free(data_);
+      capacity_ = (count + 15) / 16 * 16;
+      data_ = static_cast<float*>(std::aligned_alloc(64, capacity_ * sizeof(float)));
+      EMBER_CHECK(data_ != nullptr, "matmul: out of memory for a ", capacity_ * 4,
+                  "-byte packing buffer");
+    }
+    return data_;
+  }
+
+ private:
+  float* data_ = nullptr;
+  size_t capacity_ = 0;
+};
+
+}  // namespace ember::cpu::sgemm_detail
