@@ -176,3 +176,46 @@ TEST_CASE("cpu::gemm equals a float64 triple loop for float on both sides of the
   REQUIRE(cpu::sgemm_avx512_pays(150, 140, 130) == cpu::sgemm_avx512_available());
   REQUIRE_FALSE(cpu::sgemm_avx512_pays(3, 5, 7));
 }
+
+TEST_CASE("sgemm_avx512_narrow equals a float64 triple loop for few columns", "[gemm]") {
+  float x = 1.0f;
+  const cpu::MatrixRef<float> rows{&x, 64, false}, cols{&x, 64, true};
+  if (!cpu::sgemm_avx512_available()) {
+    REQUIRE_FALSE(cpu::sgemm_avx512_narrow_applies(4, 10, 64, rows, cols));
+    REQUIRE_THROWS_WITH(cpu::sgemm_avx512_narrow(4, 10, 64, 1.0f, rows, cols, 0.0f, &x, 10),
+                        Catch::Contains("no AVX-512 float GEMM"));
+    return;
+  }
+  // What it takes: up to 12 columns, k >= 64, a read along rows and b along columns.
+  CHECK(cpu::sgemm_avx512_narrow_applies(64, 10, 2048, rows, cols));
+  CHECK_FALSE(cpu::sgemm_avx512_narrow_applies(64, 13, 2048, rows, cols));
+  CHECK_FALSE(cpu::sgemm_avx512_narrow_applies(64, 10, 63, rows, cols));
+  CHECK_FALSE(cpu::sgemm_avx512_narrow_applies(64, 10, 2048, cols, cols));
+  CHECK_FALSE(cpu::sgemm_avx512_narrow_applies(64, 10, 2048, rows, rows));
+  REQUIRE_THROWS_WITH(cpu::sgemm_avx512_narrow(4, 13, 64, 1.0f, rows, cols, 0.0f, &x, 13),
+                      Catch::Contains("narrow"));
+
+  std::mt19937 gen(7);
+  set_num_threads(2);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  auto narrow = [](int64_t m, int64_t n, int64_t k, float alpha, cpu::MatrixRef<float> a,
+                   cpu::MatrixRef<float> b, float beta, float* c, int64_t ldc) {
+    cpu::sgemm_avx512_narrow(m, n, k, alpha, a, b, beta, c, ldc);
+  };
+  // Odd row counts (a lone last row), every column count, k with and without a partial
+  // 16-lane step, and one large enough for both threads.
+  for (int64_t m : {1, 2, 3, 64})
+    for (int64_t n = 1; n <= cpu::kNarrowMaxColumns; ++n)
+      for (int64_t k : {64, 100, 2048})
+        for (int64_t pad : {0, 5}) {
+          check_product(narrow, m, n, k, false, true, pad, 1.0f, 0.0f, nan, gen);
+          check_product(narrow, m, n, k, false, true, pad, -0.5f, 2.0f, 0.75f, gen);
+        }
+  // cpu::gemm sends the sample model's classifier (64 x 2048 @ 2048 x 10) here; other
+  // layouts of the same shape go elsewhere and agree too.
+  auto gemm = [](int64_t m, int64_t n, int64_t k, float alpha, cpu::MatrixRef<float> a,
+                 cpu::MatrixRef<float> b, float beta, float* c, int64_t ldc) {
+    cpu::gemm<float>(m, n, k, alpha, a, b, beta, c, ldc);
+  };
+  check_all_layouts(gemm, 64, 10, 2048, 1.0f, 1.0f, 0.5f, gen);
+}

@@ -45,6 +45,8 @@ void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixRef<T> a, MatrixRef<T>
   if (m == 0 || n == 0) return;
   if constexpr (std::is_same_v<T, float>) {
     if (sgemm_avx512_pays(m, n, k)) return sgemm_avx512(m, n, k, alpha, a, b, beta, c, ldc);
+    if (sgemm_avx512_narrow_applies(m, n, k, a, b))
+      return sgemm_avx512_narrow(m, n, k, alpha, a, b, beta, c, ldc);
   }
   OutMatrixMap<T> C(c, m, n, Eigen::OuterStride<>(ldc));
   if (k == 0) {  // an empty sum: alpha * 0 + beta * c

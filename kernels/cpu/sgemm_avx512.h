@@ -23,4 +23,14 @@ bool sgemm_avx512_pays(int64_t m, int64_t n, int64_t k);
 void sgemm_avx512(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float> a,
                   MatrixRef<float> b, float beta, float* c, int64_t ldc);
 
+// The narrow kernel (sgemm_avx512_narrow.cpp): products of at most kNarrowMaxColumns
+// columns, k >= 64, with a row-major and b column-major (both read along k), such as a
+// Linear layer's forward with few outputs. Same contract and threads as sgemm_avx512; applies
+// is false without AVX-512.
+inline constexpr int kNarrowMaxColumns = 12;
+bool sgemm_avx512_narrow_applies(int64_t m, int64_t n, int64_t k, MatrixRef<float> a,
+                                 MatrixRef<float> b);
+void sgemm_avx512_narrow(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float> a,
+                         MatrixRef<float> b, float beta, float* c, int64_t ldc);
+
 }  // namespace ember::cpu
