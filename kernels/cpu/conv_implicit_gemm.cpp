@@ -68,14 +68,27 @@ struct VectorPattern {
   bool window;  // every offset < 32: two loads and a permute, else a gather
 };
 
-// Everything the threads share: sizes, offset tables, read patterns.
-struct Plan {
+// A problem's phase planes, columns and blocks.
+struct Sizes {
   ConvShape g;
   int64_t hq, wq, plane, channel, image;  // phase planes: channel = sh*sw planes, image = Cg
   int64_t span, columns, panels, kc_blocks, chunk_images;
-  std::vector<int64_t> tap;             // (R*S): a tap's offset in a channel's planes
-  std::vector<int64_t> pixel;           // (span / 16): offset of pixel q0 = 16 * index
-  std::vector<VectorPattern> patterns;  // (span / 16)
+
+  explicit Sizes(const ConvShape& shape)
+      : g(shape), hq((g.h + 2 * g.ph + g.sh - 1) / g.sh), wq((g.w + 2 * g.pw + g.sw - 1) / g.sw),
+        plane(hq * wq), channel(g.sh * g.sw * plane), image(g.cg * channel),
+        span((g.ohw + 15) / 16 * 16), columns(g.n * span), panels((columns + kNR - 1) / kNR),
+        kc_blocks((g.crs_g + kMaxKc - 1) / kMaxKc),
+        chunk_images(std::max<int64_t>(1, kChunkFloats / image)) {}
+};
+
+// Everything the threads share: the sizes, offset tables and read patterns. The tables live
+// in thread_local storage of the thread that made the plan, so a steady stream of calls
+// allocates nothing; the workers read them through the pointers.
+struct Plan : Sizes {
+  const int64_t* tap;             // (R*S): a tap's offset in a channel's planes
+  const int64_t* pixel;           // (span / 16): offset of pixel q0 = 16 * index
+  const VectorPattern* patterns;  // (span / 16)
   // Input rows of at most 32 floats, phases of at most 16 (short_rows): per column phase b,
   // the elements whose input column j * sw + b - pw is inside the row, and their columns.
   bool short_rows;
@@ -83,16 +96,14 @@ struct Plan {
   __m512i index[kMaxStride];
 
   explicit Plan(const ConvShape& shape)
-      : g(shape), hq((g.h + 2 * g.ph + g.sh - 1) / g.sh), wq((g.w + 2 * g.pw + g.sw - 1) / g.sw),
-        plane(hq * wq), channel(g.sh * g.sw * plane), image(g.cg * channel),
-        span((g.ohw + 15) / 16 * 16), columns(g.n * span), panels((columns + kNR - 1) / kNR),
-        kc_blocks((g.crs_g + kMaxKc - 1) / kMaxKc),
-        chunk_images(std::max<int64_t>(1, kChunkFloats / image)),
-        short_rows(g.w <= 32 && wq <= 16 && g.sw <= kMaxStride) {
+      : Sizes(shape), short_rows(g.w <= 32 && wq <= 16 && g.sw <= kMaxStride) {
+    thread_local std::vector<int64_t> taps, pixels;
+    thread_local std::vector<VectorPattern> vector_patterns;
+    taps.clear(), pixels.clear(), vector_patterns.clear();
     for (int64_t r = 0; r < g.r; ++r)
       for (int64_t s = 0; s < g.s; ++s)
-        tap.push_back((r * g.dh % g.sh * g.sw + s * g.dw % g.sw) * plane +
-                      r * g.dh / g.sh * wq + s * g.dw / g.sw);
+        taps.push_back((r * g.dh % g.sh * g.sw + s * g.dw % g.sw) * plane +
+                       r * g.dh / g.sh * wq + s * g.dw / g.sw);
     const auto offset = [&](int64_t q) { return q / g.ow * wq + q % g.ow; };
     for (int64_t q0 = 0; q0 < span; q0 += 16) {
       alignas(64) int32_t lane_offsets[16] = {};
@@ -103,9 +114,10 @@ struct Plan {
         pattern.window = pattern.window && lane_offsets[l] < 32;
       }
       pattern.offsets = _mm512_load_si512(lane_offsets);
-      patterns.push_back(pattern);
-      pixel.push_back(q0 < g.ohw ? offset(q0) : 0);
+      vector_patterns.push_back(pattern);
+      pixels.push_back(q0 < g.ohw ? offset(q0) : 0);
     }
+    tap = taps.data(), pixel = pixels.data(), patterns = vector_patterns.data();
     for (int64_t b = 0; short_rows && b < g.sw; ++b) {
       const auto [first, last] = conv_detail::valid_range(wq, g.w, g.sw, b - g.pw);
       inside[b] = low_mask(last) & ~low_mask(first);
@@ -264,8 +276,8 @@ void run_panels(const Plan& plan, const ConvForwardArgs<float>& a, int64_t grp, 
 bool conv_implicit_gemm_available() { return true; }
 
 bool conv_implicit_gemm_preferred(const ConvParams& p) {
-  const Plan plan{ConvShape(p)};
-  return 8 * plan.g.ohw >= 7 * plan.span && plan.image <= kChunkFloats;
+  const Sizes sizes{ConvShape(p)};
+  return 8 * sizes.g.ohw >= 7 * sizes.span && sizes.image <= kChunkFloats;
 }
 
 void conv_implicit_gemm_forward(const ConvParams& p, const ConvForwardArgs<float>& a) {
