@@ -86,7 +86,7 @@ struct Sizes {
 // in thread_local storage of the thread that made the plan, so a steady stream of calls
 // allocates nothing; the workers read them through the pointers.
 struct Plan : Sizes {
-  const int64_t* tap;             // (R*S): a tap's offset in a channel's planes
+  const int64_t* row;             // (Cg*R*S): offset of a row (c, r, s) in an image's planes
   const int64_t* pixel;           // (span / 16): offset of pixel q0 = 16 * index
   const VectorPattern* patterns;  // (span / 16)
   // Input rows of at most 32 floats, phases of at most 16 (short_rows): per column phase b,
@@ -97,13 +97,14 @@ struct Plan : Sizes {
 
   explicit Plan(const ConvShape& shape)
       : Sizes(shape), short_rows(g.w <= 32 && wq <= 16 && g.sw <= kMaxStride) {
-    thread_local std::vector<int64_t> taps, pixels;
+    thread_local std::vector<int64_t> rows, pixels;
     thread_local std::vector<VectorPattern> vector_patterns;
-    taps.clear(), pixels.clear(), vector_patterns.clear();
-    for (int64_t r = 0; r < g.r; ++r)
-      for (int64_t s = 0; s < g.s; ++s)
-        taps.push_back((r * g.dh % g.sh * g.sw + s * g.dw % g.sw) * plane +
-                       r * g.dh / g.sh * wq + s * g.dw / g.sw);
+    rows.clear(), pixels.clear(), vector_patterns.clear();
+    for (int64_t c = 0; c < g.cg; ++c)
+      for (int64_t r = 0; r < g.r; ++r)
+        for (int64_t s = 0; s < g.s; ++s)
+          rows.push_back(c * channel + (r * g.dh % g.sh * g.sw + s * g.dw % g.sw) * plane +
+                         r * g.dh / g.sh * wq + s * g.dw / g.sw);
     const auto offset = [&](int64_t q) { return q / g.ow * wq + q % g.ow; };
     for (int64_t q0 = 0; q0 < span; q0 += 16) {
       alignas(64) int32_t lane_offsets[16] = {};
@@ -117,7 +118,7 @@ struct Plan : Sizes {
       vector_patterns.push_back(pattern);
       pixels.push_back(q0 < g.ohw ? offset(q0) : 0);
     }
-    tap = taps.data(), pixel = pixels.data(), patterns = vector_patterns.data();
+    row = rows.data(), pixel = pixels.data(), patterns = vector_patterns.data();
     for (int64_t b = 0; short_rows && b < g.sw; ++b) {
       const auto [first, last] = conv_detail::valid_range(wq, g.w, g.sw, b - g.pw);
       inside[b] = low_mask(last) & ~low_mask(first);
@@ -191,15 +192,32 @@ struct PanelVector {
 // floats): dst[p * kNR + 16 v + lane] = col(p0 + p, the lane's column).
 void fill_panel(const Plan& plan, const PanelVector (&vec)[kNV], int64_t p0, int64_t kc,
                 float* dst) {
-  const int64_t rs = plan.g.r * plan.g.s;
-  int64_t c = p0 / rs, tap = p0 % rs;
+  const int64_t* row = plan.row + p0;
+  const VectorPattern* first = vec[0].pattern;
+  const VectorPattern* second = vec[1].pattern;
+  static_assert(kNV == 2, "fill_panel's fast path handles two vectors");
+  if (first && second && first->window && second->window) {
+    // The usual case: both vectors read windows; their patterns stay in registers.
+    const float* src0 = vec[0].src;
+    const float* src1 = vec[1].src;
+    const __m512i idx0 = first->offsets, idx1 = second->offsets;
+    const __mmask16 lanes0 = first->lanes, lanes1 = second->lanes;
+    for (int64_t p = 0; p < kc; ++p) {
+      const float* a = src0 + row[p];
+      const float* b = src1 + row[p];
+      _mm512_store_ps(dst + p * kNR, _mm512_maskz_permutex2var_ps(lanes0, _mm512_loadu_ps(a),
+                                                                  idx0, _mm512_loadu_ps(a + 16)));
+      _mm512_store_ps(dst + p * kNR + 16,
+                      _mm512_maskz_permutex2var_ps(lanes1, _mm512_loadu_ps(b), idx1,
+                                                   _mm512_loadu_ps(b + 16)));
+    }
+    return;
+  }
   for (int64_t p = 0; p < kc; ++p) {
-    const int64_t offset = c * plan.channel + plan.tap[tap];
-#pragma GCC unroll 2
     for (int v = 0; v < kNV; ++v) {
       __m512 x = _mm512_setzero_ps();
       if (const VectorPattern* pattern = vec[v].pattern) {
-        const float* src = vec[v].src + offset;
+        const float* src = vec[v].src + row[p];
         x = pattern->window
                 ? _mm512_maskz_permutex2var_ps(pattern->lanes, _mm512_loadu_ps(src),
                                                pattern->offsets, _mm512_loadu_ps(src + 16))
@@ -207,7 +225,6 @@ void fill_panel(const Plan& plan, const PanelVector (&vec)[kNV], int64_t p0, int
       }
       _mm512_store_ps(dst + p * kNR + 16 * v, x);
     }
-    if (++tap == rs) tap = 0, ++c;
   }
 }
 
