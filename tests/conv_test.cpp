@@ -29,6 +29,7 @@ struct Problem {
   std::array<int64_t, 2> stride{1, 1}, pad{0, 0}, dil{1, 1};
   int64_t groups = 1;
   bool bias = false;
+  bool inference = false;  // the forward of an evaluation (ConvParams::inference)
 
   int64_t oh() const { return (h + 2 * pad[0] - dil[0] * (r - 1) - 1) / stride[0] + 1; }
   int64_t ow() const { return (w + 2 * pad[1] - dil[1] * (s - 1) - 1) / stride[1] + 1; }
@@ -39,6 +40,7 @@ struct Problem {
     ConvParams p;
     p.n = n, p.c = c, p.h = h, p.w = w, p.k = k, p.r = r, p.s = s, p.groups = groups;
     p.stride = stride, p.padding = pad, p.dilation = dil, p.dtype = dtype;
+    p.inference = inference;
     return p;
   }
 };
@@ -167,8 +169,9 @@ int check_algo_passes(ConvAlgo algo, const Problem& p, double tol) {
   return passes;
 }
 
-const std::array<ConvAlgo, 5> kAlgos{ConvAlgo::kIm2colGemm, ConvAlgo::kGemm1x1, ConvAlgo::kDirect,
-                                     ConvAlgo::kIm2colNhwc, ConvAlgo::kImplicitGemm};
+const std::array<ConvAlgo, 6> kAlgos{ConvAlgo::kIm2colGemm,  ConvAlgo::kGemm1x1,
+                                     ConvAlgo::kDirect,      ConvAlgo::kIm2colNhwc,
+                                     ConvAlgo::kImplicitGemm, ConvAlgo::kWinograd};
 
 // Sets a CPU benchmark mode for one scope.
 struct BenchmarkModeGuard {
@@ -310,6 +313,101 @@ TEST_CASE("conv kernels: the implicit GEMM's layouts match naive loops", "[conv]
   };
   for (const Problem& p : problems)
     CHECK(check_algo_passes<float>(ConvAlgo::kImplicitGemm, p, 2e-4) == 1);
+}
+
+TEST_CASE("conv kernels: the stride-2 Winograd matches naive loops at its edges", "[conv]") {
+  Problem applies{2, 8, 9, 9, 4, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
+  applies.inference = true;
+  const bool avx512 = cpu::conv_implicit_gemm_available();
+  const auto supports = [](const Problem& p, cpu::ConvPass pass, ScalarType dtype) {
+    return cpu::conv_algo_supports(ConvAlgo::kWinograd, pass, p.params(dtype));
+  };
+  CHECK(supports(applies, cpu::ConvPass::kForward, kFloat) == avx512);
+  CHECK_FALSE(supports(applies, cpu::ConvPass::kForward, kDouble));
+  CHECK_FALSE(supports(applies, cpu::ConvPass::kBackwardData, kFloat));
+  Problem training = applies, stride1 = applies, dilated = applies, grouped = applies,
+          five = applies;
+  training.inference = false;  // offered for inference forwards only
+  stride1.stride = {1, 1}, dilated.dil = {2, 2}, grouped.groups = 2, five.r = five.s = 5;
+  for (const Problem& p : {training, stride1, dilated, grouped, five})
+    CHECK_FALSE(supports(p, cpu::ConvPass::kForward, kFloat));
+  if (!avx512) return;  // nothing to run
+  manual_seed(15);
+  std::vector<Problem> problems{
+      // no padding, 6x5 outputs (edge tiles cut), 37 images (a partial group of 16)
+      {37, 20, 13, 11, 30, 3, 3, {2, 2}, {0, 0}, {1, 1}, 1, true},
+      // padding 2, 29 output channels (a block of 28 and one row)
+      {18, 5, 9, 9, 29, 3, 3, {2, 2}, {2, 2}, {1, 1}, 1, false},
+      // one tile per image (two 16-image vectors per group), 33 channels (a partial
+      // 16-channel weight vector)
+      {17, 33, 8, 8, 15, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
+      // the sample model's third layer, a few images
+      {3, 64, 8, 8, 128, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
+  };
+  // Winograd's transforms scale values by up to 8 before the products sum: a looser bound
+  // than the direct algorithms' 1e-4 (measured worst on the model's layers: 1.3e-4),
+  // still far below what a wrong tap or tile would give.
+  for (Problem& p : problems) {
+    p.inference = true;
+    CHECK(check_algo_passes<float>(ConvAlgo::kWinograd, p, 5e-4) == 1);
+  }
+}
+
+TEST_CASE("conv kernels: Winograd's cached weights follow every change of the weights",
+          "[conv]") {
+  if (!cpu::conv_implicit_gemm_available()) return;  // no AVX-512: no Winograd
+  manual_seed(16);
+  Problem p{4, 16, 8, 8, 20, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
+  p.inference = true;
+  const cpu::ConvParams params = p.params(kFloat);
+  const Tensor x = randn(p.x_shape()), b = randn({p.k});
+  Tensor w = randn(p.w_shape());
+  const auto run = [&] {
+    Tensor y = full(p.y_shape(), 7.0);
+    cpu::conv_forward<float>(ConvAlgo::kWinograd, params,
+                             {x.data_ptr<float>(), w.data_ptr<float>(), b.data_ptr<float>(),
+                              y.data_ptr<float>()});
+    return y;
+  };
+  const auto expected = [&] { return naive_forward(p, values(x), values(w), values(b)); };
+  const Tensor first = run();
+  require_values(first, expected(), 5e-4);
+  REQUIRE(values(run()) == values(first));  // the same weights: the same result
+  // In place, at the same address: one element, then all of them.
+  w.data_ptr<float>()[7] += 1.0f;
+  require_values(run(), expected(), 5e-4);
+  w.mul_(-0.5);
+  require_values(run(), expected(), 5e-4);
+  // Back to earlier weights, and other weights of the same shape at another address.
+  w.div_(-0.5);
+  w.data_ptr<float>()[7] -= 1.0f;
+  REQUIRE(values(run()) == values(first));
+  w = randn(p.w_shape());
+  require_values(run(), expected(), 5e-4);
+}
+
+TEST_CASE("conv2d under NoGradGuard takes Winograd where the heuristic prefers it", "[conv]") {
+  manual_seed(17);
+  // The sample model's second layer: Winograd in inference (AVX-512 builds), the implicit
+  // GEMM or another algorithm when the forward records a graph.
+  Problem p{6, 32, 16, 16, 64, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
+  p.inference = true;
+  const bool avx512 = cpu::conv_implicit_gemm_available();
+  CHECK((cpu::conv_heuristic_algo(cpu::ConvPass::kForward, p.params(kFloat)) ==
+         ConvAlgo::kWinograd) == avx512);
+  p.inference = false;
+  CHECK(cpu::conv_heuristic_algo(cpu::ConvPass::kForward, p.params(kFloat)) !=
+        ConvAlgo::kWinograd);
+  const Tensor x = randn(p.x_shape()), w = randn(p.w_shape()).requires_grad_(), b = randn({p.k});
+  const std::vector<double> want = naive_forward(p, values(x), values(w), values(b));
+  {
+    NoGradGuard no_grad;
+    require_values(conv2d(x, w, b, 2, 1), want, 5e-4);
+  }
+  const Tensor y = conv2d(x, w, b, 2, 1);  // records the graph: not Winograd
+  require_values(y, want, 1e-4);
+  y.sum().backward();
+  CHECK(w.grad().defined());
 }
 
 // ---- conv2d ----

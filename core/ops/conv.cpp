@@ -69,6 +69,8 @@ Tensor bias_only(IntArrayRef shape, const Tensor& bias, const TensorOptions& opt
 
 Tensor conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvParams& p) {
   Tensor y;
+  ConvParams pass_params = p;
+  pass_params.inference = !autograd::needs_grad_list({x, w, bias});
   {
     NoGradGuard no_grad;
     const DimVector shape{p.n, p.k, p.out_h(), p.out_w()};
@@ -83,13 +85,13 @@ Tensor conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const 
         dispatch_floating(x.scalar_type(), "conv2d", [&]<typename T>() {
           const cpu::ConvForwardArgs<T> args{xc.data_ptr<T>(), wc.data_ptr<T>(),
                                              data_or_null<T>(bc), y.data_ptr<T>()};
-          run_pass(ConvPass::kForward, p,
-                   [&](ConvAlgo algo) { cpu::conv_forward(algo, p, args); });
+          run_pass(ConvPass::kForward, pass_params,
+                   [&](ConvAlgo algo) { cpu::conv_forward(algo, pass_params, args); });
         });
       }
     }
   }
-  if (autograd::needs_grad_list({x, w, bias})) {
+  if (!pass_params.inference) {
     auto node = autograd::make_node("ConvolutionBackward", {x, w, bias},
         [p](Node& n, const tensor_list& g) {
           Tensor gx, gw, gb;

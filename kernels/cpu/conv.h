@@ -62,6 +62,12 @@ EMBER_DECLARE_CONV_ALGO(conv_im2col_nhwc)
 bool conv_implicit_gemm_available();
 bool conv_implicit_gemm_preferred(const ConvParams& p);
 void conv_implicit_gemm_forward(const ConvParams& p, const ConvForwardArgs<float>& a);
+// The stride-2 Winograd (conv_winograd.cpp): float32 3x3 forwards with stride 2, no dilation,
+// one group, in builds with AVX-512 (applies is false without); the algorithm choice offers
+// it for inference forwards only. preferred(p): where the heuristic takes it.
+bool conv_winograd_applies(const ConvParams& p);
+bool conv_winograd_preferred(const ConvParams& p);
+void conv_winograd_forward(const ConvParams& p, const ConvForwardArgs<float>& a);
 
 template <typename T>
 void conv_forward(ConvAlgo algo, const ConvParams& p, const ConvForwardArgs<T>& a) {
@@ -72,6 +78,9 @@ void conv_forward(ConvAlgo algo, const ConvParams& p, const ConvForwardArgs<T>& 
     case ConvAlgo::kIm2colNhwc: return conv_im2col_nhwc_forward(p, a);
     case ConvAlgo::kImplicitGemm:
       if constexpr (std::is_same_v<T, float>) return conv_implicit_gemm_forward(p, a);
+      break;
+    case ConvAlgo::kWinograd:
+      if constexpr (std::is_same_v<T, float>) return conv_winograd_forward(p, a);
       break;
   }
   EMBER_ERROR("conv2d: the ", conv_algo_name(algo), " algorithm has no ", dtype_name(p.dtype),
@@ -84,7 +93,8 @@ void conv_backward_data(ConvAlgo algo, const ConvParams& p, const ConvBackwardDa
     case ConvAlgo::kGemm1x1: return conv_gemm1x1_backward_data(p, a);
     case ConvAlgo::kDirect: return conv_direct_backward_data(p, a);
     case ConvAlgo::kIm2colNhwc: return conv_im2col_nhwc_backward_data(p, a);
-    case ConvAlgo::kImplicitGemm: break;
+    case ConvAlgo::kImplicitGemm:
+    case ConvAlgo::kWinograd: break;
   }
   EMBER_ERROR("conv2d: the ", conv_algo_name(algo), " algorithm has no backward-data pass");
 }
@@ -95,7 +105,8 @@ void conv_backward_weight(ConvAlgo algo, const ConvParams& p, const ConvBackward
     case ConvAlgo::kGemm1x1: return conv_gemm1x1_backward_weight(p, a);
     case ConvAlgo::kDirect: return conv_direct_backward_weight(p, a);
     case ConvAlgo::kIm2colNhwc: return conv_im2col_nhwc_backward_weight(p, a);
-    case ConvAlgo::kImplicitGemm: break;
+    case ConvAlgo::kImplicitGemm:
+    case ConvAlgo::kWinograd: break;
   }
   EMBER_ERROR("conv2d: the ", conv_algo_name(algo), " algorithm has no backward-weight pass");
 }

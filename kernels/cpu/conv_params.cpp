@@ -11,6 +11,7 @@ std::string ConvParams::key() const {
   os << "n" << n << ",c" << c << ",h" << h << ",w" << w << ",k" << k << ",r" << r << ",s" << s
      << ",g" << groups << ",st" << stride[0] << "x" << stride[1] << ",pad" << padding[0] << "x"
      << padding[1] << ",dil" << dilation[0] << "x" << dilation[1] << "," << dtype_name(dtype);
+  if (inference) os << ",inference";  // Winograd is a candidate only there
   return os.str();
 }
 
@@ -21,6 +22,7 @@ const char* conv_algo_name(ConvAlgo algo) {
     case ConvAlgo::kDirect: return "direct";
     case ConvAlgo::kIm2colNhwc: return "im2col_nhwc";
     case ConvAlgo::kImplicitGemm: return "implicit_gemm";
+    case ConvAlgo::kWinograd: return "winograd";
   }
   return "unknown";
 }

@@ -16,6 +16,9 @@ struct ConvParams {
   int64_t groups = 1;
   std::array<int64_t, 2> stride{1, 1}, padding{0, 0}, dilation{1, 1};
   ScalarType dtype = ScalarType::Float;
+  // A forward whose output records no graph (inference, evaluation): its weights are likely
+  // the same at the next call, which the Winograd algorithm's weight cache relies on.
+  bool inference = false;
 
   int64_t out_h() const { return (h + 2 * padding[0] - dilation[0] * (r - 1) - 1) / stride[0] + 1; }
   int64_t out_w() const { return (w + 2 * padding[1] - dilation[1] * (s - 1) - 1) / stride[1] + 1; }
@@ -31,8 +34,9 @@ enum class ConvAlgo : int {
   kDirect = 2,      // direct loops, for small channel counts
   kIm2colNhwc = 3,  // unfold a channels-last copy: contiguous runs of channels
   kImplicitGemm = 4,  // im2col's product, its panels gathered from the image (forward only)
+  kWinograd = 5,      // 3x3 stride 2: Winograd on the input's phases (forward only)
 };
-inline constexpr int kNumConvAlgos = 5;
+inline constexpr int kNumConvAlgos = 6;
 const char* conv_algo_name(ConvAlgo algo);
 
 enum class ConvPass : int { kForward = 0, kBackwardData = 1, kBackwardWeight = 2 };

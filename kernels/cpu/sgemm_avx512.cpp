@@ -32,32 +32,6 @@ constexpr int64_t kKC = 384;
 constexpr int64_t kMC = kMR * 20;
 constexpr int64_t kNC = 2048;
 
-// r[i] (16 lanes) -> r[j][i] = old r[i][j]: in-register transpose of a 16 x 16 block.
-void transpose16(__m512 r[16]) {
-  __m512 t[16], u[16];
-  for (int i = 0; i < 8; ++i) {  // per 128-bit lane: pairs of rows interleaved
-    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-  }
-  for (int g = 0; g < 4; ++g) {  // per lane: 4 rows of one column
-    const __m512d* q = reinterpret_cast<const __m512d*>(t + 4 * g);
-    u[4 * g + 0] = _mm512_castpd_ps(_mm512_unpacklo_pd(q[0], q[2]));
-    u[4 * g + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(q[0], q[2]));
-    u[4 * g + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(q[1], q[3]));
-    u[4 * g + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(q[1], q[3]));
-  }
-  for (int c = 0; c < 4; ++c) {  // gather lane L of the 4 row groups: column 4L + c
-    const __m512 x0 = _mm512_shuffle_f32x4(u[c], u[4 + c], 0x44);
-    const __m512 x1 = _mm512_shuffle_f32x4(u[c], u[4 + c], 0xEE);
-    const __m512 y0 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], 0x44);
-    const __m512 y1 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], 0xEE);
-    r[c] = _mm512_shuffle_f32x4(x0, y0, 0x88);
-    r[4 + c] = _mm512_shuffle_f32x4(x0, y0, 0xDD);
-    r[8 + c] = _mm512_shuffle_f32x4(x1, y1, 0x88);
-    r[12 + c] = _mm512_shuffle_f32x4(x1, y1, 0xDD);
-  }
-}
-
 // Packing writes x(p, j) (p < kc: the k index; j < width: the rows of a or columns of b) as
 // panels of pw consecutive j: panel q holds j in [q * pw, q * pw + w), w = min(pw, width -
 // q * pw), at dst + q * pw * kc, element (p, j) at p * stride + j % pw. stride is pw when

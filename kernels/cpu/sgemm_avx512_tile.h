@@ -27,6 +27,32 @@ inline __mmask16 low_mask(int64_t count) {  // lanes [0, count), count clamped t
   return count >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << std::max<int64_t>(count, 0)) - 1);
 }
 
+// r[i] (16 lanes) -> r[j][i] = old r[i][j]: in-register transpose of a 16 x 16 block.
+inline void transpose16(__m512 r[16]) {
+  __m512 t[16], u[16];
+  for (int i = 0; i < 8; ++i) {  // per 128-bit lane: pairs of rows interleaved
+    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int g = 0; g < 4; ++g) {  // per lane: 4 rows of one column
+    const __m512d* q = reinterpret_cast<const __m512d*>(t + 4 * g);
+    u[4 * g + 0] = _mm512_castpd_ps(_mm512_unpacklo_pd(q[0], q[2]));
+    u[4 * g + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(q[0], q[2]));
+    u[4 * g + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(q[1], q[3]));
+    u[4 * g + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(q[1], q[3]));
+  }
+  for (int c = 0; c < 4; ++c) {  // gather lane L of the 4 row groups: column 4L + c
+    const __m512 x0 = _mm512_shuffle_f32x4(u[c], u[4 + c], 0x44);
+    const __m512 x1 = _mm512_shuffle_f32x4(u[c], u[4 + c], 0xEE);
+    const __m512 y0 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], 0x44);
+    const __m512 y1 = _mm512_shuffle_f32x4(u[8 + c], u[12 + c], 0xEE);
+    r[c] = _mm512_shuffle_f32x4(x0, y0, 0x88);
+    r[4 + c] = _mm512_shuffle_f32x4(x0, y0, 0xDD);
+    r[8 + c] = _mm512_shuffle_f32x4(x1, y1, 0x88);
+    r[12 + c] = _mm512_shuffle_f32x4(x1, y1, 0xDD);
+  }
+}
+
 // Where a tile's results go: vector v of row i (16 columns) at col[v] + i * ldc, its lanes
 // limited by mask[v]; row_add (or null) holds a value added to each row (a conv's bias).
 struct TileOut {
