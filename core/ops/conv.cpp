@@ -37,7 +37,10 @@ using cpu::ConvPass;
 
 namespace {
 
-Tensor conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvParams& p);
+// user_call: false for the forwards that backward passes run (their weights are gradients or
+// change at every step), so they are never treated as inference (ConvParams::inference).
+Tensor conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvParams& p,
+                    bool user_call = true);
 Tensor conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& bias,
                           const ConvParams& p);
 Tensor conv_backward_weight(const Tensor& x, const Tensor& gy, const ConvParams& p);
@@ -67,10 +70,12 @@ Tensor bias_only(IntArrayRef shape, const Tensor& bias, const TensorOptions& opt
   return bias.reshape({1, bias.size(0), 1, 1}).expand(shape).contiguous();
 }
 
-Tensor conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvParams& p) {
+Tensor conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvParams& p,
+                    bool user_call) {
   Tensor y;
+  const bool records = autograd::needs_grad_list({x, w, bias});
   ConvParams pass_params = p;
-  pass_params.inference = !autograd::needs_grad_list({x, w, bias});
+  pass_params.inference = user_call && !records;
   {
     NoGradGuard no_grad;
     const DimVector shape{p.n, p.k, p.out_h(), p.out_w()};
@@ -91,7 +96,7 @@ Tensor conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const 
       }
     }
   }
-  if (!pass_params.inference) {
+  if (records) {
     auto node = autograd::make_node("ConvolutionBackward", {x, w, bias},
         [p](Node& n, const tensor_list& g) {
           Tensor gx, gw, gb;
@@ -134,7 +139,7 @@ Tensor conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& bias,
     auto node = autograd::make_node("ConvolutionBackwardData", {gy, w, bias},
         [p](Node& n, const tensor_list& g) {
           Tensor ggy, gw, gb;
-          if (n.needs_input_grad(0)) ggy = conv_forward(g[0], n.saved(1), {}, p);
+          if (n.needs_input_grad(0)) ggy = conv_forward(g[0], n.saved(1), {}, p, false);
           if (n.needs_input_grad(1)) gw = conv_backward_weight(g[0], n.saved(0), p);
           if (n.needs_input_grad(2)) gb = bias_grad(g[0]);
           return tensor_list{ggy, gw, gb};
@@ -173,7 +178,7 @@ Tensor conv_backward_weight(const Tensor& x, const Tensor& gy, const ConvParams&
         [p](Node& n, const tensor_list& g) {
           Tensor gx, ggy;
           if (n.needs_input_grad(0)) gx = conv_backward_data(n.saved(1), g[0], {}, p);
-          if (n.needs_input_grad(1)) ggy = conv_forward(n.saved(0), g[0], {}, p);
+          if (n.needs_input_grad(1)) ggy = conv_forward(n.saved(0), g[0], {}, p, false);
           return tensor_list{gx, ggy};
         });
     node->save(node->needs_input_grad(1) ? x : Tensor());
