@@ -200,20 +200,20 @@ void build_planes(const Plan& plan, const float* x, int64_t first, int64_t c, fl
   const int64_t lanes = plan.lanes;
   std::fill(q, q + plan.q_floats(), 0.0f);
   for (int64_t lane = 0; lane < lanes; ++lane)
-      for (int64_t e0 = 0; e0 < g.hw; e0 += 16) {
-        const __mmask16 part = low_mask(g.hw - e0);
-        __m512 r[16];
-        for (int i = 0; i < 16; ++i) {
-          const int64_t img = first + lane * 16 + i;
-          r[i] = img < g.n ? _mm512_maskz_loadu_ps(part, x + (img * g.c + c) * g.hw + e0)
-                           : _mm512_setzero_ps();
-        }
-        transpose16(r);  // r[e]: element e0 + e of the 16 images
-        const int64_t count = std::min<int64_t>(16, g.hw - e0);
-        for (int64_t e = 0; e < count; ++e)
-          if (plan.place[e0 + e] >= 0)
-            _mm512_store_ps(q + (plan.place[e0 + e] * lanes + lane) * 16, r[e]);
+    for (int64_t e0 = 0; e0 < g.hw; e0 += 16) {
+      const __mmask16 part = low_mask(g.hw - e0);
+      __m512 r[16];
+      for (int i = 0; i < 16; ++i) {
+        const int64_t img = first + lane * 16 + i;
+        r[i] = img < g.n ? _mm512_maskz_loadu_ps(part, x + (img * g.c + c) * g.hw + e0)
+                         : _mm512_setzero_ps();
       }
+      transpose16(r);  // r[e]: element e0 + e of the 16 images
+      const int64_t count = std::min<int64_t>(16, g.hw - e0);
+      for (int64_t e = 0; e < count; ++e)
+        if (plan.place[e0 + e] >= 0)
+          _mm512_store_ps(q + (plan.place[e0 + e] * lanes + lane) * 16, r[e]);
+    }
 }
 
 // BT applied to the 5 vectors x[0], x[s], ..., x[4s] (one line of a tile), in place.
