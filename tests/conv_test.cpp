@@ -105,6 +105,9 @@ std::vector<Problem> small_problems() {
   v.push_back({2, 1, 6, 7, 2, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true});   // one input channel
   v.push_back({2, 4, 5, 5, 4, 3, 3, {1, 1}, {2, 2}, {1, 1}, 4, true});   // depthwise
   v.push_back({1, 4, 5, 19, 18, 3, 3, {2, 1}, {1, 1}, {1, 1}, 2, true});  // 9 = 8 + 1 per group
+  // 29 = 16 + 8 + 4 + 1 output channels (every block of the direct forward), output
+  // rows of 19 = 16 + 3, and 3 images (2 threads' task ranges split one image).
+  v.push_back({3, 3, 5, 37, 29, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true});
   // 16+ channels (the channels-last unfold): padding wider than the kernel's
   // reach, dilation (taps of a row not adjacent), 1x1, non-square stride.
   v.push_back({2, 16, 5, 6, 3, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true});

@@ -2,7 +2,7 @@
 // channels per group (the first layer of an image model, C = 1 or 3) the
 // GEMM's reduction length C*R*S is too short for packing to pay. The forward
 // and backward-weight passes read a padded, phase-split copy of the input
-// (Note [Phase-split input]) and keep blocks of 8 output channels in vector
+// (Note [Phase-split input]) and keep blocks of output channels in vector
 // registers; backward-data is plain loops, parallel over the planes it writes.
 #include "ember/kernels/cpu/conv.h"
 #include "ember/kernels/cpu/conv_phase_split.h"
@@ -12,11 +12,16 @@ namespace ember::cpu {
 
 using conv_detail::ConvShape;
 using conv_detail::PhaseSplitInput;
+using conv_detail::PhaseSplitLayout;
 using conv_detail::tap_offset_table;
 using conv_detail::row_grain;
 using conv_detail::valid_range;
 
 namespace {
+
+// Output channels per forward block: 16 accumulator vectors, enough
+// independent FMAs to hide their latency.
+constexpr int kDirectBlock = 16;
 
 // y[k0 + kk, oh, ow0 .. ow0 + V) for kk < KB: KB output channels times one
 // vector of outputs held in registers while every tap of the group adds in.
@@ -24,7 +29,7 @@ namespace {
 template <typename T, int KB>
 void direct_block(const ConvShape& g, const T* src, const int64_t* taps, const T* w,
                   const T* bias, T* y, int64_t oh, int64_t ow0) {
-  constexpr int64_t V = PhaseSplitInput<T>::kVec;
+  constexpr int64_t V = PhaseSplitLayout<T>::kVec;
   T acc[KB][V];
   for (int kk = 0; kk < KB; ++kk)
     for (int64_t v = 0; v < V; ++v) acc[kk][v] = bias ? bias[kk] : T(0);
@@ -51,38 +56,69 @@ void direct_block(const ConvShape& g, const T* src, const int64_t* taps, const T
   }
 }
 
+// Blocks of kDirectBlock output channels, then of 8, 4 and 1 for the rest of a group.
+template <typename T>
+void direct_channels(const ConvShape& g, const T* src, const int64_t* taps, const T* w,
+                     const T* bias, T* y, int64_t nk, int64_t oh, int64_t ow0) {
+  for (int64_t kk = 0; kk < nk;) {
+    const T* wk = w + kk * g.crs_g;
+    const T* bk = bias ? bias + kk : nullptr;
+    T* yk = y + kk * g.ohw;
+    if (nk - kk >= kDirectBlock) {
+      direct_block<T, kDirectBlock>(g, src, taps, wk, bk, yk, oh, ow0);
+      kk += kDirectBlock;
+    } else if (nk - kk >= 8) {
+      direct_block<T, 8>(g, src, taps, wk, bk, yk, oh, ow0);
+      kk += 8;
+    } else if (nk - kk >= 4) {
+      direct_block<T, 4>(g, src, taps, wk, bk, yk, oh, ow0);
+      kk += 4;
+    } else {
+      direct_block<T, 1>(g, src, taps, wk, bk, yk, oh, ow0);
+      kk += 1;
+    }
+  }
+}
+
 }  // namespace
 
+// Tasks are (image, group, block of output channels), split into one contiguous
+// range per thread. Each thread phase-splits the (image, group) inputs of its
+// own tasks into its own buffer as it reaches them, so the split copy stays in
+// L1/L2 and no pass over the whole batch (nor a barrier after it) comes first.
 template <typename T>
 void conv_direct_forward(const ConvParams& p, const ConvForwardArgs<T>& a) {
-  constexpr int KB = 8;  // output channels per block: 8 accumulator vectors
-  constexpr int64_t V = PhaseSplitInput<T>::kVec;
+  constexpr int64_t V = PhaseSplitLayout<T>::kVec;
   const ConvShape g(p);
-  const PhaseSplitInput<T> in(g, a.x, g.n);
+  const PhaseSplitLayout<T> in(g);
   const int64_t* tap_offsets = tap_offset_table(g, in);
-  const int64_t kblocks = (g.kg + KB - 1) / KB, tasks = g.n * g.groups * kblocks;
-  parallel_for(0, tasks, row_grain(KB * g.ohw * g.crs_g), [&](int64_t begin, int64_t end) {
-    for (int64_t t = begin; t < end; ++t) {
-      const int64_t img = t / (g.groups * kblocks), grp = t / kblocks % g.groups;
-      const int64_t k0 = grp * g.kg + t % kblocks * KB;
-      const int64_t nk = std::min<int64_t>(KB, (grp + 1) * g.kg - k0);
-      const T* x_group = in.data() + (img * g.c + grp * g.cg) * in.plane;
-      const T* w = a.w + k0 * g.crs_g;
-      const T* bias = a.bias ? a.bias + k0 : nullptr;
-      T* y = a.y + (img * g.k + k0) * g.ohw;
-      for (int64_t oh = 0; oh < g.oh; ++oh) {
-        for (int64_t ow0 = 0; ow0 < g.ow; ow0 += V) {
-          const T* src = x_group + oh * g.sh * in.phases * in.len + ow0;
-          if (nk == KB) {
-            direct_block<T, KB>(g, src, tap_offsets, w, bias, y, oh, ow0);
-          } else {
-            for (int64_t kk = 0; kk < nk; ++kk)
-              direct_block<T, 1>(g, src, tap_offsets, w + kk * g.crs_g,
-                                 bias ? bias + kk : nullptr, y + kk * g.ohw, oh, ow0);
-          }
-        }
+  const int64_t kblocks = (g.kg + kDirectBlock - 1) / kDirectBlock;
+  const int64_t tasks = g.n * g.groups * kblocks;
+  int64_t parts = std::min<int64_t>(get_num_threads(), tasks);
+  if (ember::detail::in_parallel_region()) parts = 1;
+  const int64_t per_part = g.cg * in.plane;
+  const Tensor scratch = conv_detail::scratch<T>(parts * per_part);
+  const auto run_part = [&](int64_t part) {
+    T* x_group = scratch.data_ptr<T>() + part * per_part;
+    int64_t split_of = -1;  // the (image, group) whose input x_group holds
+    for (int64_t t = tasks * part / parts; t < tasks * (part + 1) / parts; ++t) {
+      const int64_t img_grp = t / kblocks, img = img_grp / g.groups, grp = img_grp % g.groups;
+      if (img_grp != split_of) {
+        in.split(g, a.x + (img * g.c + grp * g.cg) * g.hw, g.cg, x_group);
+        split_of = img_grp;
       }
+      const int64_t k0 = grp * g.kg + t % kblocks * kDirectBlock;
+      const int64_t nk = std::min<int64_t>(kDirectBlock, (grp + 1) * g.kg - k0);
+      T* y = a.y + (img * g.k + k0) * g.ohw;
+      for (int64_t oh = 0; oh < g.oh; ++oh)
+        for (int64_t ow0 = 0; ow0 < g.ow; ow0 += V)
+          direct_channels(g, x_group + oh * g.sh * in.phases * in.len + ow0, tap_offsets,
+                          a.w + k0 * g.crs_g, a.bias ? a.bias + k0 : nullptr, y, nk, oh, ow0);
     }
+  };
+  if (parts == 1) return run_part(0);
+  parallel_for(0, parts, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t part = begin; part < end; ++part) run_part(part);
   });
 }
 
@@ -122,9 +158,9 @@ namespace {
 // segment of KB output channels against one tap's input row. The full-vector
 // case has constant trip counts so the accumulators stay in registers.
 template <typename T, int KB>
-inline void weight_row(T (&acc)[KB][PhaseSplitInput<T>::kVec], const T* gy, int64_t ohw,
+inline void weight_row(T (&acc)[KB][PhaseSplitLayout<T>::kVec], const T* gy, int64_t ohw,
                        const T* src, int64_t n) {
-  constexpr int64_t V = PhaseSplitInput<T>::kVec;
+  constexpr int64_t V = PhaseSplitLayout<T>::kVec;
   if (n == V) {
 #pragma GCC unroll 8
     for (int kk = 0; kk < KB; ++kk) {
@@ -142,7 +178,7 @@ inline void weight_row(T (&acc)[KB][PhaseSplitInput<T>::kVec], const T* gy, int6
 template <typename T, int KB>
 void weight_block(const ConvShape& g, const PhaseSplitInput<T>& in, const T* x_tap,
                   const T* gy, T* gw) {
-  constexpr int64_t V = PhaseSplitInput<T>::kVec;
+  constexpr int64_t V = PhaseSplitLayout<T>::kVec;
   T acc[KB][V] = {};
   for (int64_t img = 0; img < g.n; ++img) {
     const T* x_img = x_tap + img * g.c * in.plane;

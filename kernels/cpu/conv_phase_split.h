@@ -1,6 +1,7 @@
 #pragma once
 // The zero-padded, column-phase-split copy of a conv input that the direct
 // passes read (Note [Phase-split input]).
+#include <algorithm>
 #include <vector>
 
 #include "ember/kernels/cpu/conv_util.h"
@@ -14,32 +15,45 @@ namespace ember::cpu::conv_detail {
 // padded column ow*sw + s*dw, which is element ow + (s*dw) / sw of phase
 // (s*dw) % sw: contiguous in ow for any stride, and never out of bounds, so
 // inner loops are plain vector loads. Rows: (N, C, H + 2 ph, sw phases, len).
+// Its sizes: rows of `len` elements, `phases` rows per padded input row, a
+// plane of (H + 2 ph) * phases * len elements per (image, channel).
 template <typename T>
-struct PhaseSplitInput {
+struct PhaseSplitLayout {
   static constexpr int64_t kVec = 64 / sizeof(T);  // outputs per block: one AVX-512 vector
   int64_t hp, phases, len, plane;
+
+  explicit PhaseSplitLayout(const ConvShape& g)
+      : hp(g.h + 2 * g.ph), phases(g.sw),
+        len((g.ow + kVec - 1) / kVec * kVec + g.dw * (g.s - 1) / g.sw + 1),
+        plane(hp * phases * len) {}
+
+  // `count` consecutive (H, W) planes of x -> `count` planes at dst.
+  void split(const ConvShape& g, const T* x, int64_t count, T* dst) const {
+    for (int64_t i = 0; i < count; ++i, dst += plane) {
+      std::fill(dst, dst + plane, T(0));
+      for (int64_t ih = 0; ih < g.h; ++ih) {
+        const T* src = x + i * g.hw + ih * g.w;
+        for (int64_t q = 0; q < phases; ++q) {
+          // element j of phase q is input column j * sw + q - pw
+          const auto [lo, hi] = valid_range(len, g.w, g.sw, q - g.pw);
+          copy_strided(dst + ((ih + g.ph) * phases + q) * len + lo, src + lo * g.sw + q - g.pw,
+                       hi - lo, g.sw);
+        }
+      }
+    }
+  }
+};
+
+// The whole input, split in parallel: (N, C) planes.
+template <typename T>
+struct PhaseSplitInput : PhaseSplitLayout<T> {
   Tensor storage;
 
   // x: (images, C, H, W)
   PhaseSplitInput(const ConvShape& g, const T* x, int64_t images)
-      : hp(g.h + 2 * g.ph), phases(g.sw),
-        len((g.ow + kVec - 1) / kVec * kVec + g.dw * (g.s - 1) / g.sw + 1),
-        plane(hp * phases * len), storage(scratch<T>(images * g.c * plane)) {
-    T* buf = data();
-    parallel_for(0, images * g.c, row_grain(plane), [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) {
-        T* dst = buf + i * plane;
-        std::fill(dst, dst + plane, T(0));
-        for (int64_t ih = 0; ih < g.h; ++ih) {
-          const T* src = x + i * g.hw + ih * g.w;
-          for (int64_t q = 0; q < phases; ++q) {
-            // element j of phase q is input column j * sw + q - pw
-            const auto [lo, hi] = valid_range(len, g.w, g.sw, q - g.pw);
-            copy_strided(dst + ((ih + g.ph) * phases + q) * len + lo, src + lo * g.sw + q - g.pw,
-                         hi - lo, g.sw);
-          }
-        }
-      }
+      : PhaseSplitLayout<T>(g), storage(scratch<T>(images * g.c * this->plane)) {
+    parallel_for(0, images * g.c, row_grain(this->plane), [&](int64_t begin, int64_t end) {
+      this->split(g, x + begin * g.hw, end - begin, data() + begin * this->plane);
     });
   }
   T* data() const { return storage.data_ptr<T>(); }
@@ -50,7 +64,7 @@ struct PhaseSplitInput {
 // state; worker threads read it through the returned pointer (inside a
 // parallel lambda the name would refer to their own, empty, copy).
 template <typename T>
-const int64_t* tap_offset_table(const ConvShape& g, const PhaseSplitInput<T>& in) {
+const int64_t* tap_offset_table(const ConvShape& g, const PhaseSplitLayout<T>& in) {
   thread_local std::vector<int64_t> taps;
   taps.resize(g.crs_g);
   for (int64_t c = 0; c < g.cg; ++c)
