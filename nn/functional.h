@@ -7,5 +7,6 @@
 #include "ember/nn/functional/linear.h"
 #include "ember/nn/functional/loss.h"
 #include "ember/nn/functional/normalization.h"
+#include "ember/nn/functional/padding.h"
 #include "ember/nn/functional/pooling.h"
 #include "ember/nn/functional/upsampling.h"

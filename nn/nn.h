@@ -17,6 +17,7 @@
 #include "ember/nn/modules/linear.h"
 #include "ember/nn/modules/loss.h"
 #include "ember/nn/modules/normalization.h"
+#include "ember/nn/modules/padding.h"
 #include "ember/nn/modules/pooling.h"
 #include "ember/nn/modules/upsampling.h"
 #include "ember/nn/ordered_dict.h"

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ember/core/ops/factory.h"
+#include "ember/core/ops/pad.h"
 #include "ember/nn/functional/conv.h"
 #include "ember/nn/init.h"
 
@@ -56,13 +57,16 @@ void Conv2dImpl::reset_parameters() { reset_conv_parameters(weight, bias); }
 
 Tensor Conv2dImpl::forward(const Tensor& input) {
   return call_with_hooks(input, [this](const Tensor& x) {
-    return functional::conv2d(x, weight,
-                              functional::Conv2dFuncOptions()
-                                  .bias(bias)
-                                  .stride(options.stride())
-                                  .padding(options.padding())
-                                  .dilation(options.dilation())
-                                  .groups(options.groups()));
+    const ExpandingArray<2>& p = options.padding();
+    const bool zeros = options.padding_mode() == kZeros;
+    return functional::conv2d(
+        zeros ? x : pad(x, {p[1], p[1], p[0], p[0]}, options.padding_mode()), weight,
+        functional::Conv2dFuncOptions()
+            .bias(bias)
+            .stride(options.stride())
+            .padding(zeros ? p : ExpandingArray<2>(0))
+            .dilation(options.dilation())
+            .groups(options.groups()));
   });
 }
 
@@ -71,6 +75,7 @@ void Conv2dImpl::pretty_print(std::ostream& stream) const {
   print_conv_common(stream, options);
   if (options.groups() != 1) stream << ", groups=" << options.groups();
   if (!options.bias()) stream << ", bias=false";
+  if (options.padding_mode() != kZeros) stream << ", padding_mode=" << options.padding_mode();
   stream << ")";
 }
 

@@ -3,6 +3,7 @@
 // libtorch's: Conv2dOptions(3, 32, 3).stride(2).padding(1).bias(false).
 #include <cstdint>
 
+#include "ember/core/ops/pad_mode.h"
 #include "ember/core/tensor.h"
 #include "ember/nn/options/arg.h"
 #include "ember/nn/options/expanding_array.h"
@@ -21,6 +22,9 @@ struct Conv2dOptions {
   EMBER_ARG(ExpandingArray<2>, dilation) = 1;
   EMBER_ARG(int64_t, groups) = 1;
   EMBER_ARG(bool, bias) = true;
+  // How the padding is filled: kZeros, kReflect, kReplicate or kCircular (the
+  // last three pad the input with ember::pad, then convolve without padding).
+  EMBER_ARG(PadMode, padding_mode) = kZeros;
 };
 
 // weight: (in_channels, out_channels / groups, kH, kW) (the transposed conv's layout).

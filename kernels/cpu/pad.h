@@ -1,0 +1,17 @@
+#pragma once
+// CPU padding kernels along one axis: contiguous tensors read as (outer, n,
+// inner) around the padded dim, work split over (outer, output position) rows.
+#include "ember/core/tensor.h"
+#include "ember/kernels/common/pad_functors.h"
+
+namespace ember::cpu {
+
+// x: (outer, a.in, inner) -> out: (outer, a.out, inner); out[o] = x[a.source(o)],
+// or `value` where the source is -1.
+void pad_axis(const Tensor& x, const functors::PadAxis& a, int64_t inner, double value,
+              const Tensor& out);
+// The adjoint (gather form): grad_in[i] = the sum of grad_out over a.outputs_of(i).
+void pad_axis_backward(const Tensor& grad_out, const functors::PadAxis& a, int64_t inner,
+                       const Tensor& grad_in);
+
+}  // namespace ember::cpu

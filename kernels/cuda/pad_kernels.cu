@@ -1,0 +1,75 @@
+// The padding kernels: one thread per output element (forward) or per input
+// element (backward, gather form: deterministic), grid-stride loops on the
+// legacy default stream. Index maths is kernels/common/pad_functors.h's, as the CPU's.
+#include "ember/kernels/common/pad_functors.h"
+#include "ember/kernels/cuda/cuda_check.h"
+#include "ember/kernels/cuda/device_guard.h"
+#include "ember/kernels/cuda/normalization_plan.h"
+#include "ember/kernels/cuda/pad_launch.h"
+
+namespace ember::cuda::detail {
+namespace {
+
+using functors::PadAxis;
+
+__device__ __forceinline__ int64_t first_index() {
+  return blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+}
+__device__ __forceinline__ int64_t grid_step() { return int64_t(gridDim.x) * blockDim.x; }
+
+// x: (outer, a.in, inner) -> out: (outer, a.out, inner)
+template <typename T>
+__global__ void pad_kernel(const T* x, T* out, PadAxis a, int64_t outer, int64_t inner, T fill) {
+  const int64_t n = outer * a.out * inner;
+  for (int64_t i = first_index(); i < n; i += grid_step()) {
+    const int64_t j = i % inner, o = i / inner % a.out, slab = i / (inner * a.out);
+    const int64_t src = a.source(o);
+    out[i] = src < 0 ? fill : x[(slab * a.in + src) * inner + j];
+  }
+}
+
+template <typename T>
+__global__ void pad_backward_kernel(const T* grad_out, T* grad_in, PadAxis a, int64_t outer,
+                                    int64_t inner) {
+  const int64_t n = outer * a.in * inner;
+  for (int64_t i = first_index(); i < n; i += grid_step()) {
+    const int64_t j = i % inner, k = i / inner % a.in, slab = i / (inner * a.in);
+    const PadAxis::Runs runs = a.outputs_of(k);
+    const T* g = grad_out + slab * a.out * inner + j;
+    T sum = 0;
+    for (int r = 0; r < runs.count; ++r)
+      for (int64_t o = runs.begin[r]; o < runs.end[r]; ++o) sum += g[o * inner];
+    grad_in[i] = sum;
+  }
+}
+
+unsigned blocks_for(int64_t n) { return static_cast<unsigned>(grid_for_items(n)); }
+
+}  // namespace
+
+void launch_pad_axis(ScalarType t, const void* x, void* out, const PadAxis& a, int64_t outer,
+                     int64_t inner, double value, int device) {
+  const int64_t n = outer * a.out * inner;
+  if (n == 0) return;
+  DeviceGuard guard(device);
+  dispatch_floating(t, "pad", [&]<typename T>() {
+    pad_kernel<T><<<blocks_for(n), kNnThreads, 0, 0>>>(static_cast<const T*>(x),
+                                                       static_cast<T*>(out), a, outer, inner,
+                                                       static_cast<T>(value));
+    EMBER_CUDA_CHECK_LAUNCH();
+  });
+}
+
+void launch_pad_axis_backward(ScalarType t, const void* grad_out, void* grad_in, const PadAxis& a,
+                              int64_t outer, int64_t inner, int device) {
+  const int64_t n = outer * a.in * inner;
+  if (n == 0) return;
+  DeviceGuard guard(device);
+  dispatch_floating(t, "pad_backward", [&]<typename T>() {
+    pad_backward_kernel<T><<<blocks_for(n), kNnThreads, 0, 0>>>(
+        static_cast<const T*>(grad_out), static_cast<T*>(grad_in), a, outer, inner);
+    EMBER_CUDA_CHECK_LAUNCH();
+  });
+}
+
+}  // namespace ember::cuda::detail
