@@ -1,4 +1,5 @@
-// pad / constant_pad_nd / F::pad, the padding layers and Conv2d's padding_mode:
+// pad / constant_pad_nd / F::pad, the padding layers, conv padding kSame /
+// kValid and Conv2d's padding_mode:
 // values derived by hand for every mode (negative pads crop), a naive float64
 // loop over every mode on 1-, 2- and 3-d pads, gradients and second
 // derivatives by gradcheck, and the errors.
@@ -222,4 +223,58 @@ TEST_CASE("Conv2d padding_mode pads the input in that mode before a padding-free
   s << *nn::Conv2d(nn::Conv2dOptions(1, 2, 3).padding(1).padding_mode(kReflect));
   REQUIRE(s.str() == "Conv2d(1, 2, kernel_size=[3, 3], stride=[1, 1], padding=[1, 1], "
                      "padding_mode=kReflect)");
+}
+
+TEST_CASE("conv2d padding kSame keeps the size, the odd extra after; kValid pads nothing",
+          "[pad]") {
+  manual_seed(5);
+  // One channel, a (2, 4) kernel with dilation (1, 2): totals 1 and 6, so rows
+  // pad (0 before, 1 after) and columns (3, 3). Reference: a loop reading zeros
+  // outside the input.
+  const int64_t H = 5, W = 7;
+  const Tensor x = randn({1, 1, H, W}, kDouble), w = randn({1, 1, 2, 4}, kDouble);
+  const std::vector<double> xv = values(x), wv = values(w);
+  std::vector<double> want;
+  for (int64_t i = 0; i < H; ++i)
+    for (int64_t j = 0; j < W; ++j) {
+      double sum = 0;
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t s = 0; s < 4; ++s) {
+          const int64_t ih = i + r, iw = j - 3 + 2 * s;
+          if (ih < H && iw >= 0 && iw < W) sum += wv[r * 4 + s] * xv[ih * W + iw];
+        }
+      want.push_back(sum);
+    }
+  const Tensor y = F::conv2d(x, w, F::Conv2dFuncOptions().padding(kSame).dilation({1, 2}));
+  REQUIRE(y.sizes() == IntArrayRef{1, 1, H, W});
+  require_values(y, want);
+  // An odd kernel pads alike on both sides: conv2d's own padding.
+  const Tensor w3 = randn({2, 1, 3, 3}, kDouble);
+  require_values(F::conv2d(x, w3, F::Conv2dFuncOptions().padding(kSame)),
+                 values(conv2d(x, w3, {}, 1, 1)));
+  require_values(F::conv2d(x, w3, F::Conv2dFuncOptions().padding(kValid)),
+                 values(conv2d(x, w3)));
+  REQUIRE_THROWS_WITH(F::conv2d(x, w3, F::Conv2dFuncOptions().padding(kSame).stride(2)),
+                      Catch::Contains("conv2d: padding kSame needs stride 1"));
+  // Gradients flow through the extra padding.
+  const Tensor xg = x.clone().requires_grad_(), wg = w.clone().requires_grad_();
+  REQUIRE_GRADCHECK(gradcheck(
+      [](const tensor_list& in) {
+        return F::conv2d(in[0], in[1], F::Conv2dFuncOptions().padding(kSame).dilation({1, 2}));
+      },
+      {xg, wg}));
+}
+
+TEST_CASE("Conv2d with kSame and a padding_mode pads both sides in that mode", "[pad]") {
+  manual_seed(6);
+  nn::Conv2d conv(nn::Conv2dOptions(2, 3, {2, 3}).padding(kSame).padding_mode(kReflect));
+  const Tensor x = randn({1, 2, 4, 5});
+  const Tensor y = conv(x);
+  REQUIRE(y.sizes() == IntArrayRef{1, 3, 4, 5});
+  // kernel (2, 3): rows pad (0, 1), columns (1, 1)
+  require_values(y, values(conv2d(pad(x, {1, 1, 0, 1}, kReflect), conv->weight, conv->bias)),
+                 1e-6);
+  std::ostringstream s;
+  s << *nn::Conv2d(nn::Conv2dOptions(1, 2, 3).padding(kSame));
+  REQUIRE(s.str() == "Conv2d(1, 2, kernel_size=[3, 3], stride=[1, 1], padding=kSame)");
 }

@@ -31,12 +31,22 @@ void reset_conv_parameters(Tensor& weight, Tensor& bias) {
   }
 }
 
+void print_padding(std::ostream& stream, const ExpandingArray<2>& padding) {
+  if (!(padding == ExpandingArray<2>(0))) stream << ", padding=" << padding;
+}
+void print_padding(std::ostream& stream, const conv_padding_t<2>& padding) {
+  if (const auto* p = std::get_if<ExpandingArray<2>>(&padding))
+    print_padding(stream, *p);
+  else
+    stream << ", padding=" << (std::holds_alternative<enumtype::kSame>(padding) ? "kSame" : "kValid");
+}
+
 // libtorch's format: stride always, the others when not their default.
 template <typename Options>
 void print_conv_common(std::ostream& stream, const Options& o) {
   stream << "(" << o.in_channels() << ", " << o.out_channels()
          << ", kernel_size=" << o.kernel_size() << ", stride=" << o.stride();
-  if (!(o.padding() == ExpandingArray<2>(0))) stream << ", padding=" << o.padding();
+  print_padding(stream, o.padding());
   if (!(o.dilation() == ExpandingArray<2>(1))) stream << ", dilation=" << o.dilation();
 }
 
@@ -57,16 +67,19 @@ void Conv2dImpl::reset_parameters() { reset_conv_parameters(weight, bias); }
 
 Tensor Conv2dImpl::forward(const Tensor& input) {
   return call_with_hooks(input, [this](const Tensor& x) {
-    const ExpandingArray<2>& p = options.padding();
-    const bool zeros = options.padding_mode() == kZeros;
+    functional::Conv2dFuncOptions conv = functional::Conv2dFuncOptions()
+                                             .bias(bias)
+                                             .stride(options.stride())
+                                             .padding(options.padding())
+                                             .dilation(options.dilation())
+                                             .groups(options.groups());
+    if (options.padding_mode() == kZeros) return functional::conv2d(x, weight, conv);
+    // Other modes: pad the input in that mode, then convolve without padding.
+    const auto [h, w] = functional::detail::conv_padding_sides(
+        options.padding(), options.kernel_size(), options.stride(), options.dilation());
     return functional::conv2d(
-        zeros ? x : pad(x, {p[1], p[1], p[0], p[0]}, options.padding_mode()), weight,
-        functional::Conv2dFuncOptions()
-            .bias(bias)
-            .stride(options.stride())
-            .padding(zeros ? p : ExpandingArray<2>(0))
-            .dilation(options.dilation())
-            .groups(options.groups()));
+        pad(x, {w.first, w.second, h.first, h.second}, options.padding_mode()), weight,
+        conv.padding(0));
   });
 }
 

@@ -2,13 +2,47 @@
 // Options of Conv2d / ConvTranspose2d and of their functional forms, as
 // libtorch's: Conv2dOptions(3, 32, 3).stride(2).padding(1).bias(false).
 #include <cstdint>
+#include <initializer_list>
+#include <variant>
 
 #include "ember/core/ops/pad_mode.h"
 #include "ember/core/tensor.h"
 #include "ember/nn/options/arg.h"
 #include "ember/nn/options/expanding_array.h"
 
-namespace ember::nn {
+namespace ember {
+
+// Conv padding given by name, as libtorch's torch::kValid (none) and
+// torch::kSame (the output keeps the input's size; stride 1 only).
+namespace enumtype {
+struct kValid {};
+struct kSame {};
+}  // namespace enumtype
+inline constexpr enumtype::kValid kValid{};
+inline constexpr enumtype::kSame kSame{};
+
+namespace nn {
+
+// A conv's padding: numbers (one for both dims or {h, w}), kValid or kSame.
+template <size_t D>
+using conv_padding_t = std::variant<ExpandingArray<D>, enumtype::kValid, enumtype::kSame>;
+
+// The padding setter and getter of the conv options: padding(1), padding({1, 2}),
+// padding(ember::kSame); padding() returns the variant, as libtorch's.
+#define EMBER_CONV_PADDING_ARG(Options)                                     \
+ public:                                                                    \
+  Options& padding(conv_padding_t<2> new_padding) {                         \
+    padding_ = std::move(new_padding);                                      \
+    return *this;                                                           \
+  }                                                                         \
+  Options& padding(std::initializer_list<int64_t> new_padding) {            \
+    padding_ = ExpandingArray<2>(new_padding);                              \
+    return *this;                                                           \
+  }                                                                         \
+  const conv_padding_t<2>& padding() const noexcept { return padding_; }    \
+                                                                            \
+ private:                                                                   \
+  conv_padding_t<2> padding_ = ExpandingArray<2>(0)
 
 // weight: (out_channels, in_channels / groups, kH, kW).
 struct Conv2dOptions {
@@ -18,7 +52,7 @@ struct Conv2dOptions {
   EMBER_ARG(int64_t, out_channels);
   EMBER_ARG(ExpandingArray<2>, kernel_size);
   EMBER_ARG(ExpandingArray<2>, stride) = 1;
-  EMBER_ARG(ExpandingArray<2>, padding) = 0;
+  EMBER_CONV_PADDING_ARG(Conv2dOptions);
   EMBER_ARG(ExpandingArray<2>, dilation) = 1;
   EMBER_ARG(int64_t, groups) = 1;
   EMBER_ARG(bool, bias) = true;
@@ -48,7 +82,7 @@ namespace functional {
 struct Conv2dFuncOptions {
   EMBER_ARG(Tensor, bias) = {};
   EMBER_ARG(ExpandingArray<2>, stride) = 1;
-  EMBER_ARG(ExpandingArray<2>, padding) = 0;
+  EMBER_CONV_PADDING_ARG(Conv2dFuncOptions);
   EMBER_ARG(ExpandingArray<2>, dilation) = 1;
   EMBER_ARG(int64_t, groups) = 1;
 };
@@ -63,4 +97,5 @@ struct ConvTranspose2dFuncOptions {
 };
 
 }  // namespace functional
-}  // namespace ember::nn
+}  // namespace nn
+}  // namespace ember
