@@ -1,6 +1,7 @@
 // Dropout (core/ops/dropout.cpp): the fraction kept, the 1/(1-p) scaling,
 // seed reproducibility, p = 0 / p = 1 / eval, the in-place form, gradients
-// (the same scaled mask) and error messages.
+// (the same scaled mask) and error messages; channel dropout (feature_dropout,
+// F::dropout2d, Dropout2d) drops whole channels.
 #include "test_helpers.h"
 
 #include <ember/core/ops/dropout.h>
@@ -111,4 +112,97 @@ TEST_CASE("dropout rejects p outside [0, 1] and integer inputs", "[dropout]") {
                                       "but got -0.1"));
   REQUIRE_THROWS_WITH(dropout(ones({3}, kLong), 0.5, true),
                       Catch::Contains("dropout: expected a floating point input, got int64"));
+}
+
+namespace {
+
+// For each (sample, channel) plane of y = feature_dropout(x) with x > 0: whether
+// it was dropped (all zeros), after checking it is all zeros or all x / (1-p).
+std::vector<bool> dropped_planes(const Tensor& x, const Tensor& y, double p) {
+  const std::vector<double> xv = values(x), yv = values(y);
+  const int64_t planes = x.size(0) * x.size(1), len = x.numel() / planes;
+  std::vector<bool> dropped;
+  for (int64_t i = 0; i < planes; ++i) {
+    const bool zero = yv[i * len] == 0;
+    for (int64_t j = 0; j < len; ++j) {
+      INFO("plane " << i << " element " << j);
+      REQUIRE(yv[i * len + j] ==
+              Approx(zero ? 0.0 : xv[i * len + j] / (1 - p)).epsilon(1e-12));
+    }
+    dropped.push_back(zero);
+  }
+  return dropped;
+}
+
+}  // namespace
+
+TEST_CASE("feature_dropout drops whole channels, about p of them, scaling the rest", "[dropout]") {
+  manual_seed(21);
+  const double p = 0.3;
+  const Tensor x = rand({400, 50, 3, 2}, kDouble) + 0.5;  // 20000 planes of 6
+  const std::vector<bool> dropped = dropped_planes(x, feature_dropout(x, p, true), p);
+  const double fraction = std::count(dropped.begin(), dropped.end(), true) / 20000.0;
+  // binomial: standard deviation sqrt(p (1-p) / 20000) = 0.0032; allow 5 of them
+  CHECK(std::abs(fraction - p) < 0.016);
+  // Samples differ: the mask is per (sample, channel), not per channel.
+  bool samples_differ = false;
+  for (int64_t c = 0; c < 50; ++c) samples_differ |= dropped[c] != dropped[50 + c];
+  CHECK(samples_differ);
+  // eval, p = 0 and p = 1
+  CHECK(feature_dropout(x, p, false).is_same(x));
+  CHECK(feature_dropout(x, 0.0, true).is_same(x));
+  require_values(feature_dropout(x.narrow(0, 0, 2), 1.0, true), std::vector<double>(600, 0.0));
+}
+
+TEST_CASE("feature_dropout's gradient is its mask, scaled; the in-place form matches", "[dropout]") {
+  const Tensor x = rand({3, 4, 5}, kDouble) + 0.5;
+  const auto fn = [](const tensor_list& in) {
+    manual_seed(8);  // one mask for every evaluation
+    return feature_dropout(in[0], 0.4, true);
+  };
+  REQUIRE_GRADCHECK(gradcheck(fn, {x.clone().requires_grad_()}));
+  REQUIRE_GRADCHECK(gradgradcheck(fn, {x.clone().requires_grad_()}));
+  manual_seed(8);
+  const Tensor want = feature_dropout(x, 0.4, true);
+  manual_seed(8);
+  Tensor in_place = x.clone();
+  const auto v0 = in_place._version();
+  feature_dropout_(in_place, 0.4, true);
+  CHECK(in_place._version() > v0);
+  require_values(in_place, values(want));
+  REQUIRE_THROWS_WITH(feature_dropout(ones({3}), 0.5, true),
+                      Catch::Contains("feature_dropout: expected an input of shape (N, C, *), "
+                                      "got [3]"));
+}
+
+TEST_CASE("Dropout2d and F::dropout2d drop channels of (N, C, H, W) and (C, H, W) inputs",
+          "[dropout]") {
+  namespace F = ember::nn::functional;
+  const Tensor x = rand({8, 4, 3}, kDouble) + 0.5;  // (C, H, W): 8 channels
+  manual_seed(9);
+  const Tensor y = F::dropout2d(x, F::Dropout2dFuncOptions().p(0.5));
+  REQUIRE(y.sizes() == x.sizes());
+  manual_seed(9);  // the same as that sample in a batch of one
+  require_values(y, values(feature_dropout(x.unsqueeze(0), 0.5, true).squeeze(0)));
+  dropped_planes(x.unsqueeze(0), y.unsqueeze(0), 0.5);
+  nn::Dropout2d layer(0.5);
+  const Tensor batch = rand({2, 8, 4, 3}, kDouble) + 0.5;
+  manual_seed(10);
+  const Tensor trained = layer(batch);
+  manual_seed(10);
+  require_values(trained, values(feature_dropout(batch, 0.5, true)));
+  layer->eval();
+  require_values(layer(batch), values(batch));
+  Tensor in_place = x.clone();
+  manual_seed(9);
+  F::dropout2d(in_place, F::Dropout2dFuncOptions().p(0.5).inplace(true));
+  require_values(in_place, values(y));
+  std::ostringstream s;
+  s << *layer;
+  CHECK(s.str() == "Dropout2d(p=0.5, inplace=false)");
+  REQUIRE_THROWS_WITH(F::dropout2d(ones({2, 3})),
+                      Catch::Contains("dropout2d: expected a 3-d (C, H, W) or 4-d (N, C, H, W) "
+                                      "input, got shape [2, 3]"));
+  REQUIRE_THROWS_WITH(nn::Dropout2d(1.5), Catch::Contains("Dropout2d: probability has to be "
+                                                          "between 0 and 1, but got 1.5"));
 }

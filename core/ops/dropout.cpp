@@ -1,6 +1,7 @@
-// dropout and dropout_: a scaled keep-mask (0 or 1/(1-p)) drawn from the
-// default generator's Philox stream, then multiplied in with mul/mul_, whose
-// derivative (g times the same mask) and double backward come for free.
+// dropout and dropout_, and their channel form feature_dropout: a scaled
+// keep-mask (0 or 1/(1-p)) drawn from the default generator's Philox stream,
+// then multiplied in with mul/mul_, whose derivative (g times the same mask)
+// and double backward come for free.
 #include "ember/core/ops/dropout.h"
 
 #include "ember/core/generator.h"
@@ -20,12 +21,12 @@ void check_dropout(const char* op, const Tensor& x, double p) {
               x.scalar_type());
 }
 
-// Contiguous mask of x's shape, on x's device: element i keeps (1/(1-p)) when
+// Contiguous mask of `shape` with x's dtype and device: element i keeps (1/(1-p)) when
 // uniform i of the draw is below 1-p, else 0. Uniforms follow the 32-bit
 // stream layout of kernels/common/philox.h (four per block), whatever the
 // dtype; the CUDA kernel runs the same draw, so a seed gives one mask on both.
-Tensor keep_mask(const Tensor& x, double p) {
-  Tensor mask = empty(x.sizes(), x.options().requires_grad(false));
+Tensor keep_mask(const Tensor& x, IntArrayRef shape, double p) {
+  Tensor mask = empty(shape, x.options().requires_grad(false));
   if (x.is_cuda()) {
     cuda::fill_dropout_mask(mask, p);
     return mask;
@@ -48,20 +49,47 @@ Tensor keep_mask(const Tensor& x, double p) {
   return mask;
 }
 
+// One mask value per (sample, channel): (N, C, 1, ..., 1), broadcast over the rest.
+DimVector channel_mask_shape(const Tensor& x) {
+  DimVector shape(x.dim(), 1);
+  shape[0] = x.size(0);
+  shape[1] = x.size(1);
+  return shape;
+}
+
+void check_feature_dropout(const char* op, const Tensor& x, double p) {
+  check_dropout(op, x, p);
+  EMBER_CHECK(x.dim() >= 2, op, ": expected an input of shape (N, C, *), got ", x.sizes());
+}
+
 }  // namespace
 
 Tensor dropout(const Tensor& x, double p, bool train) {
   check_dropout("dropout", x, p);
   if (!train || p == 0) return x;
   if (p == 1) return x * zeros({}, x.options());  // as PyTorch: keeps the graph, gradient 0
-  return x * keep_mask(x, p);
+  return x * keep_mask(x, x.sizes(), p);
 }
 
 Tensor& dropout_(Tensor& x, double p, bool train) {
   check_dropout("dropout_", x, p);
   if (!train || p == 0) return x;
   if (p == 1) return x.mul_(zeros({}, x.options()));
-  return x.mul_(keep_mask(x, p));
+  return x.mul_(keep_mask(x, x.sizes(), p));
+}
+
+Tensor feature_dropout(const Tensor& x, double p, bool train) {
+  check_feature_dropout("feature_dropout", x, p);
+  if (!train || p == 0) return x;
+  if (p == 1) return x * zeros({}, x.options());
+  return x * keep_mask(x, channel_mask_shape(x), p);
+}
+
+Tensor& feature_dropout_(Tensor& x, double p, bool train) {
+  check_feature_dropout("feature_dropout_", x, p);
+  if (!train || p == 0) return x;
+  if (p == 1) return x.mul_(zeros({}, x.options()));
+  return x.mul_(keep_mask(x, channel_mask_shape(x), p));
 }
 
 }  // namespace ember

@@ -1,5 +1,5 @@
 #pragma once
-// Options of Dropout and F::dropout, as libtorch's.
+// Options of Dropout / Dropout2d and F::dropout / F::dropout2d, as libtorch's.
 #include "ember/nn/options/arg.h"
 
 namespace ember::nn {
@@ -10,6 +10,7 @@ struct DropoutOptions {
   EMBER_ARG(double, p);
   EMBER_ARG(bool, inplace) = false;
 };
+using Dropout2dOptions = DropoutOptions;
 
 namespace functional {
 
@@ -18,6 +19,7 @@ struct DropoutFuncOptions {
   EMBER_ARG(bool, training) = true;
   EMBER_ARG(bool, inplace) = false;
 };
+using Dropout2dFuncOptions = DropoutFuncOptions;
 
 }  // namespace functional
 }  // namespace ember::nn
