@@ -1,4 +1,4 @@
-// Batch and layer normalization (core/ops/normalization.cpp): values against
+// Batch, layer and group normalization (core/ops/normalization.cpp): values against
 // float64 loops written here, running statistics against PyTorch's update
 // formula, train vs eval, the fused backward against the composed one
 // (create_graph), gradcheck / gradgradcheck on strided inputs, error messages.
@@ -302,4 +302,88 @@ TEST_CASE("layer_norm rejects a normalized_shape or weight that does not fit", "
                       Catch::Contains("layer_norm: bias should have shape [3, 5]"));
   REQUIRE_THROWS_WITH(layer_norm(x, {}),
                       Catch::Contains("layer_norm: normalized_shape must name at least one dim"));
+}
+
+namespace {
+
+// group_norm by its definition, in float64: per (sample, group) the mean and
+// biased variance of its channels' elements, then weight and bias per channel.
+std::vector<double> naive_group_norm(const Tensor& x, int64_t groups, const Tensor& weight,
+                                     const Tensor& bias, double eps) {
+  const std::vector<double> v = values(x);
+  const std::vector<double> w = weight.defined() ? values(weight) : std::vector<double>();
+  const std::vector<double> b = bias.defined() ? values(bias) : std::vector<double>();
+  const int64_t n = x.size(0), c = x.size(1), s = x.numel() / (n * c), len = c / groups * s;
+  std::vector<double> out(v.size());
+  for (int64_t i = 0; i < n * groups; ++i) {
+    const double* g = v.data() + i * len;
+    double mean = 0, var = 0;
+    for (int64_t j = 0; j < len; ++j) mean += g[j];
+    mean /= static_cast<double>(len);
+    for (int64_t j = 0; j < len; ++j) var += (g[j] - mean) * (g[j] - mean);
+    var /= static_cast<double>(len);
+    for (int64_t j = 0; j < len; ++j) {
+      const int64_t ch = i % groups * (c / groups) + j / s;
+      const double y = (g[j] - mean) / std::sqrt(var + eps);
+      out[i * len + j] = y * (w.empty() ? 1.0 : w[ch]) + (b.empty() ? 0.0 : b[ch]);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("group_norm normalizes each sample's channel groups, then scales per channel",
+          "[norm]") {
+  manual_seed(12);
+  const Tensor x = random({3, 6, 4, 5}), w = random({6}), b = random({6});
+  for (int64_t groups : {1, 2, 3, 6}) {
+    INFO("groups " << groups);
+    require_values(group_norm(x, groups, w, b, 1e-5), naive_group_norm(x, groups, w, b, 1e-5),
+                   1e-10);
+    require_values(group_norm(x, groups), naive_group_norm(x, groups, {}, {}, 1e-5), 1e-10);
+  }
+  const Tensor seq = random({2, 4, 7});  // (N, C, L)
+  require_values(group_norm(seq, 2, {}, {}, 0.1), naive_group_norm(seq, 2, {}, {}, 0.1), 1e-10);
+  const Tensor strided = random({4, 5, 6, 3}).transpose(0, 3);  // (3, 5, 6, 4)
+  require_values(group_norm(strided, 5), naive_group_norm(strided.contiguous(), 5, {}, {}, 1e-5),
+                 1e-10);
+  REQUIRE(group_norm(zeros({0, 4, 3}, kDouble), 2).sizes() == IntArrayRef{0, 4, 3});
+}
+
+TEST_CASE("group_norm gradients pass gradcheck and gradgradcheck on strided inputs", "[norm]") {
+  const Tensor x = leaf(random({3, 2, 6}).transpose(0, 2));  // (6, 2, 3), non-contiguous
+  const Tensor w = leaf(random({2})), b = leaf(random({2}));
+  auto fn = [](const tensor_list& in) { return group_norm(in[0], 2, in[1], in[2], 1e-5); };
+  REQUIRE_GRADCHECK(gradcheck(fn, {x, w, b}));
+  REQUIRE_GRADCHECK(gradgradcheck(fn, {x, w, b}));
+  const Tensor x4 = leaf(random({2, 4, 3, 2}));
+  auto fn4 = [](const tensor_list& in) { return group_norm(in[0], 2); };
+  REQUIRE_GRADCHECK(gradcheck(fn4, {x4}));
+}
+
+TEST_CASE("GroupNorm and F::group_norm: parameters, values and errors", "[norm]") {
+  namespace F = ember::nn::functional;
+  nn::GroupNorm layer(nn::GroupNormOptions(2, 4).eps(1e-3));
+  require_values(layer->weight, {1, 1, 1, 1});
+  require_values(layer->bias, {0, 0, 0, 0});
+  REQUIRE(layer->named_parameters().size() == 2);
+  const Tensor x = random({2, 4, 3}, kFloat);
+  require_values(layer(x), naive_group_norm(x, 2, {}, {}, 1e-3), 1e-5);
+  const Tensor w = random({4}), b = random({4});
+  require_values(F::group_norm(x.to(kDouble), F::GroupNormFuncOptions(4).weight(w).bias(b)),
+                 naive_group_norm(x.to(kDouble), 4, w, b, 1e-5), 1e-10);
+  REQUIRE(nn::GroupNorm(nn::GroupNormOptions(1, 3).affine(false))->named_parameters().size() == 0);
+  std::ostringstream s;
+  s << *layer;
+  CHECK(s.str() == "GroupNorm(2, 4, eps=0.001, affine=true)");
+  REQUIRE_THROWS_WITH(nn::GroupNorm(3, 4), Catch::Contains("GroupNorm: num_channels (4) must be "
+                                                           "divisible by num_groups (3)"));
+  REQUIRE_THROWS_WITH(group_norm(zeros({2, 4, 3}), 3),
+                      Catch::Contains("group_norm: expected the 4 channels of input of shape "
+                                      "[2, 4, 3] to be divisible by num_groups, got 3"));
+  REQUIRE_THROWS_WITH(group_norm(zeros({2, 4, 3}), 2, zeros({3})),
+                      Catch::Contains("group_norm: weight should have shape [4]"));
+  REQUIRE_THROWS_WITH(group_norm(zeros({4}), 2),
+                      Catch::Contains("group_norm: expected an input of shape (N, C, *), got [4]"));
 }

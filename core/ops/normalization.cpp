@@ -257,4 +257,24 @@ Tensor layer_norm(const Tensor& x, IntArrayRef normalized_shape, const Tensor& w
   return y;
 }
 
+Tensor group_norm(const Tensor& x, int64_t num_groups, const Tensor& weight, const Tensor& bias,
+                  double eps) {
+  EMBER_CHECK(x.dim() >= 2, "group_norm: expected an input of shape (N, C, *), got ", x.sizes());
+  const int64_t n = x.size(0), c = x.size(1);
+  EMBER_CHECK(num_groups > 0 && c % num_groups == 0, "group_norm: expected the ", c,
+              " channels of input of shape ", x.sizes(), " to be divisible by num_groups, got ",
+              num_groups);
+  check_param("group_norm", "weight", weight, c, x, "the channels, dim 1");
+  check_param("group_norm", "bias", bias, c, x, "the channels, dim 1");
+  // Each (sample, group) is a row of layer_norm over its channels' elements.
+  const int64_t per_group = c / num_groups * compute_numel(x.sizes().slice(2, x.dim() - 2));
+  Tensor y = layer_norm(x.reshape({n, num_groups, per_group}), {per_group}, {}, {}, eps)
+                 .view(x.sizes());
+  DimVector channel_shape(x.dim(), 1);  // (1, C, 1, ..., 1)
+  channel_shape[1] = c;
+  if (weight.defined()) y = y * weight.view(channel_shape);
+  if (bias.defined()) y = y + bias.view(channel_shape);
+  return y;
+}
+
 }  // namespace ember

@@ -1,5 +1,6 @@
 #pragma once
-// Batch and layer normalization, as torch::batch_norm / torch::layer_norm.
+// Batch, layer and group normalization, as torch::batch_norm / layer_norm /
+// group_norm.
 #include "ember/core/tensor.h"
 
 namespace ember {
@@ -15,6 +16,13 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
 
 // Normalizes over the trailing dims given by normalized_shape.
 Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight = {},
+                  const Tensor& bias = {}, double eps = 1e-5);
+
+// x: (N, C, *) with C divisible by num_groups; weight, bias: (C) or undefined.
+// Normalizes each sample's groups of C / num_groups channels (with their *
+// elements) by their own mean and biased variance, then scales and shifts
+// per channel. Built on layer_norm's kernels and derivatives.
+Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight = {},
                   const Tensor& bias = {}, double eps = 1e-5);
 
 }  // namespace ember

@@ -15,4 +15,9 @@ Tensor layer_norm(const Tensor& input, const LayerNormFuncOptions& options) {
                            options.eps());
 }
 
+Tensor group_norm(const Tensor& input, const GroupNormFuncOptions& options) {
+  return ember::group_norm(input, options.num_groups(), options.weight(), options.bias(),
+                           options.eps());
+}
+
 }  // namespace ember::nn::functional

@@ -1,5 +1,5 @@
 #pragma once
-// Batch and layer normalization, as torch::nn::functional's:
+// Batch, layer and group normalization, as torch::nn::functional's:
 //   F::batch_norm(x, mean, var, F::BatchNormFuncOptions().training(true));
 #include "ember/core/tensor.h"
 #include "ember/nn/options/normalization.h"
@@ -11,5 +11,7 @@ namespace ember::nn::functional {
 Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
                   const BatchNormFuncOptions& options = {});
 Tensor layer_norm(const Tensor& input, const LayerNormFuncOptions& options);
+// x: (N, C, *), C divisible by num_groups.
+Tensor group_norm(const Tensor& input, const GroupNormFuncOptions& options);
 
 }  // namespace ember::nn::functional

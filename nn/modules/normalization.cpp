@@ -35,4 +35,35 @@ void LayerNormImpl::pretty_print(std::ostream& stream) const {
          << ")";
 }
 
+GroupNormImpl::GroupNormImpl(const GroupNormOptions& options_) : options(options_) {
+  EMBER_CHECK(options.num_groups() > 0 && options.num_channels() % options.num_groups() == 0,
+              "GroupNorm: num_channels (", options.num_channels(),
+              ") must be divisible by num_groups (", options.num_groups(), ")");
+  if (options.affine()) {
+    weight = register_parameter("weight", ember::empty({options.num_channels()}));
+    bias = register_parameter("bias", ember::empty({options.num_channels()}));
+  }
+  reset_parameters();
+}
+
+void GroupNormImpl::reset_parameters() {
+  if (!options.affine()) return;
+  init::ones_(weight);
+  init::zeros_(bias);
+}
+
+Tensor GroupNormImpl::forward(const Tensor& input) {
+  return call_with_hooks(input, [this](const Tensor& x) {
+    return functional::group_norm(
+        x, functional::GroupNormFuncOptions(options.num_groups()).weight(weight).bias(bias).eps(
+               options.eps()));
+  });
+}
+
+void GroupNormImpl::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "GroupNorm(" << options.num_groups() << ", "
+         << options.num_channels() << ", eps=" << options.eps()
+         << ", affine=" << options.affine() << ")";
+}
+
 }  // namespace ember::nn

@@ -1,6 +1,7 @@
 #pragma once
-// LayerNorm, as torch::nn's: weight (ones) and bias (zeros) of
-// normalized_shape when elementwise_affine.
+// LayerNorm and GroupNorm, as torch::nn's: weight (ones) and bias (zeros), of
+// normalized_shape (LayerNorm, when elementwise_affine) or of the channels
+// (GroupNorm, when affine).
 #include <ostream>
 
 #include "ember/nn/module_holder.h"
@@ -24,5 +25,22 @@ class LayerNormImpl : public Module {
   Tensor bias;
 };
 EMBER_MODULE(LayerNorm);
+
+class GroupNormImpl : public Module {
+ public:
+  GroupNormImpl(int64_t num_groups, int64_t num_channels)
+      : GroupNormImpl(GroupNormOptions(num_groups, num_channels)) {}
+  explicit GroupNormImpl(const GroupNormOptions& options);
+
+  // x: (N, C, *): each sample's groups of C / num_groups channels normalized.
+  Tensor forward(const Tensor& input);
+  void reset_parameters();
+  void pretty_print(std::ostream& stream) const override;
+
+  GroupNormOptions options;
+  Tensor weight;
+  Tensor bias;
+};
+EMBER_MODULE(GroupNorm);
 
 }  // namespace ember::nn

@@ -1,5 +1,6 @@
 #pragma once
-// Options of BatchNorm1d/2d and LayerNorm and of their functional forms, as libtorch's.
+// Options of BatchNorm1d/2d, LayerNorm and GroupNorm and of their functional
+// forms, as libtorch's.
 #include <cstdint>
 #include <vector>
 
@@ -28,6 +29,15 @@ struct LayerNormOptions {
   EMBER_ARG(bool, elementwise_affine) = true;
 };
 
+struct GroupNormOptions {
+  GroupNormOptions(int64_t num_groups, int64_t num_channels)
+      : num_groups_(num_groups), num_channels_(num_channels) {}
+  EMBER_ARG(int64_t, num_groups);
+  EMBER_ARG(int64_t, num_channels);
+  EMBER_ARG(double, eps) = 1e-5;
+  EMBER_ARG(bool, affine) = true;
+};
+
 namespace functional {
 
 struct BatchNormFuncOptions {
@@ -42,6 +52,14 @@ struct LayerNormFuncOptions {
   LayerNormFuncOptions(std::vector<int64_t> normalized_shape)  // NOLINT
       : normalized_shape_(std::move(normalized_shape)) {}
   EMBER_ARG(std::vector<int64_t>, normalized_shape);
+  EMBER_ARG(Tensor, weight) = {};
+  EMBER_ARG(Tensor, bias) = {};
+  EMBER_ARG(double, eps) = 1e-5;
+};
+
+struct GroupNormFuncOptions {
+  GroupNormFuncOptions(int64_t num_groups) : num_groups_(num_groups) {}  // NOLINT
+  EMBER_ARG(int64_t, num_groups);
   EMBER_ARG(Tensor, weight) = {};
   EMBER_ARG(Tensor, bias) = {};
   EMBER_ARG(double, eps) = 1e-5;

@@ -179,6 +179,21 @@ TEST_CASE("cuda normalization: layer_norm output and fused gradients match the C
       }
 }
 
+TEST_CASE("cuda normalization: group_norm output and gradients match the CPU", "[cuda_nn]") {
+  manual_seed(45);
+  for (const Layout& l : batch_layouts()) {
+    const int64_t c = channels_of(l);
+    if (l.base_shape.size() < 3) continue;  // (N, C, *) with elements per channel
+    for (bool affine : {true, false})
+      for (ScalarType t : {kFloat, kDouble})
+        compare_normalization(
+            [&](const Tensor& x, const Tensor& w, const Tensor& b) {
+              return group_norm(x, c % 3 == 0 ? 3 : 1, w, b, 1e-5);
+            },
+            l, {c}, affine, t);
+  }
+}
+
 TEST_CASE("cuda normalization: batch_norm and layer_norm values and running statistics are "
           "PyTorch's, derived by hand",
           "[cuda_nn]") {
