@@ -20,6 +20,7 @@
 #include "ember/core/ops/indexing.h"
 #include "ember/core/ops/matmul.h"
 #include "ember/core/ops/normalization.h"
+#include "ember/core/ops/ops_1d.h"
 #include "ember/core/ops/pad.h"
 #include "ember/core/ops/pooling.h"
 #include "ember/core/ops/reduce.h"

@@ -1,30 +1,39 @@
 #include "ember/nn/functional/conv.h"
 
 #include "ember/core/ops/conv.h"
+#include "ember/core/ops/ops_1d.h"
 #include "ember/core/ops/pad.h"
 
 namespace ember::nn::functional {
 
-namespace detail {
+namespace {
 
-std::array<std::pair<int64_t, int64_t>, 2> conv_padding_sides(const conv_padding_t<2>& padding,
-                                                              IntArrayRef kernel,
-                                                              IntArrayRef stride,
-                                                              IntArrayRef dilation) {
-  if (const auto* p = std::get_if<ExpandingArray<2>>(&padding))
-    return {{{(*p)[0], (*p)[0]}, {(*p)[1], (*p)[1]}}};
-  if (std::holds_alternative<enumtype::kValid>(padding)) return {{{0, 0}, {0, 0}}};
-  EMBER_CHECK(stride.size() == 2 && stride[0] == 1 && stride[1] == 1,
-              "conv2d: padding kSame needs stride 1, as PyTorch's, got stride ", stride);
-  std::array<std::pair<int64_t, int64_t>, 2> sides;
-  for (size_t d = 0; d < 2; ++d) {
-    const int64_t total = dilation[d] * (kernel[d] - 1);
-    sides[d] = {total / 2, total - total / 2};
+// The conv pads both sides alike; an odd total's extra goes after, by pad
+// (PyTorch's way). sides: (before, after) per dim, the first dim first.
+template <size_t D>
+Tensor pad_extra(const Tensor& x, const std::array<std::pair<int64_t, int64_t>, D>& sides) {
+  std::vector<int64_t> extra;  // pad's order: the last dim first
+  bool any = false;
+  for (size_t d = D; d-- > 0;) {
+    extra.insert(extra.end(), {0, sides[d].second - sides[d].first});
+    any |= sides[d].second != sides[d].first;
   }
-  return sides;
+  return any ? pad(x, extra) : x;
 }
 
-}  // namespace detail
+}  // namespace
+
+Tensor conv1d(const Tensor& input, const Tensor& weight, const Conv1dFuncOptions& options) {
+  const auto* numbers = std::get_if<ExpandingArray<1>>(&options.padding());
+  if (numbers != nullptr || weight.dim() != 3)  // a malformed weight: conv1d's own error
+    return ember::conv1d(input, weight, options.bias(), options.stride(),
+                         numbers != nullptr ? *numbers : ExpandingArray<1>(0),
+                         options.dilation(), options.groups());
+  const auto sides = detail::conv_padding_sides<1>(options.padding(), {weight.size(2)},
+                                                   options.stride(), options.dilation(), "conv1d");
+  return ember::conv1d(pad_extra<1>(input, sides), weight, options.bias(), options.stride(),
+                       {sides[0].first}, options.dilation(), options.groups());
+}
 
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Conv2dFuncOptions& options) {
   const auto* numbers = std::get_if<ExpandingArray<2>>(&options.padding());
@@ -32,13 +41,11 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Conv2dFuncOptions
     return ember::conv2d(input, weight, options.bias(), options.stride(),
                          numbers != nullptr ? *numbers : ExpandingArray<2>(0),
                          options.dilation(), options.groups());
-  const auto [h, w] = detail::conv_padding_sides(
-      options.padding(), {weight.size(2), weight.size(3)}, options.stride(), options.dilation());
-  // The conv pads both sides alike; an odd total's extra goes after, by pad (PyTorch's way).
-  const bool odd = h.second != h.first || w.second != w.first;
-  const Tensor x = odd ? pad(input, {0, w.second - w.first, 0, h.second - h.first}) : input;
-  return ember::conv2d(x, weight, options.bias(), options.stride(), {h.first, w.first},
-                       options.dilation(), options.groups());
+  const auto sides = detail::conv_padding_sides<2>(options.padding(),
+                                                   {weight.size(2), weight.size(3)},
+                                                   options.stride(), options.dilation(), "conv2d");
+  return ember::conv2d(pad_extra<2>(input, sides), weight, options.bias(), options.stride(),
+                       {sides[0].first, sides[1].first}, options.dilation(), options.groups());
 }
 
 Tensor conv_transpose2d(const Tensor& input, const Tensor& weight,

@@ -1,5 +1,6 @@
 #include "ember/nn/functional/pooling.h"
 
+#include "ember/core/ops/ops_1d.h"
 #include "ember/core/ops/pooling.h"
 
 namespace ember::nn::functional {
@@ -23,6 +24,27 @@ Tensor avg_pool2d(const Tensor& input, const AvgPool2dFuncOptions& options) {
 
 Tensor adaptive_avg_pool2d(const Tensor& input, const AdaptiveAvgPool2dFuncOptions& options) {
   return ember::adaptive_avg_pool2d(input, options.output_size());
+}
+
+Tensor max_pool1d(const Tensor& input, const MaxPool1dFuncOptions& options) {
+  return ember::max_pool1d(input, options.kernel_size(), options.stride(), options.padding(),
+                           options.dilation(), options.ceil_mode());
+}
+
+std::tuple<Tensor, Tensor> max_pool1d_with_indices(const Tensor& input,
+                                                   const MaxPool1dFuncOptions& options) {
+  return ember::max_pool1d_with_indices(input, options.kernel_size(), options.stride(),
+                                        options.padding(), options.dilation(),
+                                        options.ceil_mode());
+}
+
+Tensor avg_pool1d(const Tensor& input, const AvgPool1dFuncOptions& options) {
+  return ember::avg_pool1d(input, options.kernel_size(), options.stride(), options.padding(),
+                           options.ceil_mode(), options.count_include_pad());
+}
+
+Tensor adaptive_avg_pool1d(const Tensor& input, const AdaptiveAvgPool1dFuncOptions& options) {
+  return ember::adaptive_avg_pool1d(input, options.output_size());
 }
 
 }  // namespace ember::nn::functional

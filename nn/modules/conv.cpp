@@ -31,26 +31,71 @@ void reset_conv_parameters(Tensor& weight, Tensor& bias) {
   }
 }
 
-void print_padding(std::ostream& stream, const ExpandingArray<2>& padding) {
-  if (!(padding == ExpandingArray<2>(0))) stream << ", padding=" << padding;
+template <size_t D>
+void print_padding(std::ostream& stream, const ExpandingArray<D>& padding) {
+  if (!(padding == ExpandingArray<D>(0))) stream << ", padding=" << padding;
 }
-void print_padding(std::ostream& stream, const conv_padding_t<2>& padding) {
-  if (const auto* p = std::get_if<ExpandingArray<2>>(&padding))
+template <size_t D>
+void print_padding(std::ostream& stream, const conv_padding_t<D>& padding) {
+  if (const auto* p = std::get_if<ExpandingArray<D>>(&padding))
     print_padding(stream, *p);
   else
     stream << ", padding=" << (std::holds_alternative<enumtype::kSame>(padding) ? "kSame" : "kValid");
 }
 
 // libtorch's format: stride always, the others when not their default.
-template <typename Options>
+template <size_t D, typename Options>
 void print_conv_common(std::ostream& stream, const Options& o) {
   stream << "(" << o.in_channels() << ", " << o.out_channels()
          << ", kernel_size=" << o.kernel_size() << ", stride=" << o.stride();
-  print_padding(stream, o.padding());
-  if (!(o.dilation() == ExpandingArray<2>(1))) stream << ", dilation=" << o.dilation();
+  print_padding<D>(stream, o.padding());
+  if (!(o.dilation() == ExpandingArray<D>(1))) stream << ", dilation=" << o.dilation();
+}
+
+// The tail of Conv1d's and Conv2d's printing: groups, bias, padding_mode.
+template <typename Options>
+void print_conv_tail(std::ostream& stream, const Options& o) {
+  if (o.groups() != 1) stream << ", groups=" << o.groups();
+  if (!o.bias()) stream << ", bias=false";
+  if (o.padding_mode() != kZeros) stream << ", padding_mode=" << o.padding_mode();
+  stream << ")";
 }
 
 }  // namespace
+
+Conv1dImpl::Conv1dImpl(const Conv1dOptions& options_) : options(options_) {
+  check_channels("Conv1d", options.in_channels(), options.out_channels(), options.groups());
+  weight = register_parameter("weight", empty({options.out_channels(),
+                                               options.in_channels() / options.groups(),
+                                               options.kernel_size()[0]}));
+  bias = register_parameter("bias", options.bias() ? empty({options.out_channels()}) : Tensor(),
+                            options.bias());
+  reset_parameters();
+}
+
+void Conv1dImpl::reset_parameters() { reset_conv_parameters(weight, bias); }
+
+Tensor Conv1dImpl::forward(const Tensor& input) {
+  return call_with_hooks(input, [this](const Tensor& x) {
+    functional::Conv1dFuncOptions conv = functional::Conv1dFuncOptions()
+                                             .bias(bias)
+                                             .stride(options.stride())
+                                             .padding(options.padding())
+                                             .dilation(options.dilation())
+                                             .groups(options.groups());
+    if (options.padding_mode() == kZeros) return functional::conv1d(x, weight, conv);
+    const auto [l] = functional::detail::conv_padding_sides<1>(
+        options.padding(), options.kernel_size(), options.stride(), options.dilation(), "Conv1d");
+    return functional::conv1d(pad(x, {l.first, l.second}, options.padding_mode()), weight,
+                              conv.padding(0));
+  });
+}
+
+void Conv1dImpl::pretty_print(std::ostream& stream) const {
+  stream << "Conv1d";
+  print_conv_common<1>(stream, options);
+  print_conv_tail(stream, options);
+}
 
 Conv2dImpl::Conv2dImpl(const Conv2dOptions& options_) : options(options_) {
   check_channels("Conv2d", options.in_channels(), options.out_channels(), options.groups());
@@ -75,8 +120,8 @@ Tensor Conv2dImpl::forward(const Tensor& input) {
                                              .groups(options.groups());
     if (options.padding_mode() == kZeros) return functional::conv2d(x, weight, conv);
     // Other modes: pad the input in that mode, then convolve without padding.
-    const auto [h, w] = functional::detail::conv_padding_sides(
-        options.padding(), options.kernel_size(), options.stride(), options.dilation());
+    const auto [h, w] = functional::detail::conv_padding_sides<2>(
+        options.padding(), options.kernel_size(), options.stride(), options.dilation(), "Conv2d");
     return functional::conv2d(
         pad(x, {w.first, w.second, h.first, h.second}, options.padding_mode()), weight,
         conv.padding(0));
@@ -85,11 +130,8 @@ Tensor Conv2dImpl::forward(const Tensor& input) {
 
 void Conv2dImpl::pretty_print(std::ostream& stream) const {
   stream << "Conv2d";
-  print_conv_common(stream, options);
-  if (options.groups() != 1) stream << ", groups=" << options.groups();
-  if (!options.bias()) stream << ", bias=false";
-  if (options.padding_mode() != kZeros) stream << ", padding_mode=" << options.padding_mode();
-  stream << ")";
+  print_conv_common<2>(stream, options);
+  print_conv_tail(stream, options);
 }
 
 ConvTranspose2dImpl::ConvTranspose2dImpl(const ConvTranspose2dOptions& options_)
@@ -122,7 +164,7 @@ Tensor ConvTranspose2dImpl::forward(const Tensor& input) {
 
 void ConvTranspose2dImpl::pretty_print(std::ostream& stream) const {
   stream << "ConvTranspose2d";
-  print_conv_common(stream, options);
+  print_conv_common<2>(stream, options);
   if (!(options.output_padding() == ExpandingArray<2>(0)))
     stream << ", output_padding=" << options.output_padding();
   if (options.groups() != 1) stream << ", groups=" << options.groups();

@@ -1,11 +1,29 @@
 #pragma once
-// Conv2d and ConvTranspose2d, as torch::nn's.
+// Conv1d, Conv2d and ConvTranspose2d, as torch::nn's.
 #include <ostream>
 
 #include "ember/nn/module_holder.h"
 #include "ember/nn/options/conv.h"
 
 namespace ember::nn {
+
+// weight: (out, in / groups, kL), bias: (out), initialized as Conv2d's.
+class Conv1dImpl : public Module {
+ public:
+  Conv1dImpl(int64_t in_channels, int64_t out_channels, ExpandingArray<1> kernel_size)
+      : Conv1dImpl(Conv1dOptions(in_channels, out_channels, kernel_size)) {}
+  explicit Conv1dImpl(const Conv1dOptions& options);
+
+  // x: (N, C, L) or (C, L) -> (N, out, L') or (out, L').
+  Tensor forward(const Tensor& input);
+  void reset_parameters();
+  void pretty_print(std::ostream& stream) const override;
+
+  Conv1dOptions options;
+  Tensor weight;
+  Tensor bias;
+};
+EMBER_MODULE(Conv1d);
 
 // weight: (out, in / groups, kH, kW), bias: (out); both U(-1/sqrt(fan_in),
 // 1/sqrt(fan_in)) with fan_in = in / groups * kH * kW, as PyTorch's default.

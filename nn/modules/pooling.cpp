@@ -4,15 +4,30 @@
 
 namespace ember::nn {
 
+namespace {
+
+template <typename Options>
+void print_max_pool(std::ostream& stream, const char* name, const Options& o) {
+  stream << std::boolalpha << name << "(kernel_size=" << o.kernel_size()
+         << ", stride=" << o.stride() << ", padding=" << o.padding()
+         << ", dilation=" << o.dilation() << ", ceil_mode=" << o.ceil_mode() << ")";
+}
+
+template <typename Options>
+void print_avg_pool(std::ostream& stream, const char* name, const Options& o) {
+  stream << name << "(kernel_size=" << o.kernel_size() << ", stride=" << o.stride()
+         << ", padding=" << o.padding() << ")";
+}
+
+}  // namespace
+
 Tensor MaxPool2dImpl::forward(const Tensor& input) {
   return call_with_hooks(input,
                          [this](const Tensor& x) { return functional::max_pool2d(x, options); });
 }
 
 void MaxPool2dImpl::pretty_print(std::ostream& stream) const {
-  stream << std::boolalpha << "MaxPool2d(kernel_size=" << options.kernel_size()
-         << ", stride=" << options.stride() << ", padding=" << options.padding()
-         << ", dilation=" << options.dilation() << ", ceil_mode=" << options.ceil_mode() << ")";
+  print_max_pool(stream, "MaxPool2d", options);
 }
 
 Tensor AvgPool2dImpl::forward(const Tensor& input) {
@@ -21,8 +36,7 @@ Tensor AvgPool2dImpl::forward(const Tensor& input) {
 }
 
 void AvgPool2dImpl::pretty_print(std::ostream& stream) const {
-  stream << "AvgPool2d(kernel_size=" << options.kernel_size() << ", stride=" << options.stride()
-         << ", padding=" << options.padding() << ")";
+  print_avg_pool(stream, "AvgPool2d", options);
 }
 
 Tensor AdaptiveAvgPool2dImpl::forward(const Tensor& input) {
@@ -32,6 +46,33 @@ Tensor AdaptiveAvgPool2dImpl::forward(const Tensor& input) {
 
 void AdaptiveAvgPool2dImpl::pretty_print(std::ostream& stream) const {
   stream << "AdaptiveAvgPool2d(output_size=" << options.output_size() << ")";
+}
+
+Tensor MaxPool1dImpl::forward(const Tensor& input) {
+  return call_with_hooks(input,
+                         [this](const Tensor& x) { return functional::max_pool1d(x, options); });
+}
+
+void MaxPool1dImpl::pretty_print(std::ostream& stream) const {
+  print_max_pool(stream, "MaxPool1d", options);
+}
+
+Tensor AvgPool1dImpl::forward(const Tensor& input) {
+  return call_with_hooks(input,
+                         [this](const Tensor& x) { return functional::avg_pool1d(x, options); });
+}
+
+void AvgPool1dImpl::pretty_print(std::ostream& stream) const {
+  print_avg_pool(stream, "AvgPool1d", options);
+}
+
+Tensor AdaptiveAvgPool1dImpl::forward(const Tensor& input) {
+  return call_with_hooks(
+      input, [this](const Tensor& x) { return functional::adaptive_avg_pool1d(x, options); });
+}
+
+void AdaptiveAvgPool1dImpl::pretty_print(std::ostream& stream) const {
+  stream << "AdaptiveAvgPool1d(output_size=" << options.output_size() << ")";
 }
 
 }  // namespace ember::nn

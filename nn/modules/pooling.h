@@ -1,5 +1,5 @@
 #pragma once
-// MaxPool2d, AvgPool2d and AdaptiveAvgPool2d, as torch::nn's.
+// MaxPool1d/2d, AvgPool1d/2d and AdaptiveAvgPool1d/2d, as torch::nn's.
 #include <ostream>
 
 #include "ember/nn/module_holder.h"
@@ -40,5 +40,39 @@ class AdaptiveAvgPool2dImpl : public Module {
   AdaptiveAvgPool2dOptions options;
 };
 EMBER_MODULE(AdaptiveAvgPool2d);
+
+// x: (N, C, L) or (C, L).
+class MaxPool1dImpl : public Module {
+ public:
+  explicit MaxPool1dImpl(ExpandingArray<1> kernel_size)
+      : MaxPool1dImpl(MaxPool1dOptions(kernel_size)) {}
+  explicit MaxPool1dImpl(const MaxPool1dOptions& options) : options(options) {}
+  Tensor forward(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override;
+  MaxPool1dOptions options;
+};
+EMBER_MODULE(MaxPool1d);
+
+class AvgPool1dImpl : public Module {
+ public:
+  explicit AvgPool1dImpl(ExpandingArray<1> kernel_size)
+      : AvgPool1dImpl(AvgPool1dOptions(kernel_size)) {}
+  explicit AvgPool1dImpl(const AvgPool1dOptions& options) : options(options) {}
+  Tensor forward(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override;
+  AvgPool1dOptions options;
+};
+EMBER_MODULE(AvgPool1d);
+
+class AdaptiveAvgPool1dImpl : public Module {
+ public:
+  explicit AdaptiveAvgPool1dImpl(ExpandingArray<1> output_size)
+      : AdaptiveAvgPool1dImpl(AdaptiveAvgPool1dOptions(output_size)) {}
+  explicit AdaptiveAvgPool1dImpl(const AdaptiveAvgPool1dOptions& options) : options(options) {}
+  Tensor forward(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override;
+  AdaptiveAvgPool1dOptions options;
+};
+EMBER_MODULE(AdaptiveAvgPool1d);
 
 }  // namespace ember::nn

@@ -1,6 +1,6 @@
 #pragma once
-// Options of Conv2d / ConvTranspose2d and of their functional forms, as
-// libtorch's: Conv2dOptions(3, 32, 3).stride(2).padding(1).bias(false).
+// Options of Conv1d / Conv2d / ConvTranspose2d and of their functional forms,
+// as libtorch's: Conv2dOptions(3, 32, 3).stride(2).padding(1).bias(false).
 #include <cstdint>
 #include <initializer_list>
 #include <variant>
@@ -29,20 +29,35 @@ using conv_padding_t = std::variant<ExpandingArray<D>, enumtype::kValid, enumtyp
 
 // The padding setter and getter of the conv options: padding(1), padding({1, 2}),
 // padding(ember::kSame); padding() returns the variant, as libtorch's.
-#define EMBER_CONV_PADDING_ARG(Options)                                     \
+#define EMBER_CONV_PADDING_ARG(Options, D)                                  \
  public:                                                                    \
-  Options& padding(conv_padding_t<2> new_padding) {                         \
+  Options& padding(conv_padding_t<D> new_padding) {                         \
     padding_ = std::move(new_padding);                                      \
     return *this;                                                           \
   }                                                                         \
   Options& padding(std::initializer_list<int64_t> new_padding) {            \
-    padding_ = ExpandingArray<2>(new_padding);                              \
+    padding_ = ExpandingArray<D>(new_padding);                              \
     return *this;                                                           \
   }                                                                         \
-  const conv_padding_t<2>& padding() const noexcept { return padding_; }    \
+  const conv_padding_t<D>& padding() const noexcept { return padding_; }    \
                                                                             \
  private:                                                                   \
-  conv_padding_t<2> padding_ = ExpandingArray<2>(0)
+  conv_padding_t<D> padding_ = ExpandingArray<D>(0)
+
+// weight: (out_channels, in_channels / groups, kL).
+struct Conv1dOptions {
+  Conv1dOptions(int64_t in_channels, int64_t out_channels, ExpandingArray<1> kernel_size)
+      : in_channels_(in_channels), out_channels_(out_channels), kernel_size_(kernel_size) {}
+  EMBER_ARG(int64_t, in_channels);
+  EMBER_ARG(int64_t, out_channels);
+  EMBER_ARG(ExpandingArray<1>, kernel_size);
+  EMBER_ARG(ExpandingArray<1>, stride) = 1;
+  EMBER_CONV_PADDING_ARG(Conv1dOptions, 1);
+  EMBER_ARG(ExpandingArray<1>, dilation) = 1;
+  EMBER_ARG(int64_t, groups) = 1;
+  EMBER_ARG(bool, bias) = true;
+  EMBER_ARG(PadMode, padding_mode) = kZeros;
+};
 
 // weight: (out_channels, in_channels / groups, kH, kW).
 struct Conv2dOptions {
@@ -52,7 +67,7 @@ struct Conv2dOptions {
   EMBER_ARG(int64_t, out_channels);
   EMBER_ARG(ExpandingArray<2>, kernel_size);
   EMBER_ARG(ExpandingArray<2>, stride) = 1;
-  EMBER_CONV_PADDING_ARG(Conv2dOptions);
+  EMBER_CONV_PADDING_ARG(Conv2dOptions, 2);
   EMBER_ARG(ExpandingArray<2>, dilation) = 1;
   EMBER_ARG(int64_t, groups) = 1;
   EMBER_ARG(bool, bias) = true;
@@ -79,10 +94,18 @@ struct ConvTranspose2dOptions {
 
 namespace functional {
 
+struct Conv1dFuncOptions {
+  EMBER_ARG(Tensor, bias) = {};
+  EMBER_ARG(ExpandingArray<1>, stride) = 1;
+  EMBER_CONV_PADDING_ARG(Conv1dFuncOptions, 1);
+  EMBER_ARG(ExpandingArray<1>, dilation) = 1;
+  EMBER_ARG(int64_t, groups) = 1;
+};
+
 struct Conv2dFuncOptions {
   EMBER_ARG(Tensor, bias) = {};
   EMBER_ARG(ExpandingArray<2>, stride) = 1;
-  EMBER_CONV_PADDING_ARG(Conv2dFuncOptions);
+  EMBER_CONV_PADDING_ARG(Conv2dFuncOptions, 2);
   EMBER_ARG(ExpandingArray<2>, dilation) = 1;
   EMBER_ARG(int64_t, groups) = 1;
 };

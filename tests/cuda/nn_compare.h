@@ -1,5 +1,5 @@
 #pragma once
-// Shared by tests/cuda/{pooling,upsample,normalization,pad}_test.cpp: an op run on
+// Shared by tests/cuda/{pooling,upsample,normalization,pad,ops_1d}_test.cpp: an op run on
 // CUDA tensors against the same op on CPU tensors, forward and backward, on a
 // dense or a non-contiguous view of the same random data.
 #include <ember/ember.h>
