@@ -154,7 +154,8 @@ TEST_CASE("feature_dropout drops whole channels, about p of them, scaling the re
   require_values(feature_dropout(x.narrow(0, 0, 2), 1.0, true), std::vector<double>(600, 0.0));
 }
 
-TEST_CASE("feature_dropout's gradient is its mask, scaled; the in-place form matches", "[dropout]") {
+TEST_CASE("feature_dropout's gradient is its mask, scaled; the in-place form matches",
+          "[dropout]") {
   const Tensor x = rand({3, 4, 5}, kDouble) + 0.5;
   const auto fn = [](const tensor_list& in) {
     manual_seed(8);  // one mask for every evaluation

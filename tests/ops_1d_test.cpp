@@ -31,7 +31,8 @@ std::vector<double> naive_conv1d(const Tensor& x, const Tensor& w, const Tensor&
         for (int64_t cc = 0; cc < cg; ++cc)
           for (int64_t s = 0; s < taps; ++s) {
             const int64_t at = o * stride - pad + s * dil, ch = kk / kg * cg + cc;
-            if (at >= 0 && at < len) sum += wv[(kk * cg + cc) * taps + s] * xv[(i * c + ch) * len + at];
+            if (at >= 0 && at < len)
+              sum += wv[(kk * cg + cc) * taps + s] * xv[(i * c + ch) * len + at];
           }
         y.push_back(sum);
       }
@@ -58,7 +59,8 @@ TEST_CASE("conv1d matches a float64 loop over strides, padding, dilation, groups
     const Tensor w = randn({t.k, t.c / t.groups, t.taps}, kDouble);
     const Tensor b = t.bias ? randn({t.k}, kDouble) : Tensor();
     int64_t out_len = 0;
-    const std::vector<double> want = naive_conv1d(x, w, b, t.stride, t.pad, t.dil, t.groups, out_len);
+    const std::vector<double> want =
+        naive_conv1d(x, w, b, t.stride, t.pad, t.dil, t.groups, out_len);
     const Tensor y = conv1d(x, w, b, t.stride, t.pad, t.dil, t.groups);
     REQUIRE(y.sizes() == IntArrayRef{t.n, t.k, out_len});
     require_values(y, want, 1e-12);
@@ -137,8 +139,8 @@ TEST_CASE("Conv1d, its kSame padding and padding_mode; the 1-d pooling layers", 
   REQUIRE(layer->weight.sizes() == IntArrayRef{6, 2, 5});
   REQUIRE(layer(randn({3, 4, 20})).sizes() == IntArrayRef{3, 6, 8});
   std::ostringstream s;
-  s << *layer << " " << *nn::MaxPool1d(3) << " " << *nn::AvgPool1d(nn::AvgPool1dOptions(2).stride(1))
-    << " " << *nn::AdaptiveAvgPool1d(5);
+  s << *layer << " " << *nn::MaxPool1d(3) << " "
+    << *nn::AvgPool1d(nn::AvgPool1dOptions(2).stride(1)) << " " << *nn::AdaptiveAvgPool1d(5);
   CHECK(s.str() == "Conv1d(4, 6, kernel_size=[5], stride=[2], groups=2) "
                    "MaxPool1d(kernel_size=[3], stride=[3], padding=[0], dilation=[1], "
                    "ceil_mode=false) AvgPool1d(kernel_size=[2], stride=[1], padding=[0]) "

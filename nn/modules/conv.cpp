@@ -1,6 +1,7 @@
 #include "ember/nn/modules/conv.h"
 
 #include <cmath>
+#include <vector>
 
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/pad.h"
@@ -40,7 +41,8 @@ void print_padding(std::ostream& stream, const conv_padding_t<D>& padding) {
   if (const auto* p = std::get_if<ExpandingArray<D>>(&padding))
     print_padding(stream, *p);
   else
-    stream << ", padding=" << (std::holds_alternative<enumtype::kSame>(padding) ? "kSame" : "kValid");
+    stream << ", padding="
+           << (std::holds_alternative<enumtype::kSame>(padding) ? "kSame" : "kValid");
 }
 
 // libtorch's format: stride always, the others when not their default.
@@ -61,6 +63,25 @@ void print_conv_tail(std::ostream& stream, const Options& o) {
   stream << ")";
 }
 
+// Conv1d's and Conv2d's forward: the functional conv with the layer's padding
+// or, for a padding_mode other than kZeros, a pad in that mode and no padding.
+template <size_t D, typename FuncOptions, typename Options, typename Conv>
+Tensor conv_layer_forward(const Tensor& x, const Tensor& weight, const Tensor& bias,
+                          const Options& o, const char* layer, Conv conv) {
+  FuncOptions f = FuncOptions()
+                      .bias(bias)
+                      .stride(o.stride())
+                      .padding(o.padding())
+                      .dilation(o.dilation())
+                      .groups(o.groups());
+  if (o.padding_mode() == kZeros) return conv(x, weight, f);
+  const auto sides = functional::detail::conv_padding_sides<D>(o.padding(), o.kernel_size(),
+                                                               o.stride(), o.dilation(), layer);
+  std::vector<int64_t> pads;  // pad's order: the last dim first
+  for (size_t d = D; d-- > 0;) pads.insert(pads.end(), {sides[d].first, sides[d].second});
+  return conv(pad(x, pads, o.padding_mode()), weight, f.padding(0));
+}
+
 }  // namespace
 
 Conv1dImpl::Conv1dImpl(const Conv1dOptions& options_) : options(options_) {
@@ -77,17 +98,8 @@ void Conv1dImpl::reset_parameters() { reset_conv_parameters(weight, bias); }
 
 Tensor Conv1dImpl::forward(const Tensor& input) {
   return call_with_hooks(input, [this](const Tensor& x) {
-    functional::Conv1dFuncOptions conv = functional::Conv1dFuncOptions()
-                                             .bias(bias)
-                                             .stride(options.stride())
-                                             .padding(options.padding())
-                                             .dilation(options.dilation())
-                                             .groups(options.groups());
-    if (options.padding_mode() == kZeros) return functional::conv1d(x, weight, conv);
-    const auto [l] = functional::detail::conv_padding_sides<1>(
-        options.padding(), options.kernel_size(), options.stride(), options.dilation(), "Conv1d");
-    return functional::conv1d(pad(x, {l.first, l.second}, options.padding_mode()), weight,
-                              conv.padding(0));
+    return conv_layer_forward<1, functional::Conv1dFuncOptions>(x, weight, bias, options,
+                                                                "Conv1d", functional::conv1d);
   });
 }
 
@@ -112,19 +124,8 @@ void Conv2dImpl::reset_parameters() { reset_conv_parameters(weight, bias); }
 
 Tensor Conv2dImpl::forward(const Tensor& input) {
   return call_with_hooks(input, [this](const Tensor& x) {
-    functional::Conv2dFuncOptions conv = functional::Conv2dFuncOptions()
-                                             .bias(bias)
-                                             .stride(options.stride())
-                                             .padding(options.padding())
-                                             .dilation(options.dilation())
-                                             .groups(options.groups());
-    if (options.padding_mode() == kZeros) return functional::conv2d(x, weight, conv);
-    // Other modes: pad the input in that mode, then convolve without padding.
-    const auto [h, w] = functional::detail::conv_padding_sides<2>(
-        options.padding(), options.kernel_size(), options.stride(), options.dilation(), "Conv2d");
-    return functional::conv2d(
-        pad(x, {w.first, w.second, h.first, h.second}, options.padding_mode()), weight,
-        conv.padding(0));
+    return conv_layer_forward<2, functional::Conv2dFuncOptions>(x, weight, bias, options,
+                                                                "Conv2d", functional::conv2d);
   });
 }
 

@@ -60,12 +60,14 @@ TEST_CASE("cuda dropout: dropout_ in place, p = 0, p = 1 and eval mode on the de
                       Catch::Contains("dropout: dropout probability has to be between 0 and 1"));
 }
 
-TEST_CASE("cuda dropout: feature_dropout drops the same channels on both devices", "[cuda][cuda_index]") {
+TEST_CASE("cuda dropout: feature_dropout drops the same channels on both devices",
+          "[cuda][cuda_index]") {
   const uint64_t seed = std::random_device{}();
   CAPTURE(seed);
   for (ScalarType t : {kFloat, kDouble}) {
     INFO(t);
-    const Tensor x0 = (randn({7, 33, 5, 3}, kDouble).abs() + 0.1).to(t), g = randn({7, 33, 5, 3}, t);
+    const Tensor x0 = (randn({7, 33, 5, 3}, kDouble).abs() + 0.1).to(t);
+    const Tensor g = randn({7, 33, 5, 3}, t);
     manual_seed(seed);
     const Tensor xc = x0.detach().requires_grad_();
     const Tensor want = feature_dropout(xc, 0.4, true);

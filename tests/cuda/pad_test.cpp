@@ -43,7 +43,8 @@ TEST_CASE("cuda pad: every mode and its gradient match the CPU", "[cuda_nn]") {
       INFO(mode << " pad " << IntArrayRef(c.pad));
       std::vector<int64_t> p = c.pad;
       const std::vector<int64_t> sizes = c.layout.view(zeros(c.layout.base_shape)).sizes().vec();
-      for (size_t k = 0; k < p.size(); ++k) {  // kReflect: pads below the size; kCircular: at most it
+      // kReflect takes pads below the size, kCircular at most it: clip those cases' pads.
+      for (size_t k = 0; k < p.size(); ++k) {
         const int64_t size = sizes[sizes.size() - 1 - k / 2];
         if (mode == kReflect) p[k] = std::min(p[k], size - 1);
         if (mode == kCircular) p[k] = std::min(p[k], size);
