@@ -387,3 +387,28 @@ TEST_CASE("GroupNorm and F::group_norm: parameters, values and errors", "[norm]"
   REQUIRE_THROWS_WITH(group_norm(zeros({4}), 2),
                       Catch::Contains("group_norm: expected an input of shape (N, C, *), got [4]"));
 }
+
+TEST_CASE("InstanceNorm1d/2d and F::instance_norm normalize each sample's channels", "[norm]") {
+  namespace F = ember::nn::functional;
+  manual_seed(13);
+  const Tensor x = random({2, 3, 4, 5});
+  require_values(F::instance_norm(x), naive_group_norm(x, 3, {}, {}, 1e-5), 1e-10);
+  nn::InstanceNorm2d layer(nn::InstanceNorm2dOptions(3).affine(true).eps(1e-3));
+  layer->to(kDouble);
+  REQUIRE(layer->named_parameters().size() == 2);
+  require_values(layer(x), naive_group_norm(x, 3, {}, {}, 1e-3), 1e-10);
+  // (C, H, W): one sample
+  require_values(layer(x[0]), naive_group_norm(x.narrow(0, 0, 1), 3, {}, {}, 1e-3), 1e-10);
+  nn::InstanceNorm1d seq(4);
+  const Tensor s3 = random({2, 4, 6}, kFloat);
+  require_values(seq(s3), naive_group_norm(s3, 4, {}, {}, 1e-5), 1e-5);
+  REQUIRE(seq->named_parameters().size() == 0);
+  std::ostringstream s;
+  s << *seq;
+  CHECK(s.str() == "InstanceNorm1d(4, eps=1e-05, momentum=0.1, affine=false, "
+                   "track_running_stats=false)");
+  REQUIRE_THROWS_WITH(nn::InstanceNorm2d(nn::InstanceNorm2dOptions(3).track_running_stats(true)),
+                      Catch::Contains("InstanceNorm2d: track_running_stats is not supported"));
+  REQUIRE_THROWS_WITH(layer(zeros({3, 4})), Catch::Contains("InstanceNorm2d: expected a 3-d or "
+                                                            "4-d input, got shape [3, 4]"));
+}

@@ -20,4 +20,10 @@ Tensor group_norm(const Tensor& input, const GroupNormFuncOptions& options) {
                            options.eps());
 }
 
+Tensor instance_norm(const Tensor& input, const InstanceNormFuncOptions& options) {
+  EMBER_CHECK(input.dim() >= 2, "instance_norm: expected an input of shape (N, C, *), got ",
+              input.sizes());
+  return ember::group_norm(input, input.size(1), options.weight(), options.bias(), options.eps());
+}
+
 }  // namespace ember::nn::functional

@@ -13,5 +13,8 @@ Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor&
 Tensor layer_norm(const Tensor& input, const LayerNormFuncOptions& options);
 // x: (N, C, *), C divisible by num_groups.
 Tensor group_norm(const Tensor& input, const GroupNormFuncOptions& options);
+// x: (N, C, *): each (sample, channel) normalized over its elements (group_norm
+// with one channel per group), then weight and bias per channel.
+Tensor instance_norm(const Tensor& input, const InstanceNormFuncOptions& options = {});
 
 }  // namespace ember::nn::functional

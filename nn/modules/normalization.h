@@ -43,4 +43,25 @@ class GroupNormImpl : public Module {
 };
 EMBER_MODULE(GroupNorm);
 
+// InstanceNorm1d takes (N, C, L) or (C, L), InstanceNorm2d (N, C, H, W) or
+// (C, H, W); weight (ones) and bias (zeros) of C when affine.
+template <size_t D>
+class InstanceNormImpl : public Module {
+ public:
+  InstanceNormImpl(int64_t num_features)  // NOLINT
+      : InstanceNormImpl(InstanceNormOptions(num_features)) {}
+  explicit InstanceNormImpl(const InstanceNormOptions& options);
+  Tensor forward(const Tensor& input);
+  void reset_parameters();
+  void pretty_print(std::ostream& stream) const override;
+
+  InstanceNormOptions options;
+  Tensor weight;
+  Tensor bias;
+};
+using InstanceNorm1dImpl = InstanceNormImpl<1>;
+using InstanceNorm2dImpl = InstanceNormImpl<2>;
+EMBER_MODULE(InstanceNorm1d);
+EMBER_MODULE(InstanceNorm2d);
+
 }  // namespace ember::nn

@@ -1,6 +1,6 @@
 #pragma once
-// Options of BatchNorm1d/2d, LayerNorm and GroupNorm and of their functional
-// forms, as libtorch's.
+// Options of BatchNorm1d/2d, LayerNorm, GroupNorm and InstanceNorm1d/2d and of
+// their functional forms, as libtorch's.
 #include <cstdint>
 #include <vector>
 
@@ -38,6 +38,19 @@ struct GroupNormOptions {
   EMBER_ARG(bool, affine) = true;
 };
 
+// InstanceNorm normalizes each (sample, channel) over its elements. Running
+// statistics (track_running_stats) are not supported: setting it is an Error.
+struct InstanceNormOptions {
+  InstanceNormOptions(int64_t num_features) : num_features_(num_features) {}  // NOLINT
+  EMBER_ARG(int64_t, num_features);
+  EMBER_ARG(double, eps) = 1e-5;
+  EMBER_ARG(double, momentum) = 0.1;
+  EMBER_ARG(bool, affine) = false;
+  EMBER_ARG(bool, track_running_stats) = false;
+};
+using InstanceNorm1dOptions = InstanceNormOptions;
+using InstanceNorm2dOptions = InstanceNormOptions;
+
 namespace functional {
 
 struct BatchNormFuncOptions {
@@ -60,6 +73,12 @@ struct LayerNormFuncOptions {
 struct GroupNormFuncOptions {
   GroupNormFuncOptions(int64_t num_groups) : num_groups_(num_groups) {}  // NOLINT
   EMBER_ARG(int64_t, num_groups);
+  EMBER_ARG(Tensor, weight) = {};
+  EMBER_ARG(Tensor, bias) = {};
+  EMBER_ARG(double, eps) = 1e-5;
+};
+
+struct InstanceNormFuncOptions {
   EMBER_ARG(Tensor, weight) = {};
   EMBER_ARG(Tensor, bias) = {};
   EMBER_ARG(double, eps) = 1e-5;
