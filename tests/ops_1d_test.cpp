@@ -150,6 +150,12 @@ TEST_CASE("Conv1d, its kSame padding and padding_mode; the 1-d pooling layers", 
   require_values(nn::AvgPool1d(2)(p), {2, 2.5, 7});
   require_values(nn::AdaptiveAvgPool1d(3)(p), {8.0 / 3, 10.0 / 3, 16.0 / 3});
   require_values(std::get<1>(F::max_pool1d_with_indices(p, F::MaxPool1dFuncOptions(3))), {2, 5});
+  // adaptive max, 7 -> 3: bins [0,3) [2,5) [4,7)
+  require_values(nn::AdaptiveMaxPool1d(3)(p), {4, 5, 9});
+  require_values(std::get<1>(F::adaptive_max_pool1d_with_indices(
+                     p, F::AdaptiveMaxPool1dFuncOptions(3))),
+                 {2, 4, 5});
+  require_values(F::adaptive_max_pool1d(p.unsqueeze(0), F::AdaptiveMaxPool1dFuncOptions(1)), {9});
 }
 
 TEST_CASE("1-d ops reject bad shapes and settings, naming the op", "[ops1d]") {

@@ -1,5 +1,5 @@
-// Pooling and upsampling (core/ops/pooling.cpp, core/ops/upsample.cpp): values
-// against naive float64 loops written here, (C, H, W) inputs, zero batches,
+// Pooling (adaptive max included) and upsampling (core/ops/pooling.cpp,
+// core/ops/upsample.cpp): values against naive float64 loops or by hand, (C, H, W) inputs, zero batches,
 // gradients and second derivatives by gradcheck (non-contiguous inputs),
 // error messages.
 #include "test_helpers.h"
@@ -388,4 +388,42 @@ TEST_CASE("pooling ops reject bad shapes, windows and sizes with clear messages"
                                       "values (height, width), got [0, 3]"));
   REQUIRE_THROWS_WITH(upsample_bilinear2d(zeros({5}), {2, 2}, false),
                       Catch::Contains("upsample_bilinear2d: expected a 3-d (C, H, W) or 4-d"));
+}
+
+TEST_CASE("adaptive_max_pool2d: PyTorch's windows, first maximum, by hand, and gradients",
+          "[pooling]") {
+  // 3x4 -> 2x2: rows [0,2) [1,3), columns [0,2) [2,4).
+  Tensor x = tensor({{{1.0, 5, 2, 0}, {3, 3, 9, 1}, {7, 0, 4, 8}}}, kDouble).unsqueeze(0);
+  x.requires_grad_();
+  const auto [out, idx] = adaptive_max_pool2d(x, {2, 2});
+  require_values(out, {5, 9, 7, 9});
+  require_values(idx, {1, 6, 8, 6});
+  out.sum().backward();
+  require_values(x.grad(), {0, 1, 0, 0, 0, 0, 2, 0, 1, 0, 0, 0});
+  // ties keep the first; NaN propagates
+  const auto [tie_out, tie_idx] = adaptive_max_pool2d(ones({1, 2, 2}, kDouble), {1, 1});
+  require_values(tie_idx, {0});
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  require_values(std::get<0>(adaptive_max_pool2d(tensor({{{1.0, nan}, {3.0, 2.0}}}, kDouble),
+                                                 {1, 1})),
+                 {nan});
+  const Tensor r = distinct({2, 3, 7, 5}).requires_grad_();
+  const auto fn = [](const tensor_list& in) {
+    return std::get<0>(adaptive_max_pool2d(in[0], {3, 2}));
+  };
+  REQUIRE_GRADCHECK(gradcheck(fn, {r}));
+  REQUIRE_GRADCHECK(gradgradcheck(fn, {r}));
+  // module, functional, growing output
+  namespace F = ember::nn::functional;
+  nn::AdaptiveMaxPool2d pool(nn::AdaptiveMaxPool2dOptions({2, 2}));
+  require_values(pool(x.detach()), {5, 9, 7, 9});
+  require_values(std::get<1>(pool->forward_with_indices(x.detach())), {1, 6, 8, 6});
+  REQUIRE(F::adaptive_max_pool2d(x.detach(), F::AdaptiveMaxPool2dFuncOptions({6, 8})).sizes() ==
+          IntArrayRef{1, 1, 6, 8});
+  std::ostringstream s;
+  s << *pool;
+  CHECK(s.str() == "AdaptiveMaxPool2d(output_size=[2, 2])");
+  REQUIRE_THROWS_WITH(adaptive_max_pool2d(x.detach(), {0, 2}),
+                      Catch::Contains("adaptive_max_pool2d: output_size must be two positive "
+                                      "values"));
 }

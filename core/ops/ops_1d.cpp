@@ -72,4 +72,11 @@ Tensor adaptive_avg_pool1d(const Tensor& input, IntArrayRef output_size) {
       .squeeze(-2);
 }
 
+std::tuple<Tensor, Tensor> adaptive_max_pool1d(const Tensor& input, IntArrayRef output_size) {
+  constexpr const char* op = "adaptive_max_pool1d";
+  auto [out, indices] =
+      adaptive_max_pool2d(as_planes(op, input), one_value(op, "output_size", output_size, 1));
+  return {out.squeeze(-2), indices.squeeze(-2)};
+}
+
 }  // namespace ember

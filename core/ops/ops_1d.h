@@ -1,6 +1,7 @@
 #pragma once
 // 1-d convolution and pooling over the last dim of (N, C, L) or (C, L)
-// tensors, as torch::conv1d / max_pool1d / avg_pool1d / adaptive_avg_pool1d:
+// tensors, as torch::conv1d / max_pool1d / avg_pool1d / adaptive_avg_pool1d /
+// adaptive_max_pool1d:
 // the 2-d ops on a (N, C, 1, L) view, so their kernels, algorithms (and
 // benchmark mode) and derivatives serve both.
 #include <tuple>
@@ -28,5 +29,7 @@ Tensor avg_pool1d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stri
                   IntArrayRef padding = 0, bool ceil_mode = false,
                   bool count_include_pad = true);
 Tensor adaptive_avg_pool1d(const Tensor& input, IntArrayRef output_size);
+// Returns (output, indices): indices (int64) are positions along L.
+std::tuple<Tensor, Tensor> adaptive_max_pool1d(const Tensor& input, IntArrayRef output_size);
 
 }  // namespace ember

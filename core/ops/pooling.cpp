@@ -71,9 +71,19 @@ DimVector with_planes(IntArrayRef sizes, int64_t h, int64_t w) {
   return out;
 }
 
-// dx (x_sizes) = g added at the argmax positions of each plane. On CUDA,
-// unless backward is recorded (create_graph), a fused gather kernel;
-// else scatter_add, which records its own derivative.
+// dx (x_sizes) = g added at the argmax positions (indices: flat positions in
+// each plane) with scatter_add, which records its own derivative.
+Tensor scatter_to_argmax(const Tensor& g, const Tensor& indices, IntArrayRef x_sizes) {
+  const int64_t plane = x_sizes[x_sizes.size() - 2] * x_sizes[x_sizes.size() - 1];
+  const int64_t planes = compute_numel(x_sizes) / plane;
+  const int64_t out_plane = g.size(-2) * g.size(-1);
+  const Tensor flat_g = g.reshape({planes, out_plane});
+  const Tensor flat_indices = indices.reshape({planes, out_plane});
+  return scatter_add(zeros({planes, plane}, g.options()), 1, flat_indices, flat_g).view(x_sizes);
+}
+
+// max_pool2d's dx: on CUDA, unless backward is recorded (create_graph), a
+// fused gather kernel; else scatter_to_argmax.
 Tensor max_pool2d_backward(const Tensor& g, const Tensor& indices, IntArrayRef x_sizes,
                            const cpu::PoolWindow& w) {
   if (g.is_cuda() && !GradMode::is_enabled()) {
@@ -82,12 +92,7 @@ Tensor max_pool2d_backward(const Tensor& g, const Tensor& indices, IntArrayRef x
       cuda::max_pool2d_backward(detail::contiguous_for_kernel(g), indices, dx, w);
     return dx;
   }
-  const int64_t plane = x_sizes[x_sizes.size() - 2] * x_sizes[x_sizes.size() - 1];
-  const int64_t planes = compute_numel(x_sizes) / plane;
-  const int64_t out_plane = g.size(-2) * g.size(-1);
-  const Tensor flat_g = g.reshape({planes, out_plane});
-  const Tensor flat_indices = indices.reshape({planes, out_plane});
-  return scatter_add(zeros({planes, plane}, g.options()), 1, flat_indices, flat_g).view(x_sizes);
+  return scatter_to_argmax(g, indices, x_sizes);
 }
 
 }  // namespace
@@ -161,6 +166,33 @@ Tensor adaptive_avg_pool2d(const Tensor& x, IntArrayRef output_size) {
       detail::by_device(cpu::adaptive_avg_pool2d, cuda::adaptive_avg_pool2d),
       detail::by_device(cpu::adaptive_avg_pool2d_backward, cuda::adaptive_avg_pool2d_backward)});
   return detail::apply_plane_map(x, map, /*adjoint=*/false);
+}
+
+std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& x, IntArrayRef output_size) {
+  detail::check_planes_input("adaptive_max_pool2d", x);
+  EMBER_CHECK(output_size.size() == 2 && output_size[0] > 0 && output_size[1] > 0,
+              "adaptive_max_pool2d: output_size must be two positive values (height, width), got ",
+              output_size);
+  const DimVector out_sizes = with_planes(x.sizes(), output_size[0], output_size[1]);
+  Tensor out = empty(out_sizes, x.options());
+  Tensor indices = empty(out_sizes, x.options().dtype(kLong));
+  if (out.numel() > 0) {
+    const Tensor xc = detail::contiguous_for_kernel(x);
+    if (x.is_cuda())
+      cuda::adaptive_max_pool2d(xc, out, indices);
+    else
+      cpu::adaptive_max_pool2d(xc, out, indices);
+  }
+  if (autograd::needs_grad(x)) {
+    const DimVector x_sizes(x.sizes());
+    auto node = autograd::make_node(
+        "AdaptiveMaxPool2dBackward", {x}, [x_sizes](Node& n, const tensor_list& g) {
+          return tensor_list{scatter_to_argmax(g[0], n.saved(0), x_sizes)};
+        });
+    node->save(indices);
+    autograd::set_history(out, node);
+  }
+  return {out, indices};
 }
 
 }  // namespace ember

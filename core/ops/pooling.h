@@ -21,6 +21,10 @@ Tensor avg_pool2d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stri
                   IntArrayRef padding = 0, bool ceil_mode = false,
                   bool count_include_pad = true);
 Tensor adaptive_avg_pool2d(const Tensor& input, IntArrayRef output_size);
+// Returns (output, indices), as torch::adaptive_max_pool2d: the maximum of the
+// same windows as adaptive_avg_pool2d's, indices (int64) flat positions in
+// each H*W plane.
+std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& input, IntArrayRef output_size);
 
 // output_size {H', W'}: the scale follows from the sizes, as PyTorch with size=.
 Tensor upsample_nearest2d(const Tensor& input, IntArrayRef output_size);

@@ -76,6 +76,25 @@ EMBER_HOST_DEVICE PoolSpan adaptive_span(int64_t i, int64_t in, int64_t out) {
   return {begin, end, end - begin};
 }
 
+// Adaptive max pooling of one output: the maximum of its adaptive window
+// (rows r, columns c) of the plane xp (width w), scanned row-major so ties
+// keep the first maximum, and its flat position in the plane.
+template <typename T>
+EMBER_HOST_DEVICE T adaptive_window_max(const T* xp, int64_t w, PoolSpan r, PoolSpan c,
+                                        int64_t& at) {
+  T best = xp[r.begin * w + c.begin];
+  at = r.begin * w + c.begin;
+  for (int64_t ih = r.begin; ih < r.end; ++ih)
+    for (int64_t iw = c.begin; iw < c.end; ++iw) {
+      const T v = xp[ih * w + iw];
+      if (max_pool_takes(v, best)) {
+        best = v;
+        at = ih * w + iw;
+      }
+    }
+  return best;
+}
+
 // Nearest upsampling: the source row of output d, as PyTorch's nearest_idx:
 // exact for equal sizes and for doubling, else floor of a float product
 // (truncation: the product is not negative).

@@ -259,6 +259,24 @@ void adaptive_avg_pool2d(const Tensor& x, const Tensor& out) {
                     [&]<typename T>() { average_windows<T>(x, out, p, rows, cols); });
 }
 
+void adaptive_max_pool2d(const Tensor& x, const Tensor& out, const Tensor& indices) {
+  const Planes p = planes_of(x, out);
+  const auto rows = adaptive_spans(p.in_h, p.out_h), cols = adaptive_spans(p.in_w, p.out_w);
+  dispatch_floating(x.scalar_type(), "adaptive_max_pool2d", [&]<typename T>() {
+    const T* in = x.data_ptr<T>();
+    T* o = out.data_ptr<T>();
+    int64_t* idx = indices.data_ptr<int64_t>();
+    for_each_plane(p, p.in_h * p.in_w, [&](int64_t plane) {
+      const T* xp = in + plane * p.in_h * p.in_w;
+      for (int64_t oh = 0; oh < p.out_h; ++oh)
+        for (int64_t ow = 0; ow < p.out_w; ++ow) {
+          const int64_t i = (plane * p.out_h + oh) * p.out_w + ow;
+          o[i] = functors::adaptive_window_max(xp, p.in_w, rows[oh], cols[ow], idx[i]);
+        }
+    });
+  });
+}
+
 void adaptive_avg_pool2d_backward(const Tensor& grad_out, const Tensor& grad_in) {
   const Planes p = planes_of(grad_in, grad_out);
   const auto rows = adaptive_spans(p.in_h, p.out_h), cols = adaptive_spans(p.in_w, p.out_w);

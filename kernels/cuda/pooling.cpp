@@ -44,6 +44,12 @@ void adaptive_avg_pool2d(const Tensor& x, const Tensor& out) {
                                      plane_shape(x, out), device_of(x));
 }
 
+void adaptive_max_pool2d(const Tensor& x, const Tensor& out, const Tensor& indices) {
+  detail::launch_adaptive_max_pool2d(x.scalar_type(), x.data_ptr(), out.data_ptr(),
+                                     indices.data_ptr<int64_t>(), plane_shape(x, out),
+                                     device_of(x));
+}
+
 void adaptive_avg_pool2d_backward(const Tensor& grad_out, const Tensor& grad_in) {
   detail::launch_adaptive_avg_pool2d_backward(grad_out.scalar_type(), grad_out.data_ptr(),
                                               grad_in.data_ptr(), plane_shape(grad_in, grad_out),
@@ -65,6 +71,9 @@ void avg_pool2d_backward(const Tensor& grad_out, const Tensor&, const PoolWindow
   no_cuda("avg_pool2d_backward", grad_out);
 }
 void adaptive_avg_pool2d(const Tensor& x, const Tensor&) { no_cuda("adaptive_avg_pool2d", x); }
+void adaptive_max_pool2d(const Tensor& x, const Tensor&, const Tensor&) {
+  no_cuda("adaptive_max_pool2d", x);
+}
 void adaptive_avg_pool2d_backward(const Tensor& grad_out, const Tensor&) {
   no_cuda("adaptive_avg_pool2d_backward", grad_out);
 }

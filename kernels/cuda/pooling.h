@@ -24,5 +24,6 @@ void avg_pool2d_backward(const Tensor& grad_out, const Tensor& grad_in,
 void adaptive_avg_pool2d(const Tensor& x, const Tensor& out);
 // Gather form, as max_pool2d_backward.
 void adaptive_avg_pool2d_backward(const Tensor& grad_out, const Tensor& grad_in);
+void adaptive_max_pool2d(const Tensor& x, const Tensor& out, const Tensor& indices);
 
 }  // namespace ember::cuda

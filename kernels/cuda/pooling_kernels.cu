@@ -138,6 +138,18 @@ __global__ void adaptive_avg_pool2d_kernel(const T* x, T* out, PlaneShape s) {
 }
 
 template <typename T>
+__global__ void adaptive_max_pool2d_kernel(const T* x, T* out, int64_t* indices, PlaneShape s) {
+  const int64_t n = s.planes * s.out_h * s.out_w;
+  for (int64_t i = first_index(); i < n; i += grid_step()) {
+    const int64_t ow = i % s.out_w, oh = i / s.out_w % s.out_h, plane = i / (s.out_w * s.out_h);
+    out[i] = functors::adaptive_window_max(x + plane * s.in_h * s.in_w, s.in_w,
+                                           functors::adaptive_span(oh, s.in_h, s.out_h),
+                                           functors::adaptive_span(ow, s.in_w, s.out_w),
+                                           indices[i]);
+  }
+}
+
+template <typename T>
 __global__ void adaptive_avg_pool2d_backward_kernel(const T* grad_out, T* grad_in, PlaneShape s) {
   const int64_t n = s.planes * s.in_h * s.in_w;
   for (int64_t i = first_index(); i < n; i += grid_step()) {
@@ -220,6 +232,18 @@ void launch_adaptive_avg_pool2d(ScalarType t, const void* x, void* out, const Pl
   dispatch_floating(t, "adaptive_avg_pool2d", [&]<typename T>() {
     adaptive_avg_pool2d_kernel<T><<<blocks_for(n), kNnThreads, 0, 0>>>(
         static_cast<const T*>(x), static_cast<T*>(out), s);
+    EMBER_CUDA_CHECK_LAUNCH();
+  });
+}
+
+void launch_adaptive_max_pool2d(ScalarType t, const void* x, void* out, int64_t* indices,
+                                const PlaneShape& s, int device) {
+  const int64_t n = s.planes * s.out_h * s.out_w;
+  if (n == 0) return;
+  DeviceGuard guard(device);
+  dispatch_floating(t, "adaptive_max_pool2d", [&]<typename T>() {
+    adaptive_max_pool2d_kernel<T><<<blocks_for(n), kNnThreads, 0, 0>>>(
+        static_cast<const T*>(x), static_cast<T*>(out), indices, s);
     EMBER_CUDA_CHECK_LAUNCH();
   });
 }

@@ -30,6 +30,8 @@ void launch_adaptive_avg_pool2d(ScalarType t, const void* x, void* out, const Pl
                                 int device);
 void launch_adaptive_avg_pool2d_backward(ScalarType t, const void* grad_out, void* grad_in,
                                          const PlaneShape& s, int device);
+void launch_adaptive_max_pool2d(ScalarType t, const void* x, void* out, int64_t* indices,
+                                const PlaneShape& s, int device);
 
 void launch_upsample_nearest2d(ScalarType t, const void* x, void* out, const PlaneShape& s,
                                int device);

@@ -47,4 +47,22 @@ Tensor adaptive_avg_pool1d(const Tensor& input, const AdaptiveAvgPool1dFuncOptio
   return ember::adaptive_avg_pool1d(input, options.output_size());
 }
 
+Tensor adaptive_max_pool2d(const Tensor& input, const AdaptiveMaxPool2dFuncOptions& options) {
+  return std::get<0>(ember::adaptive_max_pool2d(input, options.output_size()));
+}
+
+std::tuple<Tensor, Tensor> adaptive_max_pool2d_with_indices(
+    const Tensor& input, const AdaptiveMaxPool2dFuncOptions& options) {
+  return ember::adaptive_max_pool2d(input, options.output_size());
+}
+
+Tensor adaptive_max_pool1d(const Tensor& input, const AdaptiveMaxPool1dFuncOptions& options) {
+  return std::get<0>(ember::adaptive_max_pool1d(input, options.output_size()));
+}
+
+std::tuple<Tensor, Tensor> adaptive_max_pool1d_with_indices(
+    const Tensor& input, const AdaptiveMaxPool1dFuncOptions& options) {
+  return ember::adaptive_max_pool1d(input, options.output_size());
+}
+
 }  // namespace ember::nn::functional

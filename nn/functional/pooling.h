@@ -15,6 +15,9 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& input,
                                                    const MaxPool2dFuncOptions& options);
 Tensor avg_pool2d(const Tensor& input, const AvgPool2dFuncOptions& options);
 Tensor adaptive_avg_pool2d(const Tensor& input, const AdaptiveAvgPool2dFuncOptions& options);
+Tensor adaptive_max_pool2d(const Tensor& input, const AdaptiveMaxPool2dFuncOptions& options);
+std::tuple<Tensor, Tensor> adaptive_max_pool2d_with_indices(
+    const Tensor& input, const AdaptiveMaxPool2dFuncOptions& options);
 
 // x: (N, C, L) or (C, L).
 Tensor max_pool1d(const Tensor& input, const MaxPool1dFuncOptions& options);
@@ -23,5 +26,8 @@ std::tuple<Tensor, Tensor> max_pool1d_with_indices(const Tensor& input,
                                                    const MaxPool1dFuncOptions& options);
 Tensor avg_pool1d(const Tensor& input, const AvgPool1dFuncOptions& options);
 Tensor adaptive_avg_pool1d(const Tensor& input, const AdaptiveAvgPool1dFuncOptions& options);
+Tensor adaptive_max_pool1d(const Tensor& input, const AdaptiveMaxPool1dFuncOptions& options);
+std::tuple<Tensor, Tensor> adaptive_max_pool1d_with_indices(
+    const Tensor& input, const AdaptiveMaxPool1dFuncOptions& options);
 
 }  // namespace ember::nn::functional

@@ -75,4 +75,26 @@ void AdaptiveAvgPool1dImpl::pretty_print(std::ostream& stream) const {
   stream << "AdaptiveAvgPool1d(output_size=" << options.output_size() << ")";
 }
 
+template <size_t D>
+std::tuple<Tensor, Tensor> AdaptiveMaxPoolImpl<D>::forward_with_indices(const Tensor& input) {
+  if constexpr (D == 1)
+    return functional::adaptive_max_pool1d_with_indices(input, options);
+  else
+    return functional::adaptive_max_pool2d_with_indices(input, options);
+}
+
+template <size_t D>
+Tensor AdaptiveMaxPoolImpl<D>::forward(const Tensor& input) {
+  return this->call_with_hooks(
+      input, [this](const Tensor& x) { return std::get<0>(forward_with_indices(x)); });
+}
+
+template <size_t D>
+void AdaptiveMaxPoolImpl<D>::pretty_print(std::ostream& stream) const {
+  stream << "AdaptiveMaxPool" << D << "d(output_size=" << options.output_size() << ")";
+}
+
+template class AdaptiveMaxPoolImpl<1>;
+template class AdaptiveMaxPoolImpl<2>;
+
 }  // namespace ember::nn

@@ -1,6 +1,8 @@
 #pragma once
-// MaxPool1d/2d, AvgPool1d/2d and AdaptiveAvgPool1d/2d, as torch::nn's.
+// MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d and AdaptiveMaxPool1d/2d,
+// as torch::nn's.
 #include <ostream>
+#include <tuple>
 
 #include "ember/nn/module_holder.h"
 #include "ember/nn/options/pooling.h"
@@ -74,5 +76,22 @@ class AdaptiveAvgPool1dImpl : public Module {
   AdaptiveAvgPool1dOptions options;
 };
 EMBER_MODULE(AdaptiveAvgPool1d);
+
+// forward_with_indices also returns the argmax positions (flat in each plane).
+template <size_t D>
+class AdaptiveMaxPoolImpl : public Module {
+ public:
+  explicit AdaptiveMaxPoolImpl(ExpandingArray<D> output_size)
+      : AdaptiveMaxPoolImpl(AdaptiveMaxPoolOptions<D>(output_size)) {}
+  explicit AdaptiveMaxPoolImpl(const AdaptiveMaxPoolOptions<D>& options) : options(options) {}
+  Tensor forward(const Tensor& input);
+  std::tuple<Tensor, Tensor> forward_with_indices(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override;
+  AdaptiveMaxPoolOptions<D> options;
+};
+using AdaptiveMaxPool1dImpl = AdaptiveMaxPoolImpl<1>;
+using AdaptiveMaxPool2dImpl = AdaptiveMaxPoolImpl<2>;
+EMBER_MODULE(AdaptiveMaxPool1d);
+EMBER_MODULE(AdaptiveMaxPool2d);
 
 }  // namespace ember::nn

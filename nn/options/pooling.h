@@ -44,6 +44,15 @@ struct AdaptiveAvgPoolOptions {
 using AdaptiveAvgPool1dOptions = AdaptiveAvgPoolOptions<1>;
 using AdaptiveAvgPool2dOptions = AdaptiveAvgPoolOptions<2>;
 
+template <size_t D>
+struct AdaptiveMaxPoolOptions {
+  AdaptiveMaxPoolOptions(ExpandingArray<D> output_size)  // NOLINT
+      : output_size_(output_size) {}
+  EMBER_ARG(ExpandingArray<D>, output_size);
+};
+using AdaptiveMaxPool1dOptions = AdaptiveMaxPoolOptions<1>;
+using AdaptiveMaxPool2dOptions = AdaptiveMaxPoolOptions<2>;
+
 namespace functional {
 using MaxPool1dFuncOptions = MaxPool1dOptions;
 using MaxPool2dFuncOptions = MaxPool2dOptions;
@@ -51,5 +60,7 @@ using AvgPool1dFuncOptions = AvgPool1dOptions;
 using AvgPool2dFuncOptions = AvgPool2dOptions;
 using AdaptiveAvgPool1dFuncOptions = AdaptiveAvgPool1dOptions;
 using AdaptiveAvgPool2dFuncOptions = AdaptiveAvgPool2dOptions;
+using AdaptiveMaxPool1dFuncOptions = AdaptiveMaxPool1dOptions;
+using AdaptiveMaxPool2dFuncOptions = AdaptiveMaxPool2dOptions;
 }  // namespace functional
 }  // namespace ember::nn

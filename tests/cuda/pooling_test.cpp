@@ -118,6 +118,23 @@ TEST_CASE("cuda pooling: avg_pool2d matches the CPU for count_include_pad and ce
     }
 }
 
+TEST_CASE("cuda pooling: adaptive_max_pool2d values, indices and gradient match the CPU",
+          "[cuda_nn]") {
+  manual_seed(25);
+  for (const std::vector<int64_t>& size :
+       {std::vector<int64_t>{1, 1}, std::vector<int64_t>{3, 5}, std::vector<int64_t>{10, 4}}) {
+    INFO("output " << size[0] << "x" << size[1]);
+    const auto op = [&](const Tensor& x) {
+      const auto [out, indices] = adaptive_max_pool2d(x, size);
+      return tensor_list{out, indices};
+    };
+    // A copy of one input value and its position: exact; the gradient sums a
+    // few values by atomicAdd (scatter_add): avg_tol.
+    for (const Layout& l : layouts())
+      for (ScalarType t : kDtypes) compare_with_cpu(op, l, t, 0, avg_tol(t));
+  }
+}
+
 TEST_CASE("cuda pooling: adaptive_avg_pool2d matches the CPU when shrinking, growing and to 1x1",
           "[cuda_nn]") {
   manual_seed(24);
