@@ -1,7 +1,7 @@
 // Pooling (adaptive max included) and upsampling (core/ops/pooling.cpp,
-// core/ops/upsample.cpp): values against naive float64 loops or by hand, (C, H, W) inputs, zero batches,
-// gradients and second derivatives by gradcheck (non-contiguous inputs),
-// error messages.
+// core/ops/upsample.cpp): values against naive float64 loops or by hand,
+// (C, H, W) inputs, zero batches, gradients and second derivatives by
+// gradcheck (non-contiguous inputs), error messages.
 #include "test_helpers.h"
 
 #include <ember/core/ops/pooling.h>
