@@ -9,6 +9,7 @@
 #include "ember/kernels/common/normalization_functors.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
+#include "ember/kernels/cuda/grid_stride.cuh"
 #include "ember/kernels/cuda/normalization_launch.h"
 
 namespace ember::cuda::detail {
@@ -52,11 +53,6 @@ __device__ Sum2 block_sum(Sum2 v) {
   __syncthreads();  // the next call may overwrite part_a / part_b
   return total;
 }
-
-__device__ __forceinline__ int64_t first_index() {
-  return blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-}
-__device__ __forceinline__ int64_t grid_step() { return int64_t(gridDim.x) * blockDim.x; }
 
 // ---- batch norm ----
 
@@ -171,7 +167,6 @@ __global__ void grad_input_kernel(const T* x, const T* dy, T* dx, int64_t numel,
 dim3 channel_grid(const ChannelReducePlan& p) {
   return dim3(static_cast<unsigned>(p.channel_blocks), static_cast<unsigned>(p.chunks));
 }
-unsigned blocks_for(int64_t n) { return static_cast<unsigned>(grid_for_items(n)); }
 
 // ---- layer norm ----
 

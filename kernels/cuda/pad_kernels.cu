@@ -4,6 +4,7 @@
 #include "ember/kernels/common/pad_functors.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
+#include "ember/kernels/cuda/grid_stride.cuh"
 #include "ember/kernels/cuda/normalization_plan.h"
 #include "ember/kernels/cuda/pad_launch.h"
 
@@ -11,11 +12,6 @@ namespace ember::cuda::detail {
 namespace {
 
 using functors::PadAxis;
-
-__device__ __forceinline__ int64_t first_index() {
-  return blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-}
-__device__ __forceinline__ int64_t grid_step() { return int64_t(gridDim.x) * blockDim.x; }
 
 // x: (outer, a.in, inner) -> out: (outer, a.out, inner)
 template <typename T>
@@ -42,8 +38,6 @@ __global__ void pad_backward_kernel(const T* grad_out, T* grad_in, PadAxis a, in
     grad_in[i] = sum;
   }
 }
-
-unsigned blocks_for(int64_t n) { return static_cast<unsigned>(grid_for_items(n)); }
 
 }  // namespace
 

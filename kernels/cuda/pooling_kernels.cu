@@ -7,6 +7,7 @@
 #include "ember/kernels/common/pooling_functors.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
+#include "ember/kernels/cuda/grid_stride.cuh"
 #include "ember/kernels/cuda/normalization_plan.h"
 #include "ember/kernels/cuda/pooling_launch.h"
 
@@ -15,11 +16,6 @@ namespace {
 
 using functors::PoolSpan;
 using functors::PoolWindow;
-
-__device__ __forceinline__ int64_t first_index() {
-  return blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-}
-__device__ __forceinline__ int64_t grid_step() { return int64_t(gridDim.x) * blockDim.x; }
 
 template <typename T>
 __global__ void max_pool2d_kernel(const T* x, T* out, int64_t* indices, PlaneShape s,
@@ -169,8 +165,6 @@ __global__ void adaptive_avg_pool2d_backward_kernel(const T* grad_out, T* grad_i
     grad_in[i] = sum;
   }
 }
-
-unsigned blocks_for(int64_t n) { return static_cast<unsigned>(grid_for_items(n)); }
 
 }  // namespace
 

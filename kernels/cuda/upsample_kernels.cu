@@ -5,6 +5,7 @@
 #include "ember/kernels/common/pooling_functors.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
+#include "ember/kernels/cuda/grid_stride.cuh"
 #include "ember/kernels/cuda/normalization_plan.h"
 #include "ember/kernels/cuda/pooling_launch.h"
 
@@ -12,11 +13,6 @@ namespace ember::cuda::detail {
 namespace {
 
 using functors::Lerp;
-
-__device__ __forceinline__ int64_t first_index() {
-  return blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-}
-__device__ __forceinline__ int64_t grid_step() { return int64_t(gridDim.x) * blockDim.x; }
 
 template <typename T>
 __global__ void nearest_kernel(const T* x, T* out, PlaneShape s) {
@@ -76,8 +72,6 @@ __global__ void bilinear_backward_kernel(const T* grad_out, T* grad_in, PlaneSha
     atomicAdd(bottom + c.i1, r.l1 * c.l1 * v);
   }
 }
-
-unsigned blocks_for(int64_t n) { return static_cast<unsigned>(grid_for_items(n)); }
 
 }  // namespace
 
