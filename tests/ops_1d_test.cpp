@@ -83,6 +83,47 @@ TEST_CASE("conv1d gradients pass gradcheck and gradgradcheck", "[ops1d]") {
   REQUIRE_GRADCHECK(gradgradcheck(fn, {x, w, b}));
 }
 
+TEST_CASE("conv_transpose1d matches a float64 scatter loop; ConvTranspose1d", "[ops1d]") {
+  manual_seed(34);
+  // y[n][k][i * stride - pad + s * dil] += x[n][c][i] * w[c][k - group's first][s]
+  const int64_t n = 2, c = 4, len = 6, kg = 3, groups = 2, taps = 3, stride = 2, pad = 1, dil = 2,
+                out_pad = 1;
+  const Tensor x = randn({n, c, len}, kDouble), w = randn({c, kg, taps}, kDouble),
+               b = randn({kg * groups}, kDouble);
+  const int64_t out_len = (len - 1) * stride - 2 * pad + dil * (taps - 1) + out_pad + 1;
+  const std::vector<double> xv = values(x), wv = values(w), bv = values(b);
+  std::vector<double> want(n * kg * groups * out_len);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t k = 0; k < kg * groups; ++k)
+      for (int64_t j = 0; j < out_len; ++j) want[(i * kg * groups + k) * out_len + j] = bv[k];
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t ch = 0; ch < c; ++ch)
+      for (int64_t kk = 0; kk < kg; ++kk)
+        for (int64_t t = 0; t < len; ++t)
+          for (int64_t s = 0; s < taps; ++s) {
+            const int64_t j = t * stride - pad + s * dil, k = ch / (c / groups) * kg + kk;
+            if (j >= 0 && j < out_len)
+              want[(i * kg * groups + k) * out_len + j] +=
+                  xv[(i * c + ch) * len + t] * wv[(ch * kg + kk) * taps + s];
+          }
+  const Tensor y = conv_transpose1d(x, w, b, stride, pad, out_pad, groups, dil);
+  REQUIRE(y.sizes() == IntArrayRef{n, kg * groups, out_len});
+  require_values(y, want, 1e-12);
+  const auto fn = [](const tensor_list& in) {
+    return conv_transpose1d(in[0], in[1], in[2], 2, 1, 1, 2, 2);
+  };
+  REQUIRE_GRADCHECK(gradcheck(fn, {leaf(x), leaf(w), leaf(b)}));
+  nn::ConvTranspose1d layer(nn::ConvTranspose1dOptions(4, 6, 3).stride(2).groups(2));
+  REQUIRE(layer->weight.sizes() == IntArrayRef{4, 3, 3});
+  REQUIRE(layer(randn({5, 4, 7})).sizes() == IntArrayRef{5, 6, 15});
+  std::ostringstream s;
+  s << *layer;
+  CHECK(s.str() == "ConvTranspose1d(4, 6, kernel_size=[3], stride=[2], groups=2)");
+  REQUIRE_THROWS_WITH(conv_transpose1d(x, randn({3, 3, 3}, kDouble)),
+                      Catch::Contains("conv_transpose1d: input of shape [2, 4, 6] has 4 channels, "
+                                      "but weight of shape [3, 3, 3] expects 3"));
+}
+
 TEST_CASE("1-d pooling: PyTorch's windows and bins, by hand, and their gradients", "[ops1d]") {
   const Tensor x = tensor({3.0, 1, 4, 1, 5, 9, 2}, kDouble).view({1, 1, 7});
   require_values(max_pool1d(x, 2), {3, 4, 9});

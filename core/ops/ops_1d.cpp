@@ -38,6 +38,23 @@ Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
       .squeeze(-2);
 }
 
+Tensor conv_transpose1d(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                        IntArrayRef stride, IntArrayRef padding, IntArrayRef output_padding,
+                        int64_t groups, IntArrayRef dilation) {
+  constexpr const char* op = "conv_transpose1d";
+  const Tensor x = as_planes(op, input);
+  EMBER_CHECK(weight.dim() == 3, op, ": expected a 3-d weight (C, K / groups, S), got shape ",
+              weight.sizes());
+  EMBER_CHECK(input.size(-2) == weight.size(0), op, ": input of shape ", input.sizes(), " has ",
+              input.size(-2), " channels, but weight of shape ", weight.sizes(), " expects ",
+              weight.size(0));
+  return conv_transpose2d(x, weight.unsqueeze(2), bias, one_value(op, "stride", stride, 1),
+                          one_value(op, "padding", padding, 0),
+                          one_value(op, "output_padding", output_padding, 0), groups,
+                          one_value(op, "dilation", dilation, 1))
+      .squeeze(-2);
+}
+
 std::tuple<Tensor, Tensor> max_pool1d_with_indices(const Tensor& input, IntArrayRef kernel_size,
                                                    IntArrayRef stride, IntArrayRef padding,
                                                    IntArrayRef dilation, bool ceil_mode) {

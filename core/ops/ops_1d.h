@@ -1,7 +1,7 @@
 #pragma once
 // 1-d convolution and pooling over the last dim of (N, C, L) or (C, L)
-// tensors, as torch::conv1d / max_pool1d / avg_pool1d / adaptive_avg_pool1d /
-// adaptive_max_pool1d:
+// tensors, as torch::conv1d / conv_transpose1d / max_pool1d / avg_pool1d /
+// adaptive_avg_pool1d / adaptive_max_pool1d:
 // the 2-d ops on a (N, C, 1, L) view, so their kernels, algorithms (and
 // benchmark mode) and derivatives serve both.
 #include <tuple>
@@ -15,6 +15,13 @@ namespace ember {
 Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
               IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1,
               int64_t groups = 1);
+
+// x: (N, C, L) or (C, L), weight: (C, K/groups, S) (the layout of the conv it
+// transposes), bias: (K). Argument order as torch::conv_transpose1d.
+Tensor conv_transpose1d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+                        IntArrayRef stride = 1, IntArrayRef padding = 0,
+                        IntArrayRef output_padding = 0, int64_t groups = 1,
+                        IntArrayRef dilation = 1);
 
 // stride defaults to kernel_size when empty.
 Tensor max_pool1d(const Tensor& input, IntArrayRef kernel_size, IntArrayRef stride = {},

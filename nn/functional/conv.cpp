@@ -48,6 +48,13 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Conv2dFuncOptions
                        {sides[0].first, sides[1].first}, options.dilation(), options.groups());
 }
 
+Tensor conv_transpose1d(const Tensor& input, const Tensor& weight,
+                        const ConvTranspose1dFuncOptions& options) {
+  return ember::conv_transpose1d(input, weight, options.bias(), options.stride(),
+                                 options.padding(), options.output_padding(), options.groups(),
+                                 options.dilation());
+}
+
 Tensor conv_transpose2d(const Tensor& input, const Tensor& weight,
                         const ConvTranspose2dFuncOptions& options) {
   return ember::conv_transpose2d(input, weight, options.bias(), options.stride(),

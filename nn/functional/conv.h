@@ -17,6 +17,9 @@ Tensor conv1d(const Tensor& input, const Tensor& weight, const Conv1dFuncOptions
 // total of dilation * (kernel - 1) per dim, half before and the rest after
 // (so an odd total puts the extra row or column at the bottom or right).
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Conv2dFuncOptions& options = {});
+// x: (N, C, L) or (C, L), weight: (C, K / groups, S).
+Tensor conv_transpose1d(const Tensor& input, const Tensor& weight,
+                        const ConvTranspose1dFuncOptions& options = {});
 // x: (N, C, H, W), weight: (C, K / groups, R, S).
 Tensor conv_transpose2d(const Tensor& input, const Tensor& weight,
                         const ConvTranspose2dFuncOptions& options = {});

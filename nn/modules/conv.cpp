@@ -135,42 +135,54 @@ void Conv2dImpl::pretty_print(std::ostream& stream) const {
   print_conv_tail(stream, options);
 }
 
-ConvTranspose2dImpl::ConvTranspose2dImpl(const ConvTranspose2dOptions& options_)
-    : options(options_) {
-  check_channels("ConvTranspose2d", options.in_channels(), options.out_channels(),
-                 options.groups());
-  const ExpandingArray<2>& k = options.kernel_size();
-  weight = register_parameter(
-      "weight",
-      empty({options.in_channels(), options.out_channels() / options.groups(), k[0], k[1]}));
-  bias = register_parameter("bias", options.bias() ? empty({options.out_channels()}) : Tensor(),
-                            options.bias());
+template <size_t D>
+ConvTransposeNdImpl<D>::ConvTransposeNdImpl(const Options& options_) : options(options_) {
+  check_channels(D == 1 ? "ConvTranspose1d" : "ConvTranspose2d", options.in_channels(),
+                 options.out_channels(), options.groups());
+  std::vector<int64_t> shape{options.in_channels(), options.out_channels() / options.groups()};
+  for (size_t d = 0; d < D; ++d) shape.push_back(options.kernel_size()[d]);
+  weight = this->register_parameter("weight", ember::empty(shape));
+  bias = this->register_parameter(
+      "bias", options.bias() ? ember::empty({options.out_channels()}) : Tensor(), options.bias());
   reset_parameters();
 }
 
-void ConvTranspose2dImpl::reset_parameters() { reset_conv_parameters(weight, bias); }
+template <size_t D>
+void ConvTransposeNdImpl<D>::reset_parameters() {
+  reset_conv_parameters(weight, bias);
+}
 
-Tensor ConvTranspose2dImpl::forward(const Tensor& input) {
-  return call_with_hooks(input, [this](const Tensor& x) {
-    return functional::conv_transpose2d(x, weight,
-                                        functional::ConvTranspose2dFuncOptions()
-                                            .bias(bias)
-                                            .stride(options.stride())
-                                            .padding(options.padding())
-                                            .output_padding(options.output_padding())
-                                            .groups(options.groups())
-                                            .dilation(options.dilation()));
+template <size_t D>
+Tensor ConvTransposeNdImpl<D>::forward(const Tensor& input) {
+  return this->call_with_hooks(input, [this](const Tensor& x) {
+    using FuncOptions = std::conditional_t<D == 1, functional::ConvTranspose1dFuncOptions,
+                                           functional::ConvTranspose2dFuncOptions>;
+    const FuncOptions f = FuncOptions()
+                              .bias(bias)
+                              .stride(options.stride())
+                              .padding(options.padding())
+                              .output_padding(options.output_padding())
+                              .groups(options.groups())
+                              .dilation(options.dilation());
+    if constexpr (D == 1)
+      return functional::conv_transpose1d(x, weight, f);
+    else
+      return functional::conv_transpose2d(x, weight, f);
   });
 }
 
-void ConvTranspose2dImpl::pretty_print(std::ostream& stream) const {
-  stream << "ConvTranspose2d";
-  print_conv_common<2>(stream, options);
-  if (!(options.output_padding() == ExpandingArray<2>(0)))
+template <size_t D>
+void ConvTransposeNdImpl<D>::pretty_print(std::ostream& stream) const {
+  stream << (D == 1 ? "ConvTranspose1d" : "ConvTranspose2d");
+  print_conv_common<D>(stream, options);
+  if (!(options.output_padding() == ExpandingArray<D>(0)))
     stream << ", output_padding=" << options.output_padding();
   if (options.groups() != 1) stream << ", groups=" << options.groups();
   if (!options.bias()) stream << ", bias=false";
   stream << ")";
 }
+
+template class ConvTransposeNdImpl<1>;
+template class ConvTransposeNdImpl<2>;
 
 }  // namespace ember::nn

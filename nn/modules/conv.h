@@ -1,6 +1,7 @@
 #pragma once
-// Conv1d, Conv2d and ConvTranspose2d, as torch::nn's.
+// Conv1d, Conv2d, ConvTranspose1d and ConvTranspose2d, as torch::nn's.
 #include <ostream>
+#include <type_traits>
 
 #include "ember/nn/module_holder.h"
 #include "ember/nn/options/conv.h"
@@ -46,20 +47,26 @@ EMBER_MODULE(Conv2d);
 
 // weight: (in, out / groups, kH, kW), bias: (out). Initialized as PyTorch,
 // whose fan_in for this layout is out / groups * kH * kW.
-class ConvTranspose2dImpl : public Module {
+// ConvTranspose1d (weight (in, out / groups, kL)) has the same form.
+template <size_t D>
+class ConvTransposeNdImpl : public Module {
  public:
-  ConvTranspose2dImpl(int64_t in_channels, int64_t out_channels, ExpandingArray<2> kernel_size)
-      : ConvTranspose2dImpl(ConvTranspose2dOptions(in_channels, out_channels, kernel_size)) {}
-  explicit ConvTranspose2dImpl(const ConvTranspose2dOptions& options);
+  using Options = std::conditional_t<D == 1, ConvTranspose1dOptions, ConvTranspose2dOptions>;
+  ConvTransposeNdImpl(int64_t in_channels, int64_t out_channels, ExpandingArray<D> kernel_size)
+      : ConvTransposeNdImpl(Options(in_channels, out_channels, kernel_size)) {}
+  explicit ConvTransposeNdImpl(const Options& options);
 
   Tensor forward(const Tensor& input);
   void reset_parameters();
   void pretty_print(std::ostream& stream) const override;
 
-  ConvTranspose2dOptions options;
+  Options options;
   Tensor weight;
   Tensor bias;
 };
+using ConvTranspose1dImpl = ConvTransposeNdImpl<1>;
+using ConvTranspose2dImpl = ConvTransposeNdImpl<2>;
+EMBER_MODULE(ConvTranspose1d);
 EMBER_MODULE(ConvTranspose2d);
 
 }  // namespace ember::nn

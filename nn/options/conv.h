@@ -1,6 +1,6 @@
 #pragma once
-// Options of Conv1d / Conv2d / ConvTranspose2d and of their functional forms,
-// as libtorch's: Conv2dOptions(3, 32, 3).stride(2).padding(1).bias(false).
+// Options of Conv1d / Conv2d / ConvTranspose1d / ConvTranspose2d and of their
+// functional forms, as libtorch's: Conv2dOptions(3, 32, 3).stride(2).padding(1).bias(false).
 #include <cstdint>
 #include <initializer_list>
 #include <variant>
@@ -76,6 +76,22 @@ struct Conv2dOptions {
   EMBER_ARG(PadMode, padding_mode) = kZeros;
 };
 
+// weight: (in_channels, out_channels / groups, kL) (the transposed conv's layout).
+struct ConvTranspose1dOptions {
+  ConvTranspose1dOptions(int64_t in_channels, int64_t out_channels,
+                         ExpandingArray<1> kernel_size)
+      : in_channels_(in_channels), out_channels_(out_channels), kernel_size_(kernel_size) {}
+  EMBER_ARG(int64_t, in_channels);
+  EMBER_ARG(int64_t, out_channels);
+  EMBER_ARG(ExpandingArray<1>, kernel_size);
+  EMBER_ARG(ExpandingArray<1>, stride) = 1;
+  EMBER_ARG(ExpandingArray<1>, padding) = 0;
+  EMBER_ARG(ExpandingArray<1>, output_padding) = 0;
+  EMBER_ARG(int64_t, groups) = 1;
+  EMBER_ARG(bool, bias) = true;
+  EMBER_ARG(ExpandingArray<1>, dilation) = 1;
+};
+
 // weight: (in_channels, out_channels / groups, kH, kW) (the transposed conv's layout).
 struct ConvTranspose2dOptions {
   ConvTranspose2dOptions(int64_t in_channels, int64_t out_channels,
@@ -108,6 +124,15 @@ struct Conv2dFuncOptions {
   EMBER_CONV_PADDING_ARG(Conv2dFuncOptions, 2);
   EMBER_ARG(ExpandingArray<2>, dilation) = 1;
   EMBER_ARG(int64_t, groups) = 1;
+};
+
+struct ConvTranspose1dFuncOptions {
+  EMBER_ARG(Tensor, bias) = {};
+  EMBER_ARG(ExpandingArray<1>, stride) = 1;
+  EMBER_ARG(ExpandingArray<1>, padding) = 0;
+  EMBER_ARG(ExpandingArray<1>, output_padding) = 0;
+  EMBER_ARG(int64_t, groups) = 1;
+  EMBER_ARG(ExpandingArray<1>, dilation) = 1;
 };
 
 struct ConvTranspose2dFuncOptions {

@@ -7,7 +7,8 @@
 using namespace ember;
 using namespace nn_compare;
 
-TEST_CASE("cuda 1-d ops: conv1d and the 1-d poolings match the CPU", "[cuda_nn]") {
+TEST_CASE("cuda 1-d ops: conv1d, conv_transpose1d and the 1-d poolings match the CPU",
+          "[cuda_nn]") {
   manual_seed(51);
   const std::vector<Layout> layouts{dense({2, 4, 37}), dense({4, 37}),
                                     {"transposed", {2, 37, 4},
@@ -18,6 +19,11 @@ TEST_CASE("cuda 1-d ops: conv1d and the 1-d poolings match the CPU", "[cuda_nn]"
       return tensor_list{conv1d(x, w.to(x.device()), b.to(x.device()), 2, 1, 2, 2)};
     };
     compare_with_cpu(conv, l, kDouble, 1e-10, 1e-10);
+    const Tensor wt = random_nonzero({4, 3, 3}, kDouble);  // (C, K / groups, S), groups 2
+    const auto transposed = [&](const Tensor& x) {
+      return tensor_list{conv_transpose1d(x, wt.to(x.device()), {}, 2, 1, 1, 2, 2)};
+    };
+    compare_with_cpu(transposed, l, kDouble, 1e-10, 1e-10);
     for (ScalarType t : {kFloat, kDouble}) {
       const double tol = t == kFloat ? 1e-5 : 1e-12;
       compare_with_cpu([](const Tensor& x) { return tensor_list{max_pool1d(x, 3, 2, 1)}; }, l, t,
