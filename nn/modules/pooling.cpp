@@ -4,75 +4,52 @@
 
 namespace ember::nn {
 
-namespace {
-
-template <typename Options>
-void print_max_pool(std::ostream& stream, const char* name, const Options& o) {
-  stream << std::boolalpha << name << "(kernel_size=" << o.kernel_size()
-         << ", stride=" << o.stride() << ", padding=" << o.padding()
-         << ", dilation=" << o.dilation() << ", ceil_mode=" << o.ceil_mode() << ")";
+template <size_t D>
+Tensor MaxPoolImpl<D>::forward(const Tensor& input) {
+  return this->call_with_hooks(input, [this](const Tensor& x) {
+    if constexpr (D == 1)
+      return functional::max_pool1d(x, options);
+    else
+      return functional::max_pool2d(x, options);
+  });
 }
 
-template <typename Options>
-void print_avg_pool(std::ostream& stream, const char* name, const Options& o) {
-  stream << name << "(kernel_size=" << o.kernel_size() << ", stride=" << o.stride()
-         << ", padding=" << o.padding() << ")";
+template <size_t D>
+void MaxPoolImpl<D>::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "MaxPool" << D << "d(kernel_size=" << options.kernel_size()
+         << ", stride=" << options.stride() << ", padding=" << options.padding()
+         << ", dilation=" << options.dilation() << ", ceil_mode=" << options.ceil_mode() << ")";
 }
 
-}  // namespace
-
-Tensor MaxPool2dImpl::forward(const Tensor& input) {
-  return call_with_hooks(input,
-                         [this](const Tensor& x) { return functional::max_pool2d(x, options); });
+template <size_t D>
+Tensor AvgPoolImpl<D>::forward(const Tensor& input) {
+  return this->call_with_hooks(input, [this](const Tensor& x) {
+    if constexpr (D == 1)
+      return functional::avg_pool1d(x, options);
+    else
+      return functional::avg_pool2d(x, options);
+  });
 }
 
-void MaxPool2dImpl::pretty_print(std::ostream& stream) const {
-  print_max_pool(stream, "MaxPool2d", options);
+template <size_t D>
+void AvgPoolImpl<D>::pretty_print(std::ostream& stream) const {
+  stream << "AvgPool" << D << "d(kernel_size=" << options.kernel_size()
+         << ", stride=" << options.stride() << ", padding=" << options.padding() << ")";
 }
 
-Tensor AvgPool2dImpl::forward(const Tensor& input) {
-  return call_with_hooks(input,
-                         [this](const Tensor& x) { return functional::avg_pool2d(x, options); });
+template <size_t D>
+Tensor AdaptiveAvgPoolImpl<D>::forward(const Tensor& input) {
+  return this->call_with_hooks(input, [this](const Tensor& x) {
+    if constexpr (D == 1)
+      return functional::adaptive_avg_pool1d(x, options);
+    else
+      return functional::adaptive_avg_pool2d(x, options);
+  });
 }
 
-void AvgPool2dImpl::pretty_print(std::ostream& stream) const {
-  print_avg_pool(stream, "AvgPool2d", options);
-}
-
-Tensor AdaptiveAvgPool2dImpl::forward(const Tensor& input) {
-  return call_with_hooks(
-      input, [this](const Tensor& x) { return functional::adaptive_avg_pool2d(x, options); });
-}
-
-void AdaptiveAvgPool2dImpl::pretty_print(std::ostream& stream) const {
-  stream << "AdaptiveAvgPool2d(output_size=" << options.output_size() << ")";
-}
-
-Tensor MaxPool1dImpl::forward(const Tensor& input) {
-  return call_with_hooks(input,
-                         [this](const Tensor& x) { return functional::max_pool1d(x, options); });
-}
-
-void MaxPool1dImpl::pretty_print(std::ostream& stream) const {
-  print_max_pool(stream, "MaxPool1d", options);
-}
-
-Tensor AvgPool1dImpl::forward(const Tensor& input) {
-  return call_with_hooks(input,
-                         [this](const Tensor& x) { return functional::avg_pool1d(x, options); });
-}
-
-void AvgPool1dImpl::pretty_print(std::ostream& stream) const {
-  print_avg_pool(stream, "AvgPool1d", options);
-}
-
-Tensor AdaptiveAvgPool1dImpl::forward(const Tensor& input) {
-  return call_with_hooks(
-      input, [this](const Tensor& x) { return functional::adaptive_avg_pool1d(x, options); });
-}
-
-void AdaptiveAvgPool1dImpl::pretty_print(std::ostream& stream) const {
-  stream << "AdaptiveAvgPool1d(output_size=" << options.output_size() << ")";
+template <size_t D>
+void AdaptiveAvgPoolImpl<D>::pretty_print(std::ostream& stream) const {
+  stream << "AdaptiveAvgPool" << D << "d(output_size=" << options.output_size() << ")";
 }
 
 template <size_t D>
@@ -94,6 +71,12 @@ void AdaptiveMaxPoolImpl<D>::pretty_print(std::ostream& stream) const {
   stream << "AdaptiveMaxPool" << D << "d(output_size=" << options.output_size() << ")";
 }
 
+template class MaxPoolImpl<1>;
+template class MaxPoolImpl<2>;
+template class AvgPoolImpl<1>;
+template class AvgPoolImpl<2>;
+template class AdaptiveAvgPoolImpl<1>;
+template class AdaptiveAvgPoolImpl<2>;
 template class AdaptiveMaxPoolImpl<1>;
 template class AdaptiveMaxPoolImpl<2>;
 

@@ -1,6 +1,7 @@
 #pragma once
 // MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d and AdaptiveMaxPool1d/2d,
-// as torch::nn's.
+// as torch::nn's. The 1d layers take (N, C, L) or (C, L), the 2d ones
+// (N, C, H, W) or (C, H, W).
 #include <ostream>
 #include <tuple>
 
@@ -9,73 +10,50 @@
 
 namespace ember::nn {
 
-class MaxPool2dImpl : public Module {
+template <size_t D>
+class MaxPoolImpl : public Module {
  public:
-  explicit MaxPool2dImpl(ExpandingArray<2> kernel_size)
-      : MaxPool2dImpl(MaxPool2dOptions(kernel_size)) {}
-  explicit MaxPool2dImpl(const MaxPool2dOptions& options) : options(options) {}
-  // x: (N, C, H, W) or (C, H, W).
+  explicit MaxPoolImpl(ExpandingArray<D> kernel_size)
+      : MaxPoolImpl(MaxPoolOptions<D>(kernel_size)) {}
+  explicit MaxPoolImpl(const MaxPoolOptions<D>& options) : options(options) {}
   Tensor forward(const Tensor& input);
   void pretty_print(std::ostream& stream) const override;
-  MaxPool2dOptions options;
+  MaxPoolOptions<D> options;
 };
+using MaxPool1dImpl = MaxPoolImpl<1>;
+using MaxPool2dImpl = MaxPoolImpl<2>;
+EMBER_MODULE(MaxPool1d);
 EMBER_MODULE(MaxPool2d);
 
-class AvgPool2dImpl : public Module {
+template <size_t D>
+class AvgPoolImpl : public Module {
  public:
-  explicit AvgPool2dImpl(ExpandingArray<2> kernel_size)
-      : AvgPool2dImpl(AvgPool2dOptions(kernel_size)) {}
-  explicit AvgPool2dImpl(const AvgPool2dOptions& options) : options(options) {}
+  explicit AvgPoolImpl(ExpandingArray<D> kernel_size)
+      : AvgPoolImpl(AvgPoolOptions<D>(kernel_size)) {}
+  explicit AvgPoolImpl(const AvgPoolOptions<D>& options) : options(options) {}
   Tensor forward(const Tensor& input);
   void pretty_print(std::ostream& stream) const override;
-  AvgPool2dOptions options;
+  AvgPoolOptions<D> options;
 };
+using AvgPool1dImpl = AvgPoolImpl<1>;
+using AvgPool2dImpl = AvgPoolImpl<2>;
+EMBER_MODULE(AvgPool1d);
 EMBER_MODULE(AvgPool2d);
 
-class AdaptiveAvgPool2dImpl : public Module {
+template <size_t D>
+class AdaptiveAvgPoolImpl : public Module {
  public:
-  explicit AdaptiveAvgPool2dImpl(ExpandingArray<2> output_size)
-      : AdaptiveAvgPool2dImpl(AdaptiveAvgPool2dOptions(output_size)) {}
-  explicit AdaptiveAvgPool2dImpl(const AdaptiveAvgPool2dOptions& options) : options(options) {}
+  explicit AdaptiveAvgPoolImpl(ExpandingArray<D> output_size)
+      : AdaptiveAvgPoolImpl(AdaptiveAvgPoolOptions<D>(output_size)) {}
+  explicit AdaptiveAvgPoolImpl(const AdaptiveAvgPoolOptions<D>& options) : options(options) {}
   Tensor forward(const Tensor& input);
   void pretty_print(std::ostream& stream) const override;
-  AdaptiveAvgPool2dOptions options;
+  AdaptiveAvgPoolOptions<D> options;
 };
-EMBER_MODULE(AdaptiveAvgPool2d);
-
-// x: (N, C, L) or (C, L).
-class MaxPool1dImpl : public Module {
- public:
-  explicit MaxPool1dImpl(ExpandingArray<1> kernel_size)
-      : MaxPool1dImpl(MaxPool1dOptions(kernel_size)) {}
-  explicit MaxPool1dImpl(const MaxPool1dOptions& options) : options(options) {}
-  Tensor forward(const Tensor& input);
-  void pretty_print(std::ostream& stream) const override;
-  MaxPool1dOptions options;
-};
-EMBER_MODULE(MaxPool1d);
-
-class AvgPool1dImpl : public Module {
- public:
-  explicit AvgPool1dImpl(ExpandingArray<1> kernel_size)
-      : AvgPool1dImpl(AvgPool1dOptions(kernel_size)) {}
-  explicit AvgPool1dImpl(const AvgPool1dOptions& options) : options(options) {}
-  Tensor forward(const Tensor& input);
-  void pretty_print(std::ostream& stream) const override;
-  AvgPool1dOptions options;
-};
-EMBER_MODULE(AvgPool1d);
-
-class AdaptiveAvgPool1dImpl : public Module {
- public:
-  explicit AdaptiveAvgPool1dImpl(ExpandingArray<1> output_size)
-      : AdaptiveAvgPool1dImpl(AdaptiveAvgPool1dOptions(output_size)) {}
-  explicit AdaptiveAvgPool1dImpl(const AdaptiveAvgPool1dOptions& options) : options(options) {}
-  Tensor forward(const Tensor& input);
-  void pretty_print(std::ostream& stream) const override;
-  AdaptiveAvgPool1dOptions options;
-};
+using AdaptiveAvgPool1dImpl = AdaptiveAvgPoolImpl<1>;
+using AdaptiveAvgPool2dImpl = AdaptiveAvgPoolImpl<2>;
 EMBER_MODULE(AdaptiveAvgPool1d);
+EMBER_MODULE(AdaptiveAvgPool2d);
 
 // forward_with_indices also returns the argmax positions (flat in each plane).
 template <size_t D>
