@@ -1,8 +1,8 @@
 #pragma once
-// The register tile of the packed AVX-512 float GEMM (sgemm_avx512.h), shared by the GEMM
-// and the implicit-GEMM convolution (conv_implicit_gemm.cpp), which packs its own b panels
-// straight from the image and stores the tile into NCHW planes. Include only from files
-// compiled with AVX-512 (#if defined(__AVX512F__)).
+// The register tile of the packed AVX-512 float GEMM (sgemm_avx512.h), shared by the GEMM,
+// the implicit-GEMM convolution (conv_implicit_gemm.cpp: b panels packed straight from the
+// image, the tile stored into NCHW planes) and the Winograd convolution (conv_winograd.cpp).
+// Include only from files compiled with AVX-512 (#if defined(__AVX512F__)).
 #include <immintrin.h>
 
 #include <algorithm>
