@@ -24,9 +24,10 @@
 #include <ember/kernels/cuda/cuda_check.h>
 #include <ember/kernels/cuda/sync_count.h>
 
-#include "bench_timing.h"
+#include "cuda_timing.h"
 
 using namespace ember;
+using bench_timing::median_device_seconds;
 using bench_timing::median_seconds;
 
 namespace {
@@ -42,28 +43,6 @@ std::string ratio_target(double ratio, double want) {
   std::snprintf(buf, sizeof buf, "(%.2fx; target >= %.2fx) %s", ratio, want,
                 ratio >= want ? "ok" : "BELOW TARGET");
   return buf;
-}
-
-// Median device time of `reps` runs of f (work queued on stream 0), in seconds.
-template <typename F>
-double median_device_seconds(int reps, const F& f) {
-  cudaEvent_t start, stop;
-  EMBER_CUDA_CHECK(cudaEventCreate(&start));
-  EMBER_CUDA_CHECK(cudaEventCreate(&stop));
-  f();  // warm-up: first blocks from cudaMalloc, cuBLAS's heuristics, lazy module loading
-  std::vector<double> times;
-  for (int r = 0; r < reps; ++r) {
-    EMBER_CUDA_CHECK(cudaEventRecord(start, nullptr));
-    f();
-    EMBER_CUDA_CHECK(cudaEventRecord(stop, nullptr));
-    EMBER_CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    EMBER_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    times.push_back(ms / 1e3);
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return bench_timing::median(std::move(times));
 }
 
 // GB/s of cudaMemcpy device-to-device of `bytes` (a read and a write of each byte).

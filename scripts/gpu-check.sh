@@ -78,10 +78,11 @@ if [ $built -eq 0 ]; then
       "$out/cuda-tests.log" | tail -n 1)"
   fi
 
-  # cuda_ops first: the GPU's own figures come first when the time runs short.
-  benches=("$build_dir"/benchmarks/cuda_ops)
+  # The GPU's own figures first (cuda_ops, then cuda_nn_ops: our pooling and
+  # batch-norm kernels against cuDNN's), in case the time runs short.
+  benches=("$build_dir"/benchmarks/cuda_ops "$build_dir"/benchmarks/cuda_nn_ops)
   for bench in "$build_dir"/benchmarks/*; do
-    [ "$(basename "$bench")" = cuda_ops ] || benches+=("$bench")
+    case "$(basename "$bench")" in cuda_ops | cuda_nn_ops) ;; *) benches+=("$bench") ;; esac
   done
   for bench in "${benches[@]}"; do
     if [ ! -f "$bench" ] || [ ! -x "$bench" ]; then continue; fi
