@@ -13,6 +13,7 @@
 #include <ember/kernels/cpu/conv_algo_select.h>
 #include <ember/kernels/cpu/conv_params.h>
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -724,4 +725,37 @@ TEST_CASE("conv2d with cpu benchmark on matches benchmark off and searches each 
     CHECK((e.algo == "im2col_gemm" || e.algo == "direct" ||
            ((e.algo == "implicit_gemm" || e.algo == "winograd") && e.pass == "forward")));
   }
+}
+
+// Run in a fresh process by the next test: the CPU set is built (and
+// registers the save at exit) before the cuDNN set; both must be saved.
+TEST_CASE("child: touches the CPU cache set, then the cuDNN one", "[.bench_cache_exit_child]") {
+  (void)backends::cpu::benchmark_stats();
+  (void)backends::cudnn::benchmark_stats();
+  SUCCEED("the files are checked by the parent");
+}
+
+TEST_CASE("both process-wide cache sets are saved at exit, whichever was built first",
+          "[bench_cache]") {
+  ember_test::TempDir dir("bench_cache_exit_order");
+  const std::string cpu_path = dir.file("cpu.txt"), cudnn_path = dir.file("cudnn.txt");
+  std::cout.flush();
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    // A new image of this test binary: the sets of this process are already built.
+    ::setenv("EMBER_CPU_CONV_CACHE", cpu_path.c_str(), 1);
+    ::setenv("EMBER_CUDNN_CACHE", cudnn_path.c_str(), 1);
+    const int null_fd = ::open("/dev/null", O_WRONLY);
+    ::dup2(null_fd, STDOUT_FILENO);
+    ::execl("/proc/self/exe", "ember_tests", "[.bench_cache_exit_child]", nullptr);
+    ::_exit(127);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  CHECK(fs::exists(cpu_path));
+  CHECK(fs::exists(cudnn_path));
 }

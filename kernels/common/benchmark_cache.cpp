@@ -326,11 +326,13 @@ BenchmarkCacheSet& cudnn_conv_caches() {
   // Tagged with the current device from the start: any first use (stats,
   // entries, a conv) loads EMBER_CUDNN_CACHE, and under a placeholder tag the
   // file's entries would be ignored and then overwritten at exit.
-  static BenchmarkCacheSet set(
+  // Never destroyed: a set built after another set registered the exit save
+  // would be destroyed before that save ran, and its file never written.
+  static auto* set = new BenchmarkCacheSet(
       "cudnn_conv", 1, {"forward", "backward_data", "backward_weight"},
       [](size_t, int algo) { return "algo" + std::to_string(algo); }, "EMBER_CUDNN_CACHE",
       cuda::cudnn_current_machine_tag());
-  return set;
+  return *set;
 }
 
 }  // namespace ember::bench

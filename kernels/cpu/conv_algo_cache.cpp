@@ -5,7 +5,9 @@
 namespace ember::cpu {
 
 bench::BenchmarkCacheSet& conv_benchmark_caches() {
-  static bench::BenchmarkCacheSet set(
+  // Never destroyed, as cudnn_conv_caches(): the save at exit may run after
+  // static destructors.
+  static auto* set = new bench::BenchmarkCacheSet(
       "cpu_conv", kConvKeyFormat,
       {conv_pass_name(ConvPass::kForward), conv_pass_name(ConvPass::kBackwardData),
        conv_pass_name(ConvPass::kBackwardWeight)},
@@ -14,7 +16,7 @@ bench::BenchmarkCacheSet& conv_benchmark_caches() {
                                                  : "algo" + std::to_string(algo);
       },
       "EMBER_CPU_CONV_CACHE", bench::cpu_isa_tag());
-  return set;
+  return *set;
 }
 
 std::string conv_benchmark_key(const ConvParams& p) {
