@@ -2,7 +2,9 @@
 // Philox-4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3",
 // SC'11): a counter-based generator. Number i of a draw depends only on
 // (seed, counter), so every element can be computed independently, in any
-// order, on any device: one seed gives the same tensor on CPU and CUDA.
+// order, on any device: one seed gives the same uniform, integer and mask
+// draws on CPU and CUDA; normals agree to a few ulps (log and cos come from
+// each device's maths library).
 //
 // Stream layout used by every ember RNG op (see core/generator.h): a draw of n
 // values at generator offset `o` takes value i from block (o + i / 4), lane i % 4

@@ -34,13 +34,6 @@ class HandlePool {
     return h;
   }
 
-  // At exit the driver may already be shutting down: statuses are ignored,
-  // never thrown from here.
-  ~HandlePool() {
-    for (cublasHandle_t h : handles_)
-      if (h != nullptr) cublasDestroy(h);
-  }
-
  private:
   std::mutex mutex_;
   std::vector<cublasHandle_t> handles_;
@@ -49,12 +42,10 @@ class HandlePool {
 }  // namespace
 
 cublasHandle_t cublas_handle(int device) {
-  // A runtime call before the pool exists initialises the runtime first, so
-  // the pool, a static built after it, is normally destroyed before the
-  // runtime tears down; if not, cublasDestroy's failure is ignored.
-  (void)current_device();
-  static HandlePool pool;
-  return pool.get(device);
+  // Never destroyed, as the cuDNN handles: cublasDestroy from a static
+  // destructor can run after cuBLAS's or the driver's own teardown at exit.
+  static auto* pool = new HandlePool();
+  return pool->get(device);
 }
 
 }  // namespace ember::cuda

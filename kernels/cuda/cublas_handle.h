@@ -9,7 +9,8 @@ namespace ember::cuda {
 // handles are shared by all threads and never reconfigured after creation
 // (pointer mode host, default math mode, stream 0): each call states its compute
 // type, so sharing is safe. Workspace: cuBLAS's own default (allocated by
-// cuBLAS, not from ember's caching allocator, so nothing outlives the pool at exit).
+// cuBLAS, not from ember's caching allocator). The handles live until the
+// process ends: none is destroyed at exit.
 cublasHandle_t cublas_handle(int device);
 
 }  // namespace ember::cuda

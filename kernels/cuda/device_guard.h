@@ -20,7 +20,8 @@ class DeviceGuard {
     if (device_ != previous_) EMBER_CUDA_CHECK(cudaSetDevice(device_));
   }
   ~DeviceGuard() {
-    if (device_ != previous_) cudaSetDevice(previous_);
+    // A failed restore must not stay behind as the next launch's error.
+    if (device_ != previous_ && cudaSetDevice(previous_) != cudaSuccess) cudaGetLastError();
   }
   DeviceGuard(const DeviceGuard&) = delete;
   DeviceGuard& operator=(const DeviceGuard&) = delete;

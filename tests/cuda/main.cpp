@@ -23,5 +23,6 @@ int main(int argc, char** argv) {
     return 77;
   }
   std::cout << ember::cuda::build_info() << "\n";
-  return Catch::Session().run(argc, argv);
+  // Catch2 returns the number of failed assertions: 77 of them would read as a skip.
+  return Catch::Session().run(argc, argv) == 0 ? 0 : 1;
 }
