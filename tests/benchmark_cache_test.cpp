@@ -12,6 +12,7 @@
 #include <ember/kernels/cpu/conv_algo_cache.h>
 #include <ember/kernels/cpu/conv_algo_select.h>
 #include <ember/kernels/cpu/conv_params.h>
+#include <ember/kernels/cuda/cudnn_conv.h>
 
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -758,4 +759,39 @@ TEST_CASE("both process-wide cache sets are saved at exit, whichever was built f
   REQUIRE(WEXITSTATUS(status) == 0);
   CHECK(fs::exists(cpu_path));
   CHECK(fs::exists(cudnn_path));
+}
+
+TEST_CASE("benchmark cache: entries naming an algorithm the backend does not have are ignored",
+          "[bench_cache]") {
+  ember_test::TempDir dir("bench_cache_invalid");
+  const std::string path = dir.file("cache.txt");
+  BenchmarkCacheSet writer = make_set();
+  std::atomic<int> runs{0};
+  writer.cache(0).get_or_find("good", counting_find(runs, {{1, 0, 0, 1.0}}));
+  writer.cache(0).get_or_find("bad", counting_find(runs, {{1, 0, 0, 1.0}, {9, 0, 0, 2.0}}));
+  writer.save(path);
+  // This backend runs algorithms 0..4 only.
+  BenchmarkCacheSet reader(
+      "test_conv", 1, {"forward", "backward_data"}, [](size_t, int) { return std::string("x"); },
+      "", "test-machine", [](size_t, const AlgoResult& r) { return r.algo < 5; });
+  const bench::LoadStatus st = reader.load(path);
+  CHECK(st.ok);
+  CHECK(st.loaded == 1);
+  CHECK(st.ignored == 1);
+  CHECK_THAT(st.message, Catch::Contains("1 entries naming an algorithm or math type"));
+  CHECK(reader.entries().size() == 1);
+}
+
+TEST_CASE("cudnn cache: loaded results must name an algorithm of their pass and a math type",
+          "[bench_cache]") {
+#ifdef EMBER_WITH_CUDA
+  CHECK(cuda::cudnn_result_valid(0, {0, 0, 0, 1.0}));
+  CHECK(cuda::cudnn_result_valid(2, {1, 3, 0, 1.0}));  // FMA math
+  CHECK_FALSE(cuda::cudnn_result_valid(0, {-1, 0, 0, 1.0}));
+  CHECK_FALSE(cuda::cudnn_result_valid(0, {1000, 0, 0, 1.0}));
+  CHECK_FALSE(cuda::cudnn_result_valid(1, {0, 7, 0, 1.0}));  // no such math type
+  CHECK_FALSE(cuda::cudnn_result_valid(3, {0, 0, 0, 1.0}));  // no such pass
+#else
+  CHECK_FALSE(cuda::cudnn_result_valid(0, {0, 0, 0, 1.0}));  // nothing runs without cuDNN
+#endif
 }

@@ -96,14 +96,14 @@ TEST_CASE("cudnn key: holds contiguous sizes and strides, geometry, dtype, math 
   CHECK(k.input_strides == std::array<int64_t, 4>{594, 99, 11, 1});
   CHECK(k.weight_sizes == std::array<int64_t, 4>{4, 3, 3, 2});
   CHECK(k.weight_strides == std::array<int64_t, 4>{18, 6, 2, 1});
-  CHECK(k.math == CudnnMath::kTensorOp);
+  CHECK(k.math == CudnnMath::kDefault);
   CHECK(k.str() ==
         "x2,6,9,11/594,99,11,1|w4,3,3,2/18,6,2,1|pad1x0,st2x1,dil1x2,g2|float32|"
-        "math=tensor_op,det0,tf32=1,ws1073741824|sm90,cudnn91900");
+        "math=default,det0,tf32=1,ws1073741824|sm90,cudnn91900");
 }
 
-TEST_CASE("cudnn math: TF32 tensor ops only for float32 with TF32 allowed", "[cudnn]") {
-  CHECK(cuda::cudnn_requested_math(kFloat, true) == CudnnMath::kTensorOp);
+TEST_CASE("cudnn math: FMA only for float32 without TF32, else default math", "[cudnn]") {
+  CHECK(cuda::cudnn_requested_math(kFloat, true) == CudnnMath::kDefault);
   CHECK(cuda::cudnn_requested_math(kFloat, false) == CudnnMath::kFma);
   CHECK(cuda::cudnn_requested_math(kDouble, true) == CudnnMath::kDefault);
   CHECK(cuda::cudnn_requested_math(kDouble, false) == CudnnMath::kDefault);
@@ -220,6 +220,11 @@ TEST_CASE("cudnn Find workspace: the largest request, capped by the limit", "[cu
   CHECK(cuda::cudnn_find_workspace_bytes({}, 100) == 0);
   CHECK(cuda::cudnn_find_workspace_bytes({0, 30, 20}, 100) == 30);
   CHECK(cuda::cudnn_find_workspace_bytes({0, 300, 20}, 100) == 100);
+  // After a failed allocation: the next smaller size asked for, then none.
+  CHECK(cuda::cudnn_smaller_workspace_bytes({0, 300, 20, 30}, 100) == 30);
+  CHECK(cuda::cudnn_smaller_workspace_bytes({0, 300, 20, 30}, 30) == 20);
+  CHECK(cuda::cudnn_smaller_workspace_bytes({0, 300, 20, 30}, 20) == 0);
+  CHECK(cuda::cudnn_smaller_workspace_bytes({}, 20) == 0);
 }
 
 #ifndef EMBER_WITH_CUDA

@@ -175,10 +175,12 @@ void save_sets_at_exit() {
 
 BenchmarkCacheSet::BenchmarkCacheSet(std::string backend, int key_format,
                                      std::vector<std::string> pass_names, AlgoNameFn algo_name,
-                                     std::string env_var, std::string machine_tag)
+                                     std::string env_var, std::string machine_tag,
+                                     ResultCheck valid_result)
     : backend_(std::move(backend)),
       key_format_(key_format),
       algo_name_(std::move(algo_name)),
+      valid_result_(std::move(valid_result)),
       env_var_(std::move(env_var)),
       machine_tag_(std::move(machine_tag)) {
   for (std::string& name : pass_names)
@@ -213,8 +215,10 @@ void BenchmarkCacheSet::load_env_file_once() {
     if (!path || !*path) return;
     // A missing file is the normal first run: it is written at exit.
     if (file_exists(path)) {
+      // Ignored entries are reported too: the save at exit will drop them.
       const LoadStatus st = load(path);
-      if (!st.ok) std::cerr << "ember: warning: " << env_var_ << ": " << st.message << "\n";
+      if (!st.ok || st.ignored > 0)
+        std::cerr << "ember: warning: " << env_var_ << ": " << st.message << "\n";
     }
     std::lock_guard<std::mutex> lock(exit_mutex);
     if (sets_to_save().empty()) std::atexit(save_sets_at_exit);
@@ -275,19 +279,30 @@ LoadStatus BenchmarkCacheSet::load(const std::string& path) {
                  std::to_string(key_format_) + "): entries ignored";
     return st;
   }
+  size_t unknown_pass = 0, invalid = 0;
   for (CacheFile::Entry& e : file.entries) {
     auto c = std::find_if(caches_.begin(), caches_.end(),
                           [&](const auto& c) { return c->name() == e.pass; });
+    const size_t pass = static_cast<size_t>(c - caches_.begin());
     if (c == caches_.end())
-      ++st.ignored;
+      ++unknown_pass;
+    else if (valid_result_ &&
+             !std::all_of(e.results.begin(), e.results.end(),
+                          [&](const AlgoResult& r) { return valid_result_(pass, r); }))
+      ++invalid;
     else if ((*c)->insert(e.key, std::move(e.results)))
       ++st.loaded;
     else
       ++st.kept;
   }
-  if (st.ignored > 0)
-    st.message = "benchmark cache " + path + ": " + std::to_string(st.ignored) +
+  st.ignored = unknown_pass + invalid;
+  if (unknown_pass > 0)
+    st.message = "benchmark cache " + path + ": " + std::to_string(unknown_pass) +
                  " entries for passes that " + backend_ + " does not have ignored";
+  if (invalid > 0)
+    st.message += std::string(st.message.empty() ? "benchmark cache " + path + ":" : ";") + " " +
+                  std::to_string(invalid) + " entries naming an algorithm or math type that " +
+                  backend_ + " does not have ignored";
   return st;
 }
 
@@ -331,7 +346,7 @@ BenchmarkCacheSet& cudnn_conv_caches() {
   static auto* set = new BenchmarkCacheSet(
       "cudnn_conv", 1, {"forward", "backward_data", "backward_weight"},
       [](size_t, int algo) { return "algo" + std::to_string(algo); }, "EMBER_CUDNN_CACHE",
-      cuda::cudnn_current_machine_tag());
+      cuda::cudnn_current_machine_tag(), cuda::cudnn_result_valid);
   return *set;
 }
 

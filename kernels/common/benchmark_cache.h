@@ -114,7 +114,7 @@ class BenchmarkCache {
 struct LoadStatus {
   bool ok = false;
   size_t loaded = 0;   // entries inserted
-  size_t ignored = 0;  // entries for another machine, key format or cache
+  size_t ignored = 0;  // entries for another machine, key format or cache, or invalid
   size_t kept = 0;     // entries already cached in memory, left as they were
   std::string message;
 };
@@ -123,12 +123,16 @@ struct LoadStatus {
 class BenchmarkCacheSet {
  public:
   using AlgoNameFn = std::function<std::string(size_t pass, int algo)>;
+  using ResultCheck = std::function<bool(size_t pass, const AlgoResult& result)>;
 
   // backend: "cpu_conv", written in files so that one file holds one backend.
   // key_format: bumped when the keys' text changes meaning.
   // env_var: the file loaded at first use and saved at exit (unset: neither).
+  // valid_result: whether a loaded result names an algorithm (and math type)
+  // this build can run; an entry with any other is ignored (unset: all can).
   BenchmarkCacheSet(std::string backend, int key_format, std::vector<std::string> pass_names,
-                    AlgoNameFn algo_name, std::string env_var, std::string machine_tag);
+                    AlgoNameFn algo_name, std::string env_var, std::string machine_tag,
+                    ResultCheck valid_result = {});
   ~BenchmarkCacheSet();  // a set destroyed before exit is not saved at exit
   BenchmarkCacheSet(const BenchmarkCacheSet&) = delete;
   BenchmarkCacheSet& operator=(const BenchmarkCacheSet&) = delete;
@@ -153,6 +157,7 @@ class BenchmarkCacheSet {
   std::string backend_;
   int key_format_;
   AlgoNameFn algo_name_;
+  ResultCheck valid_result_;
   std::string env_var_;
   mutable std::mutex tag_mutex_;
   std::string machine_tag_;

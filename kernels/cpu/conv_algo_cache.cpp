@@ -15,7 +15,8 @@ bench::BenchmarkCacheSet& conv_benchmark_caches() {
         return algo >= 0 && algo < kNumConvAlgos ? conv_algo_name(static_cast<ConvAlgo>(algo))
                                                  : "algo" + std::to_string(algo);
       },
-      "EMBER_CPU_CONV_CACHE", bench::cpu_isa_tag());
+      "EMBER_CPU_CONV_CACHE", bench::cpu_isa_tag(),
+      [](size_t, const bench::AlgoResult& r) { return r.algo >= 0 && r.algo < kNumConvAlgos; });
   return *set;
 }
 

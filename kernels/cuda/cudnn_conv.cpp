@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -198,7 +199,9 @@ std::vector<AlgoResult> heuristic_results(const PassCall& c) {
 
 // On, a cache miss: cudnnFind*Ex on the call's own buffers (it overwrites
 // the output, which the chosen algorithm then writes again) with a workspace
-// as large as the most demanding algorithm asks, within the limit.
+// as large as the most demanding algorithm asks, within the limit. When that
+// cannot be allocated, the next smaller size an algorithm asks for is tried,
+// down to none: one greedy algorithm does not shut out all the others.
 template <class Pass>
 std::vector<AlgoResult> find_results(const PassCall& c) {
   std::vector<size_t> asked;
@@ -209,11 +212,14 @@ std::vector<AlgoResult> find_results(const PassCall& c) {
   }
   size_t bytes = cudnn_find_workspace_bytes(asked, c.settings.workspace_limit);
   Tensor workspace;
-  try {
-    workspace = allocate_workspace(bytes, c.device);
-  } catch (const Error& e) {
-    if (!is_out_of_memory(e)) throw;
-    bytes = 0;  // search among the algorithms that need no workspace
+  while (bytes > 0) {
+    try {
+      workspace = allocate_workspace(bytes, c.device);
+      break;
+    } catch (const Error& e) {
+      if (!is_out_of_memory(e)) throw;
+      bytes = cudnn_smaller_workspace_bytes(asked, bytes);
+    }
   }
   std::vector<typename Pass::Perf> perf(perf_capacity<Pass>(c.handle));
   int n = 0;
@@ -272,7 +278,13 @@ void run_pass(const PassCall& c) {
       workspace = allocate_workspace(bytes, c.device);
     } catch (const Error& e) {
       if (!is_out_of_memory(e)) throw;
-      const std::optional<AlgoResult> next = step_down();
+      // Results asking for at least as much would fail the same way: each
+      // failed try costs the allocator a release of its cache and a retry.
+      std::optional<AlgoResult> next = step_down();
+      while (next && next->workspace_bytes >= bytes) {
+        choice = *next;
+        next = step_down();
+      }
       if (!next) throw;
       choice = *next;
       continue;
@@ -360,6 +372,14 @@ void cudnn_set_machine_tag() {
   bench::cudnn_conv_caches().set_machine_tag(cudnn_current_machine_tag());
 }
 
+bool cudnn_result_valid(size_t pass, const bench::AlgoResult& r) {
+  constexpr int kAlgoCounts[] = {CudnnForwardPass::kAlgoCount, CudnnBackwardDataPass::kAlgoCount,
+                                 CudnnBackwardFilterPass::kAlgoCount};
+  return pass < std::size(kAlgoCounts) && r.algo >= 0 && r.algo < kAlgoCounts[pass] &&
+         r.math_type >= static_cast<int>(CudnnMath::kDefault) &&
+         r.math_type <= static_cast<int>(CudnnMath::kFma);
+}
+
 #else
 
 void cudnn_conv_forward(const Tensor& x, const Tensor&, const Tensor&, const Tensor&,
@@ -376,6 +396,8 @@ void cudnn_conv_backward_weight(const Tensor& x, const Tensor&, const Tensor&,
 }
 std::string cudnn_current_machine_tag() { return "no-cuda"; }
 void cudnn_set_machine_tag() {}
+// Without cuDNN no algorithm can run: nothing loads.
+bool cudnn_result_valid(size_t, const bench::AlgoResult&) { return false; }
 
 #endif
 

@@ -11,6 +11,10 @@
 #include "ember/core/tensor.h"
 #include "ember/kernels/cpu/conv_params.h"
 
+namespace ember::bench {
+struct AlgoResult;
+}
+
 namespace ember::cuda {
 
 // y = conv(x, w) (+ bias). x: (N, C, H, W), w: (K, C/groups, R, S), bias: (K)
@@ -34,5 +38,8 @@ std::string cudnn_current_machine_tag();
 // so that a cache file loaded before the first conv matches it. No-op without
 // a device.
 void cudnn_set_machine_tag();
+// Whether a result loaded from a cache file names a cuDNN algorithm of its
+// pass (0 forward, 1 backward-data, 2 backward-weight) and a cuDNN math type.
+bool cudnn_result_valid(size_t pass, const bench::AlgoResult& r);
 
 }  // namespace ember::cuda

@@ -32,7 +32,7 @@ const char* cudnn_math_name(CudnnMath math) {
 
 CudnnMath cudnn_requested_math(ScalarType dtype, bool allow_tf32) {
   if (dtype != ScalarType::Float) return CudnnMath::kDefault;
-  return allow_tf32 ? CudnnMath::kTensorOp : CudnnMath::kFma;
+  return allow_tf32 ? CudnnMath::kDefault : CudnnMath::kFma;
 }
 
 // e.g. x2,3,32,32/3072,1024,32,1|w8,3,3,3/27,9,3,1|pad1x1,st2x2,dil1x1,g1|float32|
@@ -109,6 +109,13 @@ CudnnMath cudnn_run_math(CudnnMath result, CudnnMath requested) {
 size_t cudnn_find_workspace_bytes(const std::vector<size_t>& asked, size_t limit) {
   const size_t largest = asked.empty() ? 0 : *std::max_element(asked.begin(), asked.end());
   return std::min(largest, limit);
+}
+
+size_t cudnn_smaller_workspace_bytes(const std::vector<size_t>& asked, size_t bytes) {
+  size_t best = 0;
+  for (size_t a : asked)
+    if (a < bytes) best = std::max(best, a);
+  return best;
 }
 
 }  // namespace ember::cuda

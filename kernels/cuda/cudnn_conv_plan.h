@@ -19,9 +19,10 @@ namespace ember::cuda {
 enum class CudnnMath : int { kDefault = 0, kTensorOp = 1, kTensorOpAllowConversion = 2, kFma = 3 };
 const char* cudnn_math_name(CudnnMath math);
 
-// The math type the convolution descriptor asks for. float32: tensor-op math
-// (TF32) when TF32 is allowed, else FMA only (cuDNN's default math may use
-// TF32 on Ampere and later); float64: default (no tensor-op path exists).
+// The math type the convolution descriptor asks for. float32: default math
+// when TF32 is allowed (on Ampere and later it lets cuDNN use TF32 tensor
+// cores; tensor-op math promises no down-conversion, so it is not asked for),
+// else FMA only, as PyTorch sets its descriptors; float64: default.
 CudnnMath cudnn_requested_math(ScalarType dtype, bool allow_tf32);
 
 // The switches of backends::cudnn and the device, as they were for one call.
@@ -88,5 +89,8 @@ CudnnMath cudnn_run_math(CudnnMath result, CudnnMath requested);
 // The workspace handed to Find: what the most demanding algorithm asks for,
 // at most the limit.
 size_t cudnn_find_workspace_bytes(const std::vector<size_t>& asked, size_t limit);
+// When `bytes` could not be allocated for Find: the largest size an algorithm
+// asks for below it, 0 when none.
+size_t cudnn_smaller_workspace_bytes(const std::vector<size_t>& asked, size_t bytes);
 
 }  // namespace ember::cuda

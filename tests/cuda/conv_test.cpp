@@ -279,9 +279,9 @@ TEST_CASE("cudnn conv: with TF32 allowed (the default) stays within TF32 precisi
     for (const Problem& pb : conv_problems()) check_problem(false, pb, kFloat);
     for (const Problem& pb : transpose_problems()) check_problem(true, pb, kFloat);
   }
-  // The keys ask for tensor-op math.
+  // The keys ask for default math (which admits TF32).
   for (const backends::BenchmarkEntry& e : cudnn::benchmark_entries())
-    CHECK(e.key.find("math=tensor_op,") != std::string::npos);
+    CHECK(e.key.find("math=default,") != std::string::npos);
 }
 
 // Runs every result a search ranked, one after the other: next_after_failure
