@@ -368,6 +368,16 @@ TEST_CASE("pooling ops reject bad shapes, windows and sizes with clear messages"
                                       "larger than the padded input [1, 2, 4, 4]"));
   REQUIRE_THROWS_WITH(max_pool2d(x, {3, 3}, {1, 1}, {1, 1}, {3, 3}),
                       Catch::Contains("is larger than the padded input"));
+  // Width 2, kernel 2 dilated by 3, padding 1: the first window's taps are
+  // columns -1 and 2, both padding.
+  REQUIRE_THROWS_WITH(max_pool2d(zeros({1, 1, 5, 2}), 2, 1, 1, 3),
+                      Catch::Contains("max_pool2d: with kernel_size (2, 2), stride (1, 1), padding "
+                                      "(1, 1) and dilation (3, 3) a window over input [1, 1, 5, "
+                                      "2] holds no input element, only padding"));
+  REQUIRE_THROWS_WITH(max_pool2d_with_indices(zeros({1, 1, 2, 5}), 2, 1, 1, 3),
+                      Catch::Contains("holds no input element"));
+  // Width 3 with the same window: taps (-1, 2) and (0, 3), one input element each.
+  CHECK(equal(max_pool2d(ones({1, 1, 3, 3}), 2, 1, 1, 3), ones({1, 1, 2, 2})));
   REQUIRE_THROWS_WITH(avg_pool2d(x, {3, 3}, {1, 1}, {2, 1}),
                       Catch::Contains("avg_pool2d: padding should be at most half of the kernel "
                                       "size, got padding (2, 1) and kernel_size (3, 3)"));

@@ -13,6 +13,7 @@
 #include "ember/core/ops/plane_map.h"
 #include "ember/core/ops/reduce_helpers.h"
 #include "ember/core/shape.h"
+#include "ember/kernels/common/pooling_functors.h"
 #include "ember/kernels/cpu/pooling.h"
 #include "ember/kernels/cuda/pooling.h"
 
@@ -33,6 +34,17 @@ int64_t pooled_size(int64_t in, int64_t kernel, int64_t pad, int64_t stride, int
   int64_t out = floor_div(span, stride) + 1;
   if (ceil_mode && (out - 1) * stride >= in + pad) --out;
   return out;
+}
+
+// Whether some output's window reads padding only (taps of a dilated kernel
+// stepping over the input).
+bool has_empty_window(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t pad,
+                      int64_t dilation) {
+  for (int64_t o = 0; o < out; ++o) {
+    const functors::PoolSpan taps = functors::max_pool_span(o, in, kernel, stride, pad, dilation);
+    if (taps.begin >= taps.end) return true;
+  }
+  return false;
 }
 
 struct PoolGeometry {
@@ -61,6 +73,13 @@ PoolGeometry pool_geometry(const char* op, const Tensor& x, IntArrayRef kernel_s
   EMBER_CHECK(out_h > 0 && out_w > 0, op, ": the kernel (", k.h, ", ", k.w, ") with dilation (",
               d.h, ", ", d.w, ") is larger than the padded input ", x.sizes(), " (padding (", p.h,
               ", ", p.w, ")): the output would be ", out_h, "x", out_w);
+  // A dilated window can fall between input elements, all its taps in the
+  // padding: it would have no maximum and no index to send a gradient to.
+  EMBER_CHECK(!has_empty_window(in_h, out_h, k.h, s.h, p.h, d.h) &&
+                  !has_empty_window(in_w, out_w, k.w, s.w, p.w, d.w),
+              op, ": with kernel_size (", k.h, ", ", k.w, "), stride (", s.h, ", ", s.w,
+              "), padding (", p.h, ", ", p.w, ") and dilation (", d.h, ", ", d.w,
+              ") a window over input ", x.sizes(), " holds no input element, only padding");
   return {{k.h, k.w, s.h, s.w, p.h, p.w, d.h, d.w}, out_h, out_w};
 }
 

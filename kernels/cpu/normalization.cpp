@@ -196,7 +196,8 @@ void batch_norm_train_forward(const Tensor& x, const Tensor& weight, const Tenso
           mp[c] = m[k] = static_cast<T>(mean_c);
           vp[c] = static_cast<T>(var_c);
           ip[c] = static_cast<T>(inv);
-          scale[k] = static_cast<T>(w ? w[c] * inv : inv);
+          // From the stored invstd, as batch_norm_apply and the CUDA kernel.
+          scale[k] = w ? w[c] * ip[c] : ip[c];
           offset[k] = b ? b[c] : T(0);
         }
         for (int64_t i = 0; i < d.n; ++i)
