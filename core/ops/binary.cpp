@@ -4,6 +4,7 @@
 #include "ember/core/ops/binary.h"
 
 #include "ember/autograd/function.h"
+#include "ember/core/memory_overlap.h"
 #include "ember/core/ops/compare.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/unary.h"
@@ -68,6 +69,8 @@ void binary_inplace(const char* name, const Tensor& self, const Tensor& other, S
   EMBER_CHECK(is_expandable_to(other.sizes(), self.sizes()), name, ": the operand of shape ",
               other.sizes(), " does not broadcast to the destination's shape ", self.sizes());
   detail::check_inplace_dtype(name, self, result);
+  assert_no_internal_overlap(name, self);
+  assert_no_partial_overlap(name, self, other);
   const Tensor oc = cast_for_kernel(other, self.scalar_type());
   launch<Op>(name, self, self, oc, args...);
   self.impl()->bump_version();

@@ -1,5 +1,6 @@
 // Copies and conversions: copy_, clone, contiguous, to(dtype / device).
 #include "ember/autograd/function.h"
+#include "ember/core/memory_overlap.h"
 #include "ember/core/ops/device_copy.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
@@ -22,6 +23,8 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
   EMBER_CHECK(is_expandable_to(src.sizes(), sizes()), "copy_: source of shape ", src.sizes(),
               " cannot be broadcast to destination of shape ", sizes());
   autograd::check_inplace(*this, "copy_", {src});
+  assert_no_internal_overlap("copy_", *this);
+  assert_no_partial_overlap("copy_", *this, src);
   if (!is_same(src)) detail::copy_any_device(*this, src, non_blocking);
   impl()->bump_version();
   if (autograd::needs_grad(*this, src)) {

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "ember/autograd/function.h"
+#include "ember/core/memory_overlap.h"
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/compare.h"
 #include "ember/core/ops/elementwise_helpers.h"
@@ -75,6 +76,7 @@ Tensor predicate(const char* name, const Tensor& x) {
 // self = Op<T>(self) in self's dtype (not bool), then bumps the version.
 template <template <typename> class Op>
 void apply_inplace(const char* name, const Tensor& self) {
+  assert_no_internal_overlap(name, self);
   dispatch_numeric(self.scalar_type(), name,
                    [&]<typename T>() { launch<Op, T>(name, self, self); });
   self.impl()->bump_version();
@@ -357,6 +359,7 @@ Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
   check_clamp_bounds("clamp_", min, max);
   detail::check_inplace_dtype("clamp_", *this, clamp_type(*this, min, max));
   autograd::check_inplace(*this, "clamp_");
+  assert_no_internal_overlap("clamp_", *this);
   std::shared_ptr<Node> node;
   if (autograd::needs_grad(*this)) {
     node = unary_node("ClampBackward", *this, Save::kInput, masked_grad);  // reads the mask

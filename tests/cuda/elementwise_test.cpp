@@ -286,3 +286,17 @@ TEST_CASE(
   Tensor cpu_scalar = zeros({}, kFloat);
   REQUIRE_THROWS_WITH(cpu_scalar.add_(gpu_vector.sum()), Catch::Contains("add_"));
 }
+
+// On the device an overlapping in-place op would be a data race (threads
+// read elements others have written): it is refused before any launch.
+TEST_CASE("cuda in-place ops refuse overlapping operands and write nothing", "[cuda_elementwise]") {
+  const Tensor a = tensor({1.0f, 2.0f, 3.0f, 4.0f}).to(kGpu);
+  REQUIRE_THROWS_WITH(a.sub_(a.select(0, 0)), Catch::Contains("refer to a single memory location"));
+  REQUIRE_THROWS_WITH(a.slice(0, 1, 4).add_(a.slice(0, 0, 3)),
+                      Catch::Contains("refer to a single memory location"));
+  REQUIRE_THROWS_WITH(zeros({1}).to(kGpu).expand({3}).neg_(),
+                      Catch::Contains("more than one element of the written-to tensor"));
+  CHECK(equal(a.cpu(), tensor({1.0f, 2.0f, 3.0f, 4.0f})));
+  a.slice(0, 0, 2).add_(a.slice(0, 2, 4));  // disjoint halves are fine
+  CHECK(equal(a.cpu(), tensor({4.0f, 6.0f, 3.0f, 4.0f})));
+}
