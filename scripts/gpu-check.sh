@@ -9,8 +9,8 @@
 # Beforehand, on a machine with the Debian packages: scripts/vendor-headers.sh
 # (fills the git-ignored .deps/, which must travel with the checkout).
 # Budget: 570 s in all (EMBER_GPU_CHECK_BUDGET); each stage has its own limit.
-# It writes five files (the device tool brings back at most eight):
-# summary.txt, build.log, ctest.log, cuda-tests.log, benchmarks.log.
+# It writes six files (the device tool brings back at most eight):
+# summary.txt, build.log, ctest.log, cuda-tests.log, benchmarks.log, sanitizer.log.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
@@ -19,7 +19,7 @@ mkdir -p "$out" && out=$(cd "$out" && pwd)
 build_dir=${EMBER_GPU_BUILD_DIR:-build-gpu}
 jobs=$(nproc)
 summary=$out/summary.txt
-for log in "$summary" "$out"/{build,ctest,cuda-tests,benchmarks}.log; do : >"$log"; done
+for log in "$summary" "$out"/{build,ctest,cuda-tests,benchmarks,sanitizer}.log; do : >"$log"; done
 failed=0
 
 # The device call's limit is 600 s; the script stops itself before that so
@@ -100,6 +100,21 @@ if [ $built -eq 0 ]; then
     echo "=== $name" >>"$out/benchmarks.log"
     stage "$name" 60 "$out/benchmarks.log" "$bench"
   done
+  # compute-sanitizer's memcheck over the CUDA tests, for what time is left
+  # (it runs them many times slower): out-of-bounds and misaligned accesses in
+  # kernels that had never run before. Not finishing is not a failure.
+  sanitizer=$(command -v compute-sanitizer || echo "$(dirname "$nvcc")/compute-sanitizer")
+  if [ -x "$sanitizer" ]; then
+    before=$failed
+    stage memcheck 90 "$out/sanitizer.log" "$sanitizer" --tool memcheck --error-exitcode 3 \
+      "$build_dir/tests/cuda/ember_cuda_tests" --durations yes
+    rc=$?
+    [ $rc -ne 124 ] || failed=$before
+    note "memcheck: $(grep -E 'ERROR SUMMARY' "$out/sanitizer.log" | tail -n 1)" \
+      "$(grep -c ' s: ' "$out/sanitizer.log") test cases finished"
+  else
+    note "memcheck: no compute-sanitizer next to nvcc"
+  fi
   stage ctest 120 "$out/ctest.log" ctest --test-dir "$build_dir" --output-on-failure \
     --parallel "$jobs" --timeout 100 --label-exclude 'cuda|consumer'
   note "ctest (CPU tests, no consumer builds): $(grep -E 'tests passed|tests failed' \
