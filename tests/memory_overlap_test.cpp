@@ -66,7 +66,8 @@ TEST_CASE("memory overlap: in-place ops raise on overlap, naming the op and the 
 
   for (auto op : {+[](Tensor t) { t.add_(1); }, +[](Tensor t) { t.neg_(); },
                   +[](Tensor t) { t.relu_(); }, +[](Tensor t) { t.clamp_(0.0, 1.0); },
-                  +[](Tensor t) { t.copy_(ones({3})); }})
+                  +[](Tensor t) { t.copy_(ones({3})); }, +[](Tensor t) { t.uniform_(); },
+                  +[](Tensor t) { t.normal_(); }})
     REQUIRE_THROWS_WITH(op(zeros({1}).expand({3})), internal && Catch::Contains("strides [0]"));
 }
 

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "ember/autograd/function.h"
+#include "ember/core/memory_overlap.h"
 #include "ember/core/generator.h"
 #include "ember/core/ops/device_copy.h"
 #include "ember/core/ops/factory.h"
@@ -38,6 +39,7 @@ void fill_cpu(Tensor& t, const Draw& draw) {
 template <typename Fill>
 Tensor& fill_in_place(Tensor& self, const char* op, const Fill& fill) {
   autograd::check_inplace(self, op);
+  assert_no_internal_overlap(op, self);  // one location would get several draws
   if (self.is_contiguous()) {
     fill(self);
   } else {

@@ -79,6 +79,10 @@ void check_fits_cudnn(const char* op, const cpu::ConvParams& p) {
                                     p.k * (p.c / p.groups) * p.r * p.s});
   EMBER_CHECK(largest <= INT_MAX, op, ": a tensor of ", largest, " elements (problem ", p.key(),
               ") exceeds cuDNN's 2^31 - 1; split the batch");
+  const int64_t geometry = std::max({p.padding[0], p.padding[1], p.stride[0], p.stride[1],
+                                     p.dilation[0], p.dilation[1], p.groups});
+  EMBER_CHECK(geometry <= INT_MAX, op, ": padding, stride, dilation or groups of problem ",
+              p.key(), " exceed cuDNN's 2^31 - 1");
 }
 
 constexpr float kOneF = 1, kZeroF = 0;
