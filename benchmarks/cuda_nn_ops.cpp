@@ -10,6 +10,8 @@
 //
 // ember's forward + backward goes through autograd (autograd::grad), as a
 // training step does; cuDNN's is its forward and backward calls back to back.
+// A last batch-norm row runs ember's op on cuDNN's calls
+// (backends::cudnn::set_batch_norm_enabled): the cost of that path.
 #include <cudnn.h>
 
 #include <algorithm>
@@ -228,6 +230,15 @@ void batch_norm_case(Tally& tally, const std::vector<int64_t>& shape, int reps) 
   theirs_eval_forward();
   row(tally, name + " eval fwd", ours_eval, theirs_eval,
       relative_difference(ours(x, weight, bias, false), y));
+  // The same op with backends::cudnn::set_batch_norm_enabled(true): what the
+  // cuDNN path costs through ember (not in the tally; last, as it updates
+  // the running statistics more times than cuDNN's side).
+  backends::cudnn::set_batch_norm_enabled(true);
+  const double via_cudnn = median_device_seconds(reps, [&] { (void)ours_step(); });
+  Tally path;
+  row(path, name + " train fwd+bwd, op on cuDNN", via_cudnn, theirs_both,
+      relative_difference(ours_step()[0], dx));
+  backends::cudnn::set_batch_norm_enabled(false);
 }
 
 void summary(const char* family, const Tally& t) {

@@ -24,6 +24,7 @@ std::atomic<bool> benchmark_on{false};
 std::atomic<bool> deterministic_on{false};
 std::atomic<bool> tf32_on{true};
 std::atomic<size_t> workspace_cap{size_t{1} << 30};
+std::atomic<bool> batch_norm_on{false};
 }  // namespace
 
 void set_benchmark(bool on) { benchmark_on.store(on); }
@@ -34,6 +35,8 @@ void set_allow_tf32(bool on) { tf32_on.store(on); }
 bool allow_tf32() { return tf32_on.load(std::memory_order_relaxed); }
 void set_workspace_limit(size_t bytes) { workspace_cap.store(bytes); }
 size_t workspace_limit() { return workspace_cap.load(std::memory_order_relaxed); }
+void set_batch_norm_enabled(bool on) { batch_norm_on.store(on); }
+bool batch_norm_enabled() { return batch_norm_on.load(std::memory_order_relaxed); }
 
 BenchmarkStats benchmark_stats() { return bench::cudnn_conv_caches().stats(); }
 std::vector<BenchmarkEntry> benchmark_entries() { return bench::cudnn_conv_caches().entries(); }

@@ -41,6 +41,11 @@ bool allow_tf32();
 // The most workspace a searched or chosen algorithm may use (default 1 GiB).
 void set_workspace_limit(size_t bytes);
 size_t workspace_limit();
+// ember's own: whether training-mode batch_norm on CUDA runs on cuDNN's
+// batch-norm calls instead of ember's kernels (default off; PyTorch has no
+// such switch). benchmarks/cuda_nn_ops measures the two (docs/gpu.md).
+void set_batch_norm_enabled(bool on);
+bool batch_norm_enabled();
 
 BenchmarkStats benchmark_stats();
 std::vector<BenchmarkEntry> benchmark_entries();

@@ -12,6 +12,7 @@
 #include <ember/kernels/cpu/conv_algo_cache.h>
 #include <ember/kernels/cpu/conv_algo_select.h>
 #include <ember/kernels/cpu/conv_params.h>
+#include <ember/kernels/cuda/cudnn_batch_norm.h>
 #include <ember/kernels/cuda/cudnn_conv.h>
 
 #include <fcntl.h>
@@ -90,6 +91,22 @@ TEST_CASE("backends switches default to PyTorch's and can be set", "[bench_cache
   backends::cudnn::set_allow_tf32(true);
   backends::cudnn::set_workspace_limit(size_t{1} << 30);
   backends::cpu::set_deterministic(false);
+}
+
+TEST_CASE("cudnn batch norm: off by default, and never for CPU tensors", "[bench_cache]") {
+  CHECK_FALSE(backends::cudnn::batch_norm_enabled());
+  const Tensor x = ones({2, 3, 4});
+  CHECK_FALSE(cuda::cudnn_batch_norm_applies(x, {}, {}));
+  backends::cudnn::set_batch_norm_enabled(true);
+  CHECK(backends::cudnn::batch_norm_enabled());
+  CHECK_FALSE(cuda::cudnn_batch_norm_applies(x, {}, {}));
+  // Without a device the op keeps to the CPU kernels: values as with the switch off.
+  const Tensor y = batch_norm(x * arange(24, kFloat).view({2, 3, 4}), {}, {}, {}, {}, true, 0.1,
+                              1e-5);
+  backends::cudnn::set_batch_norm_enabled(false);
+  const Tensor want = batch_norm(x * arange(24, kFloat).view({2, 3, 4}), {}, {}, {}, {}, true,
+                                 0.1, 1e-5);
+  CHECK(equal(y, want));
 }
 
 TEST_CASE("benchmark entry ranks results fastest first and keeps the fastest zero-workspace one",

@@ -12,6 +12,7 @@
 #include "ember/core/ops/unary.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/normalization.h"
+#include "ember/kernels/cuda/cudnn_batch_norm.h"
 #include "ember/kernels/cuda/normalization.h"
 
 namespace ember {
@@ -83,14 +84,16 @@ tensor_list batch_norm_backward_composed(const Tensor& g, const Tensor& x, const
 
 tensor_list batch_norm_backward_fused(const Tensor& g, const Tensor& x, const Tensor& weight,
                                       const Tensor& mean, const Tensor& invstd, bool training,
-                                      Node& n) {
+                                      double eps, Node& n) {
   const int64_t c = x.size(1);
   const Tensor dx = n.needs_input_grad(0) ? empty(x.sizes(), x.options()) : Tensor();
   const Tensor dw = n.needs_input_grad(1) ? empty({c}, x.options()) : Tensor();
   const Tensor db = n.needs_input_grad(2) ? empty({c}, x.options()) : Tensor();
   const Tensor xc = detail::contiguous_for_kernel(x), gc = detail::contiguous_for_kernel(g);
   const Tensor wc = contiguous_or_undefined(weight);
-  if (x.is_cuda())
+  if (training && cuda::cudnn_batch_norm_applies(x, {}, {}))
+    cuda::cudnn_batch_norm_backward(xc, gc, mean, invstd, wc, eps, dx, dw, db);
+  else if (x.is_cuda())
     cuda::batch_norm_backward(xc, gc, mean, invstd, wc, training, dx, dw, db);
   else
     cpu::batch_norm_backward(xc, gc, mean, invstd, wc, training, dx, dw, db);
@@ -181,17 +184,27 @@ Tensor batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
   if (training) {
     mean = empty({c}, x.options());
     invstd = empty({c}, x.options());
-    const Tensor var = empty({c}, x.options());
-    if (x.is_cuda())
-      cuda::batch_norm_train_forward(xc, w, b, eps, y, mean, var, invstd);
-    else
-      cpu::batch_norm_train_forward(xc, w, b, eps, y, mean, var, invstd);
-    if (running_mean.defined()) {
-      NoGradGuard guard;
-      const double count = static_cast<double>(x.numel() / c);
-      Tensor rm = running_mean, rv = running_var;
-      rm.mul_(1 - momentum).add_(mean, momentum);
-      rv.mul_(1 - momentum).add_(var, momentum * count / (count - 1));  // unbiased variance
+    if (cuda::cudnn_batch_norm_applies(x, running_mean, running_var)) {
+      // cuDNN updates the running statistics itself, in place.
+      cuda::cudnn_batch_norm_train_forward(xc, w, b, eps, momentum, running_mean, running_var, y,
+                                           mean, invstd);
+      if (running_mean.defined()) {
+        running_mean.impl()->bump_version();
+        running_var.impl()->bump_version();
+      }
+    } else {
+      const Tensor var = empty({c}, x.options());
+      if (x.is_cuda())
+        cuda::batch_norm_train_forward(xc, w, b, eps, y, mean, var, invstd);
+      else
+        cpu::batch_norm_train_forward(xc, w, b, eps, y, mean, var, invstd);
+      if (running_mean.defined()) {
+        NoGradGuard guard;
+        const double count = static_cast<double>(x.numel() / c);
+        Tensor rm = running_mean, rv = running_var;
+        rm.mul_(1 - momentum).add_(mean, momentum);
+        rv.mul_(1 - momentum).add_(var, momentum * count / (count - 1));  // unbiased variance
+      }
     }
   } else {
     NoGradGuard guard;
@@ -211,7 +224,7 @@ Tensor batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
           const Tensor x = n.saved(0), w = n.saved(1), mean = n.saved(2), invstd = n.saved(3);
           if (GradMode::is_enabled())
             return batch_norm_backward_composed(g[0], x, w, mean, invstd, training, eps, n);
-          return batch_norm_backward_fused(g[0], x, w, mean, invstd, training, n);
+          return batch_norm_backward_fused(g[0], x, w, mean, invstd, training, eps, n);
         });
     node->save(x);
     node->save(weight);

@@ -10,6 +10,7 @@
 // device nor calls cudaMalloc. Tolerance, relative to
 // max(1, |cpu value|): float32 1e-5 forward and 1e-4 backward (sums in
 // another order, dx cancels terms of similar size); float64 1e-10.
+#include <ember/kernels/cuda/cudnn_batch_norm.h>
 #include <ember/kernels/cuda/memory.h>
 #include <ember/kernels/cuda/sync_count.h>
 
@@ -29,9 +30,12 @@ double backward_tol(ScalarType t) { return t == kFloat ? 1e-4 : 1e-10; }
 
 // The op on CPU and CUDA copies of x (through `view`), weight and bias
 // (undefined when !affine): output, then the gradients of all three.
+// tol_scale: a multiple of the tolerances, for cuDNN's float32 batch norm
+// (its sums are in float32, ours in double).
 void compare_normalization(
     const std::function<Tensor(const Tensor&, const Tensor&, const Tensor&)>& op,
-    const Layout& layout, IntArrayRef param_shape, bool affine, ScalarType t) {
+    const Layout& layout, IntArrayRef param_shape, bool affine, ScalarType t,
+    double tol_scale = 1) {
   INFO("layout " << layout.name << ", affine " << affine << ", dtype " << t);
   const Tensor x = random_nonzero(layout.base_shape, t);
   const Tensor w = affine ? random_nonzero(param_shape, t) : Tensor();
@@ -43,15 +47,15 @@ void compare_normalization(
   const Tensor xc = leaf(x, false), wc = leaf(w, false), bc = leaf(b, false);
   const Tensor xg = leaf(x, true), wg = leaf(w, true), bg = leaf(b, true);
   const Tensor want = op(layout.view(xc), wc, bc), got = op(layout.view(xg), wg, bg);
-  check_close(got, want.detach(), forward_tol(t), "output");
+  check_close(got, want.detach(), tol_scale * forward_tol(t), "output");
   if (x.numel() == 0) return;
   const Tensor grad = random_nonzero(want.sizes(), t);
   want.backward(grad);
   got.backward(grad.to(kGpu));
-  check_close(xg.grad(), xc.grad(), backward_tol(t), "dx");
+  check_close(xg.grad(), xc.grad(), tol_scale * backward_tol(t), "dx");
   if (!affine) return;
-  check_close(wg.grad(), wc.grad(), backward_tol(t), "dweight");
-  check_close(bg.grad(), bc.grad(), backward_tol(t), "dbias");
+  check_close(wg.grad(), wc.grad(), tol_scale * backward_tol(t), "dweight");
+  check_close(bg.grad(), bc.grad(), tol_scale * backward_tol(t), "dbias");
 }
 
 std::vector<Layout> batch_layouts() {
@@ -74,6 +78,12 @@ int64_t channels_of(const Layout& l) {
   const Tensor probe = l.view(empty(l.base_shape));
   return probe.size(1);
 }
+
+// Training-mode batch norm on cuDNN's calls for a scope (backends::cudnn).
+struct CudnnBatchNorm {
+  CudnnBatchNorm() { backends::cudnn::set_batch_norm_enabled(true); }
+  ~CudnnBatchNorm() { backends::cudnn::set_batch_norm_enabled(false); }
+};
 
 }  // namespace
 
@@ -319,4 +329,44 @@ TEST_CASE("cuda normalization: a steady forward and backward step neither waits 
   for (int i = 0; i < 3; ++i) step();
   CHECK(cuda::sync_count() == syncs);
   CHECK(cuda::memory_stats().num_system_allocs == mallocs);
+}
+
+TEST_CASE("cuda normalization: batch_norm training on cuDNN's calls matches the CPU",
+          "[cuda_nn]") {
+  manual_seed(51);
+  CudnnBatchNorm on;
+  for (const Layout& l : batch_layouts())
+    for (bool affine : {true, false})
+      for (ScalarType t : {kFloat, kDouble}) {
+        const int64_t c = channels_of(l);
+        compare_normalization(
+            [&](const Tensor& x, const Tensor& w, const Tensor& b) {
+              const Tensor rm = zeros({c}, x.options().requires_grad(false));
+              const Tensor rv = ones({c}, x.options().requires_grad(false));
+              if (x.is_cuda()) CHECK(cuda::cudnn_batch_norm_applies(x, rm, rv));
+              return batch_norm(x, w, b, rm, rv, /*training=*/true, 0.1, 1e-5);
+            },
+            l, {c}, affine, t, t == kFloat ? 10 : 1);
+      }
+}
+
+TEST_CASE("cuda normalization: cuDNN's running statistics after several steps equal the CPU's",
+          "[cuda_nn]") {
+  manual_seed(52);
+  CudnnBatchNorm on;
+  for (ScalarType t : {kFloat, kDouble}) {
+    INFO("dtype " << t);
+    const int64_t c = 5;
+    Tensor rm_cpu = zeros({c}, t), rv_cpu = ones({c}, t);
+    Tensor rm_gpu = rm_cpu.to(kGpu), rv_gpu = rv_cpu.to(kGpu);
+    for (const Layout& l : {dense({4, c, 7, 7}), dense({2, c, 31}), dense({3, c, 150, 150})}) {
+      const Tensor x = random_nonzero(l.base_shape, t) * 3.0 + 2.0;
+      batch_norm(x, {}, {}, rm_cpu, rv_cpu, true, 0.1, 1e-5);
+      const uint32_t version = rm_gpu.impl()->version();
+      batch_norm(x.to(kGpu), {}, {}, rm_gpu, rv_gpu, true, 0.1, 1e-5);
+      CHECK(rm_gpu.impl()->version() > version);  // an in-place update, as ember's own path
+      check_close(rm_gpu, rm_cpu, 10 * forward_tol(t), "running_mean after " + l.name);
+      check_close(rv_gpu, rv_cpu, 10 * forward_tol(t), "running_var after " + l.name);
+    }
+  }
 }
