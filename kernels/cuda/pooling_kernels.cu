@@ -51,12 +51,14 @@ __global__ void max_pool2d_backward_kernel(const T* grad_out, const int64_t* ind
   for (int64_t i = first_index(); i < n; i += grid_step()) {
     const int64_t iw = i % s.in_w, ih = i / s.in_w % s.in_h, plane = i / (s.in_w * s.in_h);
     const int64_t pos = ih * s.in_w + iw, base = plane * s.out_h * s.out_w;
+    // Kernel offsets downwards visit the outputs in ascending flat order: the
+    // order the CPU's scatter_add adds them in, so the sums are the same bits.
     T sum = 0;
-    for (int64_t kh = 0; kh < w.kernel_h; ++kh) {
+    for (int64_t kh = w.kernel_h - 1; kh >= 0; --kh) {
       int64_t oh;
       if (!functors::pool_output_reading(ih, kh, w.stride_h, w.pad_h, w.dilation_h, s.out_h, oh))
         continue;
-      for (int64_t kw = 0; kw < w.kernel_w; ++kw) {
+      for (int64_t kw = w.kernel_w - 1; kw >= 0; --kw) {
         int64_t ow;
         if (!functors::pool_output_reading(iw, kw, w.stride_w, w.pad_w, w.dilation_w, s.out_w, ow))
           continue;
@@ -103,8 +105,10 @@ __global__ void avg_pool2d_backward_kernel(const T* grad_out, T* grad_in, PlaneS
   for (int64_t i = first_index(); i < n; i += grid_step()) {
     const int64_t iw = i % s.in_w, ih = i / s.in_w % s.in_h, plane = i / (s.in_w * s.in_h);
     const T* gp = grad_out + plane * s.out_h * s.out_w;
+    // Output rows ascending (kh downwards), and within a row kw upwards: the
+    // CPU kernel's order of additions, so the sums are the same bits.
     T sum = 0;
-    for (int64_t kh = 0; kh < w.kernel_h; ++kh) {
+    for (int64_t kh = w.kernel_h - 1; kh >= 0; --kh) {
       int64_t oh;
       if (!functors::pool_output_reading(ih, kh, w.stride_h, w.pad_h, 1, s.out_h, oh)) continue;
       for (int64_t kw = 0; kw < w.kernel_w; ++kw) {
