@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -13,6 +14,10 @@
 #include <ember/ember.h>
 
 int main(int argc, char** argv) {
+  // The tests count the benchmark caches' searches: no cache file may be
+  // loaded into them from the environment.
+  ::unsetenv("EMBER_CUDNN_CACHE");
+  ::unsetenv("EMBER_CPU_CONV_CACHE");
   if (!ember::cuda::is_available()) {
     int count = 0;
     const cudaError_t err = cudaGetDeviceCount(&count);

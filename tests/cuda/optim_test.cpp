@@ -111,7 +111,8 @@ void run_against_cpu(const Config& config, ScalarType dtype, bool with_large) {
   }
   auto cpu_opt = config.make(cpu_params);
   auto gpu_opt = config.make(gpu_params);
-  const double tol = dtype == kFloat ? 1e-6 : 1e-12;
+  // nvcc contracts the update's multiply-adds into FMAs: a few ulps a step.
+  const double tol = dtype == kFloat ? 2e-6 : 1e-12;
   uint64_t mallocs_after_first = 0;
   for (int step = 0; step < kSteps; ++step) {
     INFO("step " << step);

@@ -89,7 +89,9 @@ TEST_CASE("cuda pooling: max_pool2d values, indices and gradient match the CPU w
     for (const Layout& l : layouts()) {
       if (min_plane(l) < c.min_size) continue;
       INFO(c.name);
-      for (ScalarType t : kDtypes) compare_with_cpu(c.op, l, t, 0, t == kFloat ? 1e-6 : 1e-12);
+      // The backward adds a window's terms in the CPU's order; the margin
+      // over one ulp is for up to 9 overlapping windows should that differ.
+      for (ScalarType t : kDtypes) compare_with_cpu(c.op, l, t, 0, t == kFloat ? 4e-6 : 1e-12);
     }
 }
 

@@ -56,8 +56,12 @@ TEST_CASE("cuda upsample: upsample_bilinear2d and its gradient match the CPU wit
       const auto op = [&](const Tensor& x) {
         return tensor_list{upsample_bilinear2d(x, size, align_corners)};
       };
+      // The CUDA backward adds with atomics in no fixed order: a 1x1 plane
+      // takes ~1000 float32 terms, which can differ from the CPU's ordered
+      // sum by ~7e-5 (a simulation of that sum's rounding).
       for (const Layout& l : layouts())
-        for (ScalarType t : {kFloat, kDouble}) compare_with_cpu(op, l, t, tol(t), tol(t));
+        for (ScalarType t : {kFloat, kDouble})
+          compare_with_cpu(op, l, t, tol(t), t == kFloat ? 3e-4 : 1e-10);
     }
 }
 
