@@ -126,6 +126,10 @@ void pooling_case(Tally& tally, const PoolCase& c, int reps) {
                                            y_desc.get(), dy.data_ptr(), x_desc.get(),
                                            x.data_ptr(), &zero, x_desc.get(), dx.data_ptr()));
   };
+  auto theirs_forward_backward = [&] {
+    theirs_forward();
+    theirs_backward();
+  };
 
   const std::string name = std::string(c.max ? "max" : "avg") + " " + std::to_string(k) + "x" +
                            std::to_string(k) + " s" + std::to_string(s) + " p" +
@@ -141,12 +145,8 @@ void pooling_case(Tally& tally, const PoolCase& c, int reps) {
     return autograd::grad({ours(x_leaf)}, {x_leaf}, {dy})[0];
   };
   const double ours_both = median_device_seconds(reps, [&] { (void)ours_step(); });
-  const double theirs_both = median_device_seconds(reps, [&] {
-    theirs_forward();
-    theirs_backward();
-  });
-  theirs_forward();
-  theirs_backward();
+  const double theirs_both = median_device_seconds(reps, theirs_forward_backward);
+  theirs_forward_backward();
   row(tally, name + " fwd+bwd", ours_both, theirs_both, relative_difference(ours_step(), dx));
 }
 
@@ -186,6 +186,10 @@ void batch_norm_case(Tally& tally, const std::vector<int64_t>& shape, int reps) 
         dweight.data_ptr(), dbias.data_ptr(), kEps, saved_mean.data_ptr(),
         saved_inv_std.data_ptr()));
   };
+  auto theirs_forward_backward = [&] {
+    theirs_forward();
+    theirs_backward();
+  };
   auto theirs_eval_forward = [&] {
     EMBER_CUDNN_CHECK(cudnnBatchNormalizationForwardInference(
         handle, CUDNN_BATCHNORM_SPATIAL, &one, &zero, x_desc.get(), x.data_ptr(), x_desc.get(),
@@ -209,12 +213,8 @@ void batch_norm_case(Tally& tally, const std::vector<int64_t>& shape, int reps) 
     return autograd::grad({ours(x_leaf, w_leaf, b_leaf, true)}, {x_leaf, w_leaf, b_leaf}, {dy});
   };
   const double ours_both = median_device_seconds(reps, [&] { (void)ours_step(); });
-  const double theirs_both = median_device_seconds(reps, [&] {
-    theirs_forward();
-    theirs_backward();
-  });
-  theirs_forward();
-  theirs_backward();
+  const double theirs_both = median_device_seconds(reps, theirs_forward_backward);
+  theirs_forward_backward();
   const tensor_list grads = ours_step();
   row(tally, name + " train fwd+bwd", ours_both, theirs_both,
       std::max({relative_difference(grads[0], dx), relative_difference(grads[1], dweight),
