@@ -1,22 +1,21 @@
 #include "ember/core/memory_overlap.h"
 
 #include <algorithm>
-#include <vector>
 
 #include "ember/core/error.h"
 
 namespace ember {
 
 bool is_non_overlapping_and_dense(IntArrayRef sizes, IntArrayRef strides) {
-  std::vector<size_t> dims;
+  DimVector dims;  // the dims of size > 1, by stride (inline storage: no allocation)
   for (size_t d = 0; d < sizes.size(); ++d) {
     if (sizes[d] == 0) return true;  // no elements, nothing overlaps
-    if (sizes[d] != 1) dims.push_back(d);
+    if (sizes[d] != 1) dims.push_back(static_cast<int64_t>(d));
   }
   std::sort(dims.begin(), dims.end(),
-            [&](size_t a, size_t b) { return strides[a] < strides[b]; });
+            [&](int64_t a, int64_t b) { return strides[a] < strides[b]; });
   int64_t expected = 1;
-  for (size_t d : dims) {
+  for (int64_t d : dims) {
     if (strides[d] != expected) return false;
     expected *= sizes[d];
   }
