@@ -78,6 +78,14 @@ TEST_CASE("softmax is numerically stable for large and infinite inputs", "[softm
   const double inf = std::numeric_limits<double>::infinity();
   require_values(tensor({-inf, 0.0, -inf}, kDouble).softmax(0), {0, 1, 0});
   require_values(tensor({-inf, 0.0}, kDouble).log_softmax(0), {-inf, 0});
+  // As PyTorch: a line holding +inf, or only -inf, is NaN throughout (inf - inf).
+  for (const Tensor& line : {tensor({inf, 1.0, 2.0}, kDouble), tensor({-inf, -inf}, kDouble),
+                             tensor({{1.0, inf}, {2.0, 3.0}}, kDouble).t()})
+    for (const Tensor& y : {line.softmax(0), line.log_softmax(0)}) {
+      const Tensor line_of_inf = y.dim() == 2 ? y.select(1, 0) : y;  // the 2-d case's column 0
+      CHECK(isnan(line_of_inf).all().item<bool>());
+      if (y.dim() == 2) CHECK_FALSE(isnan(y.select(1, 1)).any().item<bool>());
+    }
 }
 
 TEST_CASE("softmax dtypes: float32 stays float32, dtype converts, int64 needs a dtype",

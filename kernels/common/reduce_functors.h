@@ -198,13 +198,20 @@ struct ArgFoldOps {
   EMBER_HOST_DEVICE ArgAcc<T> project(ArgAcc<T> a) const { return a; }
 };
 
-// The amount a softmax line subtracts before exp(): its maximum, or 0 when
-// that is infinite (finite entries then stay finite and exp() of the infinite
-// ones gives 0 or inf). NaN stays NaN.
+// The amount a softmax, log_softmax or cross-entropy line subtracts before
+// exp(): its maximum, as it is, so exp() never overflows. A line holding
+// +inf, or only -inf, then gives NaN (inf - inf), as PyTorch.
 template <typename T>
 EMBER_HOST_DEVICE double softmax_shift(T max) {
-  const double m = static_cast<double>(max), finite = std::numeric_limits<double>::max();
-  return (m > finite || m < -finite) ? 0.0 : m;
+  return static_cast<double>(max);
+}
+
+// logsumexp's shift: the maximum, or 0 when that is infinite, so that a line
+// holding +inf sums to +inf and a line of -inf only to -inf (as PyTorch's
+// logsumexp). NaN stays NaN.
+EMBER_HOST_DEVICE double logsumexp_shift(double max) {
+  const double finite = std::numeric_limits<double>::max();
+  return (max > finite || max < -finite) ? 0.0 : max;
 }
 
 }  // namespace ember::functors

@@ -40,8 +40,9 @@ using ConstLine = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
 template <typename T>
 using Line = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
 
-// log(sum_c exp(x[c])) of one contiguous line, shifted by its maximum (0 when
-// that is infinite: finite entries stay finite, as cpu::logsumexp); the sum in double.
+// log(sum_c exp(x[c])) of one contiguous line, shifted by its maximum (a line
+// holding +inf, or only -inf, gives NaN, as PyTorch's cross_entropy); the sum
+// in double.
 template <typename T>
 T line_logsumexp(const T* x, int64_t classes) {
   if (classes == 0) return -std::numeric_limits<T>::infinity();

@@ -114,6 +114,7 @@ void logsumexp(const T* x, T* y, int64_t outer, int64_t n, int64_t inner) {
   for_each_block(x, y, outer, n, inner, 1, [&](const T* xl, T* yl, int64_t width) {
     double shift[kBlock], sum[kBlock];
     line_shifts(xl, n, inner, width, shift);
+    for (int64_t j = 0; j < width; ++j) shift[j] = functors::logsumexp_shift(shift[j]);
     std::fill(sum, sum + width, 0.0);
     for (int64_t k = 0; k < n; ++k)
       for (int64_t j = 0; j < width; ++j)

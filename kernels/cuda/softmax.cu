@@ -29,7 +29,8 @@ __global__ void __launch_bounds__(kReduceThreads)
   if (active)
     for (int64_t k = lane; k < n; k += lanes) m = max_ops.step(m, xr[k]);
   m = allreduce_lanes_x(m, max_ops, lane, lanes, slot);
-  const double shift = functors::softmax_shift(m);
+  const double shift = Mode == kLogsumexp ? functors::logsumexp_shift(static_cast<double>(m))
+                                          : functors::softmax_shift(m);
   const functors::SumOps<double, double, double> sum_ops;
   double sum = 0;
   if (active)
