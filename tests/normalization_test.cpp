@@ -238,6 +238,42 @@ TEST_CASE("batch_norm rejects bad shapes and parameters with clear messages", "[
       Catch::Contains("batch_norm: expected a floating point input, got int64"));
 }
 
+TEST_CASE("batch_norm training on an empty batch gives an empty output and keeps the statistics",
+          "[norm]") {
+  // As PyTorch: only exactly one value per channel is refused.
+  for (const std::vector<int64_t>& shape :
+       {std::vector<int64_t>{0, 3}, {0, 3, 4}, {2, 3, 0}, {0, 3, 2, 2}}) {
+    INFO("shape " << IntArrayRef(shape));
+    const Tensor x = zeros(shape, kDouble).requires_grad_();
+    const Tensor w = ones({3}, kDouble).requires_grad_(), b = zeros({3}, kDouble).requires_grad_();
+    Tensor rm = full({3}, 0.5, kDouble), rv = full({3}, 2.0, kDouble);
+    const Tensor y = batch_norm(x, w, b, rm, rv, true, 0.1, 1e-5);
+    CHECK(y.sizes() == IntArrayRef(shape));
+    require_values(rm, {0.5, 0.5, 0.5});
+    require_values(rv, {2, 2, 2});
+    const tensor_list g = autograd::grad({y}, {x, w, b}, {zeros(shape, kDouble)});
+    CHECK(g[0].sizes() == IntArrayRef(shape));
+    require_values(g[1], {0, 0, 0});  // sums over no values
+    require_values(g[2], {0, 0, 0});
+  }
+  CHECK(batch_norm(zeros({2, 0, 3}), {}, {}, {}, {}, true, 0.1, 1e-5).sizes() ==
+        IntArrayRef{2, 0, 3});
+}
+
+TEST_CASE("batch_norm with eps 0 maps a constant channel to its bias, with zero gradients",
+          "[norm]") {
+  // As PyTorch: invstd is 0, not inf, when var + eps is 0.
+  const Tensor x = full({4, 2, 3}, 2.0, kDouble).requires_grad_();
+  const Tensor w = tensor({1.5, -2.0}, kDouble).requires_grad_();
+  const Tensor b = tensor({0.25, 3.0}, kDouble).requires_grad_();
+  const Tensor y = batch_norm(x, w, b, {}, {}, true, 0.1, 0.0);
+  require_values(y.select(0, 0), {0.25, 0.25, 0.25, 3, 3, 3});
+  const tensor_list g = autograd::grad({y.sum()}, {x, w, b});
+  CHECK(g[0].abs().max().item<double>() == 0);
+  require_values(g[1], {0, 0});
+  require_values(g[2], {12, 12});
+}
+
 TEST_CASE("layer_norm normalizes over the trailing normalized_shape", "[norm]") {
   for (ScalarType t : {kFloat, kDouble})
     for (bool affine : {true, false}) {

@@ -86,6 +86,13 @@ tensor_list batch_norm_backward_fused(const Tensor& g, const Tensor& x, const Te
                                       const Tensor& mean, const Tensor& invstd, bool training,
                                       double eps, Node& n) {
   const int64_t c = x.size(1);
+  if (x.numel() == 0) {  // an empty batch: sums over nothing
+    const auto zeros_if = [&](size_t i) {
+      return n.needs_input_grad(i) ? zeros({c}, x.options()) : Tensor();
+    };
+    return {n.needs_input_grad(0) ? empty(x.sizes(), x.options()) : Tensor(), zeros_if(1),
+            zeros_if(2)};
+  }
   const Tensor dx = n.needs_input_grad(0) ? empty(x.sizes(), x.options()) : Tensor();
   const Tensor dw = n.needs_input_grad(1) ? empty({c}, x.options()) : Tensor();
   const Tensor db = n.needs_input_grad(2) ? empty({c}, x.options()) : Tensor();
@@ -115,7 +122,9 @@ void check_batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
               "batch_norm: give both running_mean and running_var, or neither");
   EMBER_CHECK(training || running_mean.defined(),
               "batch_norm: running_mean and running_var are needed when not training");
-  EMBER_CHECK(!training || x.numel() / std::max<int64_t>(1, x.size(1)) > 1,
+  // As PyTorch: exactly one value per channel has no variance to normalize
+  // by; an empty batch is allowed (an empty output, statistics unchanged).
+  EMBER_CHECK(!training || x.size(0) * compute_numel(x.sizes().slice(2, x.dim() - 2)) != 1,
               "batch_norm: expected more than 1 value per channel when training, got input of "
               "shape ",
               x.sizes());
@@ -181,7 +190,10 @@ Tensor batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
   const Tensor w = contiguous_or_undefined(weight), b = contiguous_or_undefined(bias);
   Tensor y = empty(x.sizes(), x.options());
   Tensor mean, invstd;
-  if (training) {
+  if (training && x.numel() == 0) {  // nothing to normalize; the running statistics stay
+    mean = zeros({c}, x.options());
+    invstd = zeros({c}, x.options());
+  } else if (training) {
     mean = empty({c}, x.options());
     invstd = empty({c}, x.options());
     if (cuda::cudnn_batch_norm_applies(x, running_mean, running_var)) {

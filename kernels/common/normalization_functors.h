@@ -4,6 +4,7 @@
 // (kernels/cuda/normalization_kernels.cu). Statistics come from sums of
 // (x - shift), shift one value of the channel or row, so that a large mean
 // does not cancel the variance away; the sums are in double.
+#include <cmath>
 #include <cstdint>
 
 #include "ember/kernels/common/macros.h"
@@ -21,6 +22,14 @@ EMBER_HOST_DEVICE Moments moments_from_shifted_sums(double s1, double s2, double
   const double m = s1 / static_cast<double>(count);
   const double var = s2 / static_cast<double>(count) - m * m;
   return {shift + m, var > 0 ? var : 0.0};
+}
+
+// Batch norm's 1 / sqrt(var + eps) from the batch variance, 0 when var + eps
+// is 0 (eps 0 and a constant channel): the channel then normalizes to 0, its
+// output is the bias, as PyTorch's.
+EMBER_HOST_DEVICE double batch_norm_invstd(double var, double eps) {
+  const double v = var + eps;
+  return v == 0 ? 0.0 : 1.0 / ::sqrt(v);
 }
 
 // y = (x - mean) * scale + shift: normalization and the affine map in one,

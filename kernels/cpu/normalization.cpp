@@ -192,7 +192,7 @@ void batch_norm_train_forward(const Tensor& x, const Tensor& weight, const Tenso
         for (int64_t k = 0; k < count; ++k) {
           const int64_t c = c0 + k;
           const auto [mean_c, var_c] = moments(sums[k], xp[c * d.s], d.n * d.s);
-          const double inv = 1.0 / std::sqrt(var_c + eps);
+          const double inv = functors::batch_norm_invstd(var_c, eps);
           mp[c] = m[k] = static_cast<T>(mean_c);
           vp[c] = static_cast<T>(var_c);
           ip[c] = static_cast<T>(inv);

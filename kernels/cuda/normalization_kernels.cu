@@ -120,7 +120,7 @@ __global__ void stats_finalize_kernel(const double* partials, ChannelReducePlan 
         total.a, total.b, static_cast<double>(x[c * s]), p.per_channel);
     mean[c] = static_cast<T>(m.mean);
     var[c] = static_cast<T>(m.var);
-    invstd[c] = static_cast<T>(1.0 / sqrt(m.var + eps));
+    invstd[c] = static_cast<T>(functors::batch_norm_invstd(m.var, eps));
   }
 }
 
