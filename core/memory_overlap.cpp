@@ -55,12 +55,26 @@ void assert_no_internal_overlap(const char* op, const Tensor& t) {
               ") refers to a single memory location; clone() it before the in-place op");
 }
 
-void assert_no_partial_overlap(const char* op, const Tensor& written, const Tensor& input) {
-  EMBER_CHECK(get_overlap_status(written, input) != MemOverlapStatus::kPartial, op,
-              ": unsupported operation: some elements of the input (shape ", input.sizes(),
+namespace {
+
+[[noreturn]] void overlap_error(const char* op, const Tensor& written, const Tensor& input) {
+  EMBER_ERROR(op, ": unsupported operation: some elements of the input (shape ", input.sizes(),
               ", strides ", input.strides(), ") and the written-to tensor (shape ",
               written.sizes(), ", strides ", written.strides(),
               ") refer to a single memory location; clone() the input first");
+}
+
+}  // namespace
+
+void assert_no_partial_overlap(const char* op, const Tensor& written, const Tensor& input) {
+  if (get_overlap_status(written, input) == MemOverlapStatus::kPartial)
+    overlap_error(op, written, input);
+}
+
+void assert_no_overlap(const char* op, const Tensor& written, const Tensor& input) {
+  const MemOverlapStatus s = get_overlap_status(written, input);
+  if (s == MemOverlapStatus::kPartial || s == MemOverlapStatus::kFull)
+    overlap_error(op, written, input);
 }
 
 }  // namespace ember

@@ -27,5 +27,8 @@ MemOverlapStatus get_overlap_status(const Tensor& a, const Tensor& b);
 // Raise an Error naming op, the shapes and strides, and the remedy (clone()).
 void assert_no_internal_overlap(const char* op, const Tensor& t);
 void assert_no_partial_overlap(const char* op, const Tensor& written, const Tensor& input);
+// Also refuses full overlap: for ops (scatter) whose input must not be the
+// written-to tensor itself, as an element may be read after it was written.
+void assert_no_overlap(const char* op, const Tensor& written, const Tensor& input);
 
 }  // namespace ember

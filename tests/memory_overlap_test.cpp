@@ -60,6 +60,11 @@ TEST_CASE("memory overlap: in-place ops raise on overlap, naming the op and the 
   Tensor s = zeros({5});
   REQUIRE_THROWS_WITH(s.scatter_add_(0, tensor({int64_t(0), int64_t(1)}), s.slice(0, 1, 3)),
                       Catch::StartsWith("scatter_add_: unsupported operation") && partial);
+  // scatter refuses its own tensor as the source too (full overlap), as PyTorch.
+  Tensor t3 = tensor({1.0, 2.0, 3.0});
+  REQUIRE_THROWS_WITH(t3.scatter_add_(0, tensor({int64_t(0), int64_t(0), int64_t(1)}), t3),
+                      partial);
+  CHECK(values(t3) == std::vector<double>{1, 2, 3});
   // Nothing was written by the refused ops.
   CHECK(values(a) == std::vector<double>{1, 2, 3, 4});
   CHECK(values(m) == std::vector<double>{0, 1, 2, 3});

@@ -285,8 +285,8 @@ Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src
   autograd::check_inplace(*this, "scatter_add_", {src});
   dim = check_scatter_add("scatter_add_", *this, dim, index, src);
   assert_no_internal_overlap("scatter_add_", *this);
-  assert_no_partial_overlap("scatter_add_", *this, src);
-  assert_no_partial_overlap("scatter_add_", *this, index);
+  assert_no_overlap("scatter_add_", *this, src);
+  assert_no_overlap("scatter_add_", *this, index);
   auto node = autograd::needs_grad(*this, src) ? scatter_add_node(*this, dim, index, src) : nullptr;
   scatter_add_into("scatter_add_", *this, dim, index, src);
   impl()->bump_version();
