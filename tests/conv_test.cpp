@@ -651,9 +651,16 @@ TEST_CASE("conv2d: errors name the op and the shapes", "[conv]") {
                       Catch::Contains("conv2d: stride must have one value or two (h, w), got "
                                       "[1, 1, 1]"));
   REQUIRE_THROWS_WITH(conv2d(ones({1, 4, 2, 2}), w, {}, 1, 0, 1, 2),
-                      Catch::Contains("conv2d: input of shape [1, 4, 2, 2] with weight of shape "
-                                      "[6, 2, 3, 3], padding [0], dilation [1] and stride [1] "
-                                      "gives an output of size [0, 0]: the output is too small"));
+                      Catch::Contains("conv2d: input of shape [1, 4, 2, 2] padded by [0] is [2, "
+                                      "2], smaller than the kernel of weight [6, 2, 3, 3] with "
+                                      "dilation [1], which spans [3, 3]"));
+  // With a stride, (2 - 3) / 2 + 1 would round to one output: still refused.
+  REQUIRE_THROWS_WITH(conv2d(ones({1, 4, 2, 2}), w, {}, 2, 0, 1, 2),
+                      Catch::Contains("smaller than the kernel"));
+  REQUIRE_THROWS_WITH(conv2d(ones({1, 4, 5, 5}), w, {}, 3, 0, 3, 2),  // dilated span 7
+                      Catch::Contains("which spans [7, 7]"));
+  // A padded input exactly the kernel's span gives one output.
+  CHECK(conv2d(ones({1, 4, 1, 1}), w, {}, 2, 1, 1, 2).sizes() == IntArrayRef{1, 6, 1, 1});
   REQUIRE_THROWS_WITH(conv2d(x, w, ones({4}), 1, 0, 1, 2),
                       Catch::Contains("conv2d: expected a bias of shape [6] for weight of shape "
                                       "[6, 2, 3, 3], got bias of shape [4]"));

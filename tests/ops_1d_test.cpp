@@ -211,6 +211,9 @@ TEST_CASE("1-d ops reject bad shapes and settings, naming the op", "[ops1d]") {
                                       "of shape [2, 2, 3] with groups 1 expects 2"));
   REQUIRE_THROWS_WITH(conv1d(x, zeros({2, 3, 3}), {}, {1, 2}),
                       Catch::Contains("conv1d: stride must be one value, got [1, 2]"));
+  // A length-1 input under a kernel of 2 with stride 2: refused, not rounded to one output.
+  REQUIRE_THROWS_WITH(conv1d(ones({1, 1, 1}), ones({1, 1, 2}), {}, 2),
+                      Catch::Contains("smaller than the kernel"));
   REQUIRE_THROWS_WITH(max_pool1d(zeros({8}), 2),
                       Catch::Contains("max_pool1d: expected a 2-d (C, L) or 3-d (N, C, L) input"));
   REQUIRE_THROWS_WITH(avg_pool1d(x, {2, 2}),

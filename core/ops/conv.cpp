@@ -258,10 +258,14 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
     EMBER_CHECK(!bias.defined() || (bias.dim() == 1 && bias.size(0) == p.k), op,
                 ": expected a bias of shape [", p.k, "] for weight of shape ", weight.sizes(),
                 ", got bias of shape ", bias.sizes());
-    EMBER_CHECK(p.out_h() > 0 && p.out_w() > 0, op, ": input of shape ", input.sizes(),
-                " with weight of shape ", weight.sizes(), ", padding ", padding, ", dilation ",
-                dilation, " and stride ", stride, " gives an output of size [", p.out_h(), ", ",
-                p.out_w(), "]: the output is too small");
+    // Checked on the sizes, not on out_h(): with a stride, a padded input a
+    // little smaller than the kernel would still round to one output.
+    const int64_t padded_h = p.h + 2 * p.padding[0], padded_w = p.w + 2 * p.padding[1];
+    const int64_t span_h = p.dilation[0] * (p.r - 1) + 1, span_w = p.dilation[1] * (p.s - 1) + 1;
+    EMBER_CHECK(padded_h >= span_h && padded_w >= span_w, op, ": input of shape ", input.sizes(),
+                " padded by ", padding, " is [", padded_h, ", ", padded_w,
+                "], smaller than the kernel of weight ", weight.sizes(), " with dilation ",
+                dilation, ", which spans [", span_h, ", ", span_w, "]");
     return conv_forward(x, weight, bias, p);
   });
 }
