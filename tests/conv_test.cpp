@@ -584,6 +584,47 @@ TEST_CASE("conv_transpose2d: a known 2x2 stride-2 example (each input pixel stam
   require_values(y, {1, 10, 2, 20, 100, 1000, 200, 2000, 3, 30, 4, 40, 300, 3000, 400, 4000});
 }
 
+TEST_CASE("conv_transpose2d: output_padding at or past the stride, below the dilation",
+          "[conv]") {
+  manual_seed(34);
+  // Height: stride 1, dilation 2, output_padding 1 (past the stride); width:
+  // stride 2, output_padding 1 (below it). Against the definition, a scatter:
+  // y[n][k][i*s - p + r*d][...] += x[n][c][i][...] * w[c][k][r][...].
+  const int64_t n = 2, c = 2, h = 3, wd = 4, k = 3, r = 2, s = 3;
+  const std::array<int64_t, 2> stride{1, 2}, pad{1, 0}, out_pad{1, 1}, dil{2, 2};
+  const Tensor x = rand_double({n, c, h, wd}), w = rand_double({c, k, r, s}),
+               b = rand_double({k});
+  const int64_t oh = (h - 1) * stride[0] - 2 * pad[0] + dil[0] * (r - 1) + out_pad[0] + 1;
+  const int64_t ow = (wd - 1) * stride[1] - 2 * pad[1] + dil[1] * (s - 1) + out_pad[1] + 1;
+  const std::vector<double> xv = values(x), wv = values(w), bv = values(b);
+  std::vector<double> want(n * k * oh * ow);
+  for (int64_t i = 0; i < n * k * oh * ow; ++i) want[i] = bv[i / (oh * ow) % k];
+  for (int64_t ni = 0; ni < n; ++ni)
+    for (int64_t ci = 0; ci < c; ++ci)
+      for (int64_t ki = 0; ki < k; ++ki)
+        for (int64_t i = 0; i < h; ++i)
+          for (int64_t j = 0; j < wd; ++j)
+            for (int64_t ri = 0; ri < r; ++ri)
+              for (int64_t si = 0; si < s; ++si) {
+                const int64_t y0 = i * stride[0] - pad[0] + ri * dil[0];
+                const int64_t y1 = j * stride[1] - pad[1] + si * dil[1];
+                if (y0 < 0 || y0 >= oh || y1 < 0 || y1 >= ow) continue;
+                want[((ni * k + ki) * oh + y0) * ow + y1] +=
+                    xv[((ni * c + ci) * h + i) * wd + j] * wv[((ci * k + ki) * r + ri) * s + si];
+              }
+  const auto fn = [&](const tensor_list& in) {
+    return conv_transpose2d(in[0], in[1], in[2], {stride[0], stride[1]}, {pad[0], pad[1]},
+                            {out_pad[0], out_pad[1]}, 1, {dil[0], dil[1]});
+  };
+  const Tensor y = fn({x, w, b});
+  REQUIRE(y.sizes() == IntArrayRef{n, k, oh, ow});
+  require_values(y, want, 1e-12);
+  const tensor_list leaves{x.detach().requires_grad_(), w.detach().requires_grad_(),
+                           b.detach().requires_grad_()};
+  REQUIRE_GRADCHECK(gradcheck(fn, leaves));
+  REQUIRE_GRADCHECK(gradgradcheck(fn, leaves));
+}
+
 TEST_CASE("conv_transpose2d: unbatched input and an empty batch", "[conv]") {
   manual_seed(32);
   const Tensor x = rand_double({3, 4, 4}), w = rand_double({3, 2, 3, 3});
@@ -683,7 +724,7 @@ TEST_CASE("conv_transpose2d: errors name the op and the shapes", "[conv]") {
                                       "4 are not divisible by groups 3"));
   REQUIRE_THROWS_WITH(conv_transpose2d(x, w, {}, 2, 0, 2),
                       Catch::Contains("conv_transpose2d: output_padding must be non-negative and "
-                                      "smaller than the stride [2], got [2]"));
+                                      "smaller than the stride [2] or the dilation [1], got [2]"));
   REQUIRE_THROWS_WITH(conv_transpose2d(x, w, {}, -1),
                       Catch::Contains("conv_transpose2d: stride must be positive, got [-1]"));
   REQUIRE_THROWS_WITH(conv_transpose2d(x, w, ones({4})),

@@ -83,15 +83,18 @@ TEST_CASE("conv1d gradients pass gradcheck and gradgradcheck", "[ops1d]") {
   REQUIRE_GRADCHECK(gradgradcheck(fn, {x, w, b}));
 }
 
-TEST_CASE("conv_transpose1d matches a float64 scatter loop; ConvTranspose1d", "[ops1d]") {
-  manual_seed(34);
-  // y[n][k][i * stride - pad + s * dil] += x[n][c][i] * w[c][k - group's first][s]
-  const int64_t n = 2, c = 4, len = 6, kg = 3, groups = 2, taps = 3, stride = 2, pad = 1, dil = 2,
-                out_pad = 1;
-  const Tensor x = randn({n, c, len}, kDouble), w = randn({c, kg, taps}, kDouble),
-               b = randn({kg * groups}, kDouble);
-  const int64_t out_len = (len - 1) * stride - 2 * pad + dil * (taps - 1) + out_pad + 1;
-  const std::vector<double> xv = values(x), wv = values(w), bv = values(b);
+namespace {
+
+// conv_transpose1d by definition, a float64 scatter loop:
+// y[n][k][i * stride - pad + s * dil] += x[n][c][i] * w[c][k - group's first][s],
+// over an output of (len - 1) * stride - 2 * pad + dil * (taps - 1) + out_pad + 1.
+std::vector<double> scatter_conv_transpose1d(const Tensor& x, const Tensor& w, const Tensor& b,
+                                             int64_t stride, int64_t pad, int64_t out_pad,
+                                             int64_t groups, int64_t dil, int64_t& out_len) {
+  const int64_t n = x.size(0), c = x.size(1), len = x.size(2), kg = w.size(1), taps = w.size(2);
+  out_len = (len - 1) * stride - 2 * pad + dil * (taps - 1) + out_pad + 1;
+  const std::vector<double> xv = values(x), wv = values(w);
+  const std::vector<double> bv = b.defined() ? values(b) : std::vector<double>(kg * groups, 0.0);
   std::vector<double> want(n * kg * groups * out_len);
   for (int64_t i = 0; i < n; ++i)
     for (int64_t k = 0; k < kg * groups; ++k)
@@ -106,6 +109,20 @@ TEST_CASE("conv_transpose1d matches a float64 scatter loop; ConvTranspose1d", "[
               want[(i * kg * groups + k) * out_len + j] +=
                   xv[(i * c + ch) * len + t] * wv[(ch * kg + kk) * taps + s];
           }
+  return want;
+}
+
+}  // namespace
+
+TEST_CASE("conv_transpose1d matches a float64 scatter loop; ConvTranspose1d", "[ops1d]") {
+  manual_seed(34);
+  const int64_t n = 2, c = 4, len = 6, kg = 3, groups = 2, taps = 3, stride = 2, pad = 1, dil = 2,
+                out_pad = 1;
+  const Tensor x = randn({n, c, len}, kDouble), w = randn({c, kg, taps}, kDouble),
+               b = randn({kg * groups}, kDouble);
+  int64_t out_len = 0;
+  const std::vector<double> want =
+      scatter_conv_transpose1d(x, w, b, stride, pad, out_pad, groups, dil, out_len);
   const Tensor y = conv_transpose1d(x, w, b, stride, pad, out_pad, groups, dil);
   REQUIRE(y.sizes() == IntArrayRef{n, kg * groups, out_len});
   require_values(y, want, 1e-12);
@@ -122,6 +139,37 @@ TEST_CASE("conv_transpose1d matches a float64 scatter loop; ConvTranspose1d", "[
   REQUIRE_THROWS_WITH(conv_transpose1d(x, randn({3, 3, 3}, kDouble)),
                       Catch::Contains("conv_transpose1d: input of shape [2, 4, 6] has 4 channels, "
                                       "but weight of shape [3, 3, 3] expects 3"));
+}
+
+TEST_CASE("conv_transpose1d: output_padding at or past the stride, below the dilation",
+          "[ops1d]") {
+  // By hand (PyTorch 1.13 gives the same): ones (3) through a kernel of two
+  // ones dilated by 2, output_padding 1: taps at i and i + 2, one zero row added.
+  require_values(conv_transpose1d(ones({1, 1, 3}, kDouble), ones({1, 1, 2}, kDouble), {}, 1, 0,
+                                  1, 1, 2),
+                 {1, 1, 2, 1, 1, 0});
+  manual_seed(35);
+  struct Case {
+    int64_t stride, pad, out_pad, dil, groups;
+  };
+  for (const Case& t : std::vector<Case>{{1, 0, 1, 2, 1}, {1, 2, 2, 3, 2}, {2, 1, 2, 3, 1},
+                                         {2, 0, 3, 4, 2}}) {
+    INFO("stride " << t.stride << " pad " << t.pad << " output_padding " << t.out_pad
+                   << " dilation " << t.dil << " groups " << t.groups);
+    const Tensor x = randn({2, 4, 5}, kDouble), w = randn({4, 3, 3}, kDouble);
+    const Tensor b = randn({3 * t.groups}, kDouble);
+    int64_t out_len = 0;
+    const std::vector<double> want =
+        scatter_conv_transpose1d(x, w, b, t.stride, t.pad, t.out_pad, t.groups, t.dil, out_len);
+    const Tensor y = conv_transpose1d(x, w, b, t.stride, t.pad, t.out_pad, t.groups, t.dil);
+    REQUIRE(y.sizes() == IntArrayRef{2, 3 * t.groups, out_len});
+    require_values(y, want, 1e-12);
+    const auto fn = [&](const tensor_list& in) {
+      return conv_transpose1d(in[0], in[1], in[2], t.stride, t.pad, t.out_pad, t.groups, t.dil);
+    };
+    REQUIRE_GRADCHECK(gradcheck(fn, {leaf(x), leaf(w), leaf(b)}));
+    REQUIRE_GRADCHECK(gradgradcheck(fn, {leaf(x), leaf(w), leaf(b)}));
+  }
 }
 
 TEST_CASE("1-d pooling: PyTorch's windows and bins, by hand, and their gradients", "[ops1d]") {

@@ -23,6 +23,7 @@
 #include "ember/autograd/function.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
+#include "ember/core/ops/pad.h"
 #include "ember/core/ops/reduce.h"
 #include "ember/kernels/cpu/conv.h"
 #include "ember/kernels/cpu/conv_algo_select.h"
@@ -281,12 +282,10 @@ Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor&
   ConvParams p;
   check_geometry(op, p, stride, padding, dilation, groups);
   const std::array<int64_t, 2> out_pad = pair_arg(op, "output_padding", output_padding);
-  // output_padding adds rows the conv's stride skips; beyond the stride the conv of the result
-  // would not come back to the input's size.
-  EMBER_CHECK(out_pad[0] >= 0 && out_pad[1] >= 0 && out_pad[0] < p.stride[0] &&
-                  out_pad[1] < p.stride[1],
-              op, ": output_padding must be non-negative and smaller than the stride ", stride,
-              ", got ", output_padding);
+  for (int d = 0; d < 2; ++d)
+    EMBER_CHECK(out_pad[d] >= 0 && (out_pad[d] < p.stride[d] || out_pad[d] < p.dilation[d]), op,
+                ": output_padding must be non-negative and smaller than the stride ", stride,
+                " or the dilation ", dilation, ", got ", output_padding);
   return with_batch_dim(input, [&](const Tensor& x) {
     const int64_t c_in = x.size(1), h_in = x.size(2), w_in = x.size(3);
     EMBER_CHECK(weight.size(0) == c_in, op, ": input of shape ", input.sizes(), " has ", c_in,
@@ -305,6 +304,18 @@ Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor&
                 input.sizes(), " with weight of shape ", weight.sizes(), ", padding ", padding,
                 ", dilation ", dilation, " and stride ", stride, " gives an output of size [", p.h,
                 ", ", p.w, "]: the output is too small");
+    if (out_pad[0] >= p.stride[0] || out_pad[1] >= p.stride[1]) {
+      // output_padding at or past the stride (allowed below the dilation): the
+      // conv of the result would not come back to x's size, so the kernels
+      // cannot run it as their backward-data pass. The unpadded transposed
+      // conv is cut by `padding` at the start and cut or zero-extended at the
+      // end to the size, then the bias added: ember ops, derived by autograd.
+      const Tensor full = conv_transpose2d(x, weight, {}, stride, 0, 0, groups, dilation);
+      const Tensor out =
+          constant_pad_nd(full, {-p.padding[1], out_pad[1] - p.padding[1], -p.padding[0],
+                                 out_pad[0] - p.padding[0]});
+      return bias.defined() ? out + bias.view({1, -1, 1, 1}) : out;
+    }
     return conv_backward_data(x, weight, bias, p);
   });
 }
