@@ -319,6 +319,26 @@ TEST_CASE("nll_loss picks -weight[t] * input[t]; kMean divides by the counted we
   require_values(F::nll_loss(x, t, F::NLLLossFuncOptions().ignore_index(1)), {3.5});
 }
 
+TEST_CASE("nll_loss: ignored targets get a zero gradient even when no weight is counted",
+          "[loss]") {
+  // As PyTorch: an ignored row takes no part; kMean's 0 / 0 reaches only the
+  // counted rows (here the target of class weight 0).
+  const Tensor x = zeros({2, 3}, kDouble).requires_grad_();
+  F::nll_loss(x, tensor({int64_t(-100), int64_t(-100)})).backward();
+  require_values(x.grad(), {0, 0, 0, 0, 0, 0});
+  const Tensor y = zeros({2, 3}, kDouble).requires_grad_();
+  F::nll_loss(y, tensor({int64_t(1), int64_t(-100)}),
+              F::NLLLossFuncOptions().weight(tensor({1.0, 0.0, 1.0}, kDouble)))
+      .backward();
+  std::vector<double> g = values(y.grad());
+  CHECK(std::isnan(g[1]));
+  g[1] = 0;
+  CHECK(g == std::vector<double>{0, 0, 0, 0, 0, 0});
+  // An infinite score in an ignored row leaves the loss finite.
+  const Tensor z = tensor({{1.0, -2.0}, {-std::numeric_limits<double>::infinity(), 5.0}}, kDouble);
+  require_values(F::nll_loss(z, tensor({int64_t(1), int64_t(-100)})), {2.0});
+}
+
 TEST_CASE("nll_loss over (N, C, d) and unbatched (C) inputs", "[loss]") {
   const Tensor x = -arange(12, kDouble).view({2, 3, 2});  // x[n, c, j] = -(6n + 2c + j)
   const Tensor t = tensor({{2, 0}, {1, 2}});

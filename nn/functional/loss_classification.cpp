@@ -31,6 +31,7 @@ namespace {
 // The target with ignored entries replaced by class 0 (safe to gather with),
 // and the weight of each target: weight[t] (1 without weight), 0 where ignored.
 struct TargetWeights {
+  Tensor counted;  // bool, target's shape: not ignore_index
   Tensor safe_target;
   Tensor weight;  // target's shape, input's dtype, no grad
 };
@@ -38,14 +39,14 @@ struct TargetWeights {
 TargetWeights target_weights(const Tensor& target, const Tensor& class_weight,
                              int64_t ignore_index, const TensorOptions& options) {
   NoGradGuard guard;
-  const Tensor counted = target != ignore_index;
   TargetWeights t;
-  t.safe_target = where(counted, target, zeros({}, target.options()));
+  t.counted = target != ignore_index;
+  t.safe_target = where(t.counted, target, zeros({}, target.options()));
   if (class_weight.defined())
     t.weight = class_weight.detach().index_select(0, t.safe_target.flatten())
-                   .view(target.sizes()) * counted;
+                   .view(target.sizes()) * t.counted;
   else
-    t.weight = counted.to(options.dtype());
+    t.weight = t.counted.to(options.dtype());
   return t;
 }
 
@@ -249,9 +250,14 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOpti
   const TargetWeights tw =
       target_weights(target, options.weight(), options.ignore_index(), input.options());
   // input: (outer, C, inner), target: (outer, 1, inner)
-  const Tensor picked = input.reshape({l.outer, l.classes, l.inner})
-                            .gather(1, tw.safe_target.reshape({l.outer, 1, l.inner}))
-                            .view(target.sizes());
+  // An ignored target's row is cut out with where, not only weighted by 0:
+  // its gradient is then 0 even when kMean divides by a total weight of 0
+  // (0 / 0), and an infinite input there cannot make the loss NaN.
+  const Tensor picked = where(tw.counted,
+                              input.reshape({l.outer, l.classes, l.inner})
+                                  .gather(1, tw.safe_target.reshape({l.outer, 1, l.inner}))
+                                  .view(target.sizes()),
+                              zeros({}, TensorOptions(input.scalar_type())));  // a CPU scalar
   return reduce_weighted(-picked * tw.weight, tw.weight, options.reduction());
 }
 
