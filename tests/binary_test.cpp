@@ -485,3 +485,36 @@ TEST_CASE("bool subtraction and negative integer powers are refused as in PyTorc
   REQUIRE(values(pow(i, 2)) == std::vector<double>{4, 9});
   REQUIRE(values(pow(b, tensor({false, true}))) == std::vector<double>{1, 0});  // a^0 = 1, a^1 = a
 }
+
+TEST_CASE("maximum/minimum send the gradient to both inputs where the result is NaN",
+          "[binary]") {
+  // As PyTorch: an input gets g unless it lost; NaN has no order, so neither lost.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Tensor a = tensor({nan, 1.0, 3.0, 2.0}, kDouble).requires_grad_();
+  const Tensor b = tensor({1.0, nan, 1.0, 2.0}, kDouble).requires_grad_();
+  for (bool is_max : {true, false}) {
+    INFO((is_max ? "maximum" : "minimum"));
+    const Tensor y = is_max ? maximum(a, b) : minimum(a, b);
+    const tensor_list g = autograd::grad({y.sum()}, {a, b});
+    CHECK(values(g[0]) == std::vector<double>{1, 1, is_max ? 1.0 : 0.0, 0.5});
+    CHECK(values(g[1]) == std::vector<double>{1, 1, is_max ? 0.0 : 1.0, 0.5});
+  }
+}
+
+TEST_CASE("pow's gradients at a zero base follow PyTorch's limits", "[binary]") {
+  const double inf = std::numeric_limits<double>::infinity();
+  // d/da a^b at b == 0 is 0 (not 0 * 0^-1 = nan); d/db a^b at a == 0 is 0
+  // for b >= 0 and a^b log a = -inf for b < 0.
+  const Tensor a = tensor({0.0, 0.0, 0.0, 2.0}, kDouble).requires_grad_();
+  const Tensor b = tensor({0.0, 2.0, -1.0, 3.0}, kDouble).requires_grad_();
+  const tensor_list g = autograd::grad({pow(a, b).sum()}, {a, b});
+  const std::vector<double> ga = values(g[0]), gb = values(g[1]);
+  CHECK(ga[0] == 0);
+  CHECK(ga[1] == 0);          // 2 * 0^1
+  CHECK(ga[2] == -inf);       // -1 * 0^-2, as PyTorch
+  CHECK(ga[3] == 12);         // 3 * 2^2
+  CHECK(gb[0] == 0);
+  CHECK(gb[1] == 0);
+  CHECK(gb[2] == -inf);
+  CHECK(gb[3] == Approx(8 * std::log(2.0)).epsilon(1e-15));
+}

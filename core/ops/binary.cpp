@@ -174,9 +174,13 @@ Tensor pow(const Tensor& base, const Tensor& exponent) {
     auto node = autograd::make_node("PowBackward", {base, exponent}, [](Node& n, const tensor_list& g) {
       const Tensor a = n.saved(0), b = n.saved(1);
       Tensor ga, gb;
-      if (n.needs_input_grad(0)) ga = g[0] * b * pow(a, b - 1);
-      // d/db a^b = a^b log a; at a == 0 (b > 0) the limit is 0, not nan.
-      if (n.needs_input_grad(1)) gb = where(a == 0, zeros_like(a), g[0] * n.saved(2) * log(a));
+      // As PyTorch: 0 where b == 0 (b a^(b-1) would be 0 * inf at a == 0).
+      const Tensor zero = zeros({}, TensorOptions(g[0].scalar_type()));  // a CPU scalar
+      if (n.needs_input_grad(0)) ga = where(b == 0, zero, g[0] * b * pow(a, b - 1));
+      // d/db a^b = a^b log a; at a == 0 with b >= 0 the limit is 0, not nan
+      // (b < 0 keeps inf * -inf = -inf there, as PyTorch).
+      if (n.needs_input_grad(1))
+        gb = where(where(a == 0, b >= 0, zeros({}, kBool)), zero, g[0] * n.saved(2) * log(a));
       return tensor_list{ga, gb};
     });
     node->save(base);
@@ -210,17 +214,20 @@ Tensor pow(const Scalar& base, const Tensor& exponent) {
   return pow(detail::scalar_operand(base, exponent), exponent);
 }
 
-// ---- maximum / minimum: the gradient goes to the larger (smaller) input, split on ties ----
+// ---- maximum / minimum: the gradient goes to the larger (smaller) input, split on ties, to both on NaN ----
 
 namespace {
 Tensor select_grad_max_min(const char* name, const Tensor& a, const Tensor& b, Tensor out, bool is_max) {
   if (!autograd::needs_grad(a, b)) return out;
   auto node = autograd::make_node(name, {a, b}, [is_max](Node& n, const tensor_list& g) {
     const Tensor a = n.saved(0), b = n.saved(1);
-    const Tensor wins = (is_max ? a > b : a < b).to(g[0].scalar_type());
-    const Tensor share = wins + (a == b).to(g[0].scalar_type()) * 0.5;  // a's share of g
-    return tensor_list{n.needs_input_grad(0) ? g[0] * share : Tensor(),
-                       n.needs_input_grad(1) ? g[0] * (1.0 - share) : Tensor()};
+    // As PyTorch: an input gets g unless it lost (half on a tie), so where
+    // the result is NaN (no order) both inputs get all of g.
+    const ScalarType t = g[0].scalar_type();
+    const Tensor tie = (a == b).to(t) * 0.5;
+    const Tensor a_lost = (is_max ? a < b : a > b).to(t), b_lost = (is_max ? a > b : a < b).to(t);
+    return tensor_list{n.needs_input_grad(0) ? g[0] * (1.0 - a_lost - tie) : Tensor(),
+                       n.needs_input_grad(1) ? g[0] * (1.0 - b_lost - tie) : Tensor()};
   });
   node->save(a);
   node->save(b);
