@@ -440,3 +440,15 @@ TEST_CASE("unary ops record nothing under NoGradGuard or for inputs without grad
   NoGradGuard guard;
   REQUIRE_FALSE(x.tanh().requires_grad());
 }
+
+TEST_CASE("relu passes the gradient on at NaN; clamp with a NaN bound is NaN", "[unary]") {
+  // As PyTorch: relu's backward zeroes where y <= 0, which NaN is not.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const Tensor x = tensor({nan, -1.0, 0.0, 2.0}, kDouble).requires_grad_();
+  CHECK(values(autograd::grad({relu(x).sum()}, {x})[0]) == std::vector<double>{1, 0, 0, 1});
+  const Tensor v = tensor({-2.0, 0.5, 2.0}, kDouble);
+  for (const Tensor& y : {clamp(v, nan, 1.0), clamp(v, 0.0, nan), clamp(v, std::nullopt, nan),
+                          clamp(v.to(kFloat), nan, 1.0)})
+    CHECK(isnan(y).all().item<bool>());
+  CHECK(values(clamp(v, 0.0, 1.0)) == std::vector<double>{0, 0.5, 1});
+}

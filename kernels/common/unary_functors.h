@@ -88,10 +88,11 @@ template <typename T>
 struct Relu {
   EMBER_HOST_DEVICE T operator()(T x) const { return x < T(0) ? T(0) : x; }
 };
-// relu's derivative applied to g, from relu's output y: g where y > 0, else 0.
+// relu's derivative applied to g, from relu's output y: 0 where y <= 0, else
+// g (so a NaN passes g on, as PyTorch's threshold_backward).
 template <typename T>
 struct ReluBackward {
-  EMBER_HOST_DEVICE T operator()(T g, T y) const { return y > T(0) ? g : T(0); }
+  EMBER_HOST_DEVICE T operator()(T g, T y) const { return y <= T(0) ? T(0) : g; }
 };
 template <typename T>
 struct LeakyRelu {
@@ -130,6 +131,7 @@ template <typename T>
 struct Clamp {
   T lo, hi;
   EMBER_HOST_DEVICE T operator()(T x) const {
+    if (lo != lo || hi != hi) return lo != lo ? lo : hi;  // a NaN bound: NaN, as PyTorch
     const T y = x < lo ? lo : x;
     return y > hi ? hi : y;
   }
