@@ -195,3 +195,20 @@ TEST_CASE("in-place ops on a view whose result requires grad are refused before 
   NoGradGuard guard;
   y.narrow(0, 0, 1).mul_(2.0);  // fine without grad recording
 }
+
+TEST_CASE("split and chunk of an empty dim give empty parts, as PyTorch", "[views]") {
+  const Tensor x = zeros({0, 2});
+  const std::vector<Tensor> chunks = x.chunk(3, 0);
+  REQUIRE(chunks.size() == 3);
+  for (const Tensor& c : chunks) CHECK(c.sizes() == IntArrayRef{0, 2});
+  CHECK(x.chunk(1, 0).size() == 1);
+  CHECK(zeros({2, 0, 3}).chunk(2, 1).size() == 2);
+  const std::vector<Tensor> parts = x.split(2, 0);
+  REQUIRE(parts.size() == 1);
+  CHECK(parts[0].sizes() == IntArrayRef{0, 2});
+  CHECK(x.split(0, 0).size() == 1);
+  REQUIRE_THROWS_WITH(ones({3}).split(0, 0),
+                      Catch::Contains("split: split_size must be positive, got 0 for a dim of "
+                                      "size 3"));
+  CHECK(ones({5}).chunk(2, 0).size() == 2);  // sizes 3 and 2, unchanged
+}

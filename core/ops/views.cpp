@@ -257,8 +257,12 @@ Tensor Tensor::unflatten(int64_t d, IntArrayRef sizes_) const {
 }
 
 std::vector<Tensor> Tensor::split(int64_t split_size, int64_t d) const {
-  EMBER_CHECK(split_size > 0, "split: split_size must be positive, got ", split_size);
   d = wrap_dim(d, dim(), "split");
+  EMBER_CHECK(split_size > 0 || (split_size == 0 && size(d) == 0),
+              "split: split_size must be positive, got ", split_size, " for a dim of size ",
+              size(d));
+  // An empty dim splits into one empty part, as PyTorch.
+  if (size(d) == 0) return {narrow(d, 0, 0)};
   std::vector<Tensor> parts;
   for (int64_t start = 0; start < size(d); start += split_size)
     parts.push_back(narrow(d, start, std::min(split_size, size(d) - start)));
@@ -268,7 +272,9 @@ std::vector<Tensor> Tensor::split(int64_t split_size, int64_t d) const {
 std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t d) const {
   EMBER_CHECK(chunks > 0, "chunk: number of chunks must be positive, got ", chunks);
   d = wrap_dim(d, dim(), "chunk");
-  return split(std::max<int64_t>(1, (size(d) + chunks - 1) / chunks), d);
+  // An empty dim gives `chunks` empty parts, as PyTorch.
+  if (size(d) == 0) return std::vector<Tensor>(static_cast<size_t>(chunks), narrow(d, 0, 0));
+  return split((size(d) + chunks - 1) / chunks, d);
 }
 
 Tensor cat(TensorList tensors, int64_t dim) {
