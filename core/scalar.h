@@ -1,6 +1,8 @@
 #pragma once
 // Scalar: a number of any ember dtype, as an op argument (x + 2) or from item().
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <ostream>
 #include <type_traits>
 
@@ -46,5 +48,17 @@ class Scalar {
     int64_t i_;
   };
 };
+
+// Whether v converts to dtype t without overflow, as PyTorch requires of fill
+// values (the conversion is undefined in C++ otherwise): a floating v fits
+// int64 only when finite and in range, and float32 when NaN, infinite or
+// within its largest finite value. Integers and bools fit every dtype.
+inline bool converts_without_overflow(const Scalar& v, ScalarType t) {
+  if (!v.is_floating_point()) return true;
+  const double d = v.toDouble();
+  if (t == kLong) return d >= -9223372036854775808.0 && d < 9223372036854775808.0;  // not NaN
+  if (t == kFloat) return !std::isfinite(d) || std::abs(d) <= std::numeric_limits<float>::max();
+  return true;
+}
 
 }  // namespace ember

@@ -85,3 +85,24 @@ TEST_CASE("to(DeviceType) and to(options without a device) keep the tensor's dev
   REQUIRE(d.dtype() == ember::kDouble);
   REQUIRE(d.device() == x.device());
 }
+
+TEST_CASE("fill values that overflow the dtype are an Error, as PyTorch", "[copy]") {
+  // The conversion would be undefined behaviour in C++.
+  const double inf = std::numeric_limits<double>::infinity();
+  Tensor i = zeros({2}, kLong);
+  REQUIRE_THROWS_WITH(i.fill_(inf),
+                      Catch::Contains("fill_: value inf cannot be converted to type int64 "
+                                      "without overflow"));
+  REQUIRE_THROWS_WITH(i.fill_(std::numeric_limits<double>::quiet_NaN()),
+                      Catch::Contains("cannot be converted to type int64"));
+  REQUIRE_THROWS_WITH(i.fill_(1e20), Catch::Contains("cannot be converted"));
+  REQUIRE_THROWS_WITH(full({2}, 9223372036854775808.0, kLong),
+                      Catch::Contains("full: value"));
+  REQUIRE_THROWS_WITH(masked_fill(i, ones({2}, kBool), -inf),
+                      Catch::Contains("masked_fill: value -inf cannot be converted"));
+  REQUIRE_THROWS_WITH(zeros({2}).fill_(1e300), Catch::Contains("to type float32"));
+  // What fits is filled: floats' infinities and NaN, integral values in range.
+  CHECK(values(zeros({1}).fill_(inf)) == std::vector<double>{inf});
+  CHECK(values(i.fill_(-9223372036854775808.0))[0] == -9223372036854775808.0);
+  CHECK(values(full({1}, 3.0, kLong)) == std::vector<double>{3});
+}

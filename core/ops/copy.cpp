@@ -121,6 +121,8 @@ void detail::fill_kernel(const Tensor& t, const Scalar& value) {
 
 Tensor& Tensor::fill_(const Scalar& value) {
   autograd::check_inplace(*this, "fill_");
+  EMBER_CHECK(converts_without_overflow(value, scalar_type()), "fill_: value ", value,
+              " cannot be converted to type ", scalar_type(), " without overflow");
   detail::fill_kernel(*this, value);
   impl()->bump_version();
   if (autograd::needs_grad(*this)) {  // the old values no longer matter

@@ -70,6 +70,8 @@ Tensor empty(IntArrayRef size, const TensorOptions& options) {
 
 Tensor full(IntArrayRef size, const Scalar& fill_value, const TensorOptions& options) {
   Tensor t = empty(size, options.requires_grad(false));
+  EMBER_CHECK(converts_without_overflow(fill_value, t.scalar_type()), "full: value ", fill_value,
+              " cannot be converted to type ", t.scalar_type(), " without overflow");
   detail::fill_kernel(t, fill_value);  // a new tensor starts at version 0
   return apply_requires_grad(std::move(t), options);
 }

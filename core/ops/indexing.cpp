@@ -216,6 +216,8 @@ Tensor scatter_add(const Tensor& x, int64_t dim, const Tensor& index, const Tens
 Tensor masked_fill(const Tensor& x, const Tensor& mask, const Scalar& value) {
   EMBER_CHECK(mask.scalar_type() == kBool, "masked_fill: expected a bool mask, got ",
               mask.scalar_type());
+  EMBER_CHECK(converts_without_overflow(value, x.scalar_type()), "masked_fill: value ", value,
+              " cannot be converted to type ", x.scalar_type(), " without overflow");
   detail::check_same_device("masked_fill", x, mask);
   Tensor out = empty(broadcast_shapes(x.sizes(), mask.sizes(), "masked_fill"), x.options());
   if (x.is_cuda()) {
