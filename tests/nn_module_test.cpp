@@ -377,6 +377,9 @@ TEST_CASE("summary lists leaf layers with output shapes and parameter counts", "
   seq->ptr(0)->register_forward_hook([&](nn::Module&, const Tensor&, const Tensor&) { ++calls; });
   seq(zeros({1, 1, 8, 8}));
   REQUIRE(calls == 1);
+  // Counts of four digits and more get thousands separators: 1000 * 1000 + 1000.
+  nn::Sequential big(nn::Linear(1000, 1000));
+  CHECK_THAT(nn::summary(big, {1000}), Catch::Contains("Total params: 1,001,000\n"));
 }
 
 TEST_CASE("a tensor registered twice (tied weights) is listed once, as PyTorch", "[nn]") {

@@ -13,9 +13,14 @@ namespace {
 
 // 1234567 -> "1,234,567".
 std::string with_thousands(int64_t n) {
-  std::string digits = std::to_string(n);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, ",");
-  return digits;
+  const std::string digits = std::to_string(n);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    // A comma before each group of three digits but the first (not after a sign).
+    if (i > 0 && digits[i - 1] != '-' && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
 }
 
 int64_t count(const std::vector<Tensor>& tensors, bool trainable_only) {
