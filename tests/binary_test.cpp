@@ -478,7 +478,13 @@ TEST_CASE("a floating alpha with integer tensors throws instead of truncating", 
 
 TEST_CASE("bool subtraction and negative integer powers are refused as in PyTorch", "[binary]") {
   Tensor b = tensor({true, false});
-  REQUIRE_THROWS_WITH(b - b, Catch::Contains("sub: subtracting bool tensors is not supported"));
+  REQUIRE_THROWS_WITH(b - b, Catch::Contains("sub: subtraction with a bool tensor is not "
+                                             "supported (bool - bool)"));
+  // As PyTorch: any bool operand, whatever the result type would be.
+  REQUIRE_THROWS_WITH(b - 1, Catch::Contains("(bool - int64)"));
+  REQUIRE_THROWS_WITH(1 - b, Catch::Contains("(int64 - bool)"));
+  Tensor f = ones({2});
+  REQUIRE_THROWS_WITH(f.sub_(b.slice(0, 0, 2)), Catch::Contains("sub_: subtraction with a bool"));
   Tensor i = tensor({2, 3});
   REQUIRE_THROWS_WITH(pow(i, -1), Catch::Contains("integers to negative integer powers"));
   REQUIRE(values(pow(i, tensor({3, 0}))) == std::vector<double>{8, 1});

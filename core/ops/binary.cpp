@@ -135,9 +135,18 @@ Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
 Tensor add(const Tensor& a, const Scalar& b, const Scalar& alpha) {
   return add(a, detail::scalar_operand(b, a), alpha);
 }
+namespace {
+// As PyTorch: no subtraction with a bool operand (b - 1 would silently turn a
+// mask into integers).
+void check_sub_operands(const char* name, const Tensor& a, const Tensor& b) {
+  EMBER_CHECK(a.scalar_type() != kBool && b.scalar_type() != kBool, name,
+              ": subtraction with a bool tensor is not supported (", a.scalar_type(), " - ",
+              b.scalar_type(), "); to invert a mask use logical_not()");
+}
+}  // namespace
+
 Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
-  EMBER_CHECK(result_type(a, b) != kBool, "sub: subtracting bool tensors is not supported; use "
-              "logical_not() or the ^ of two comparisons instead");
+  check_sub_operands("sub", a, b);
   check_alpha("sub", result_type(a, b), alpha);
   Tensor out = binary<functors::Sub>("sub", a, b, result_type(a, b), alpha.toDouble());
   if (autograd::needs_grad(a, b)) autograd::set_history(out, add_node("SubBackward", a, b, -alpha.toDouble()));
@@ -308,9 +317,10 @@ Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
 }
 Tensor& Tensor::add_(const Scalar& o, const Scalar& alpha) { return add_(detail::scalar_operand(o, *this), alpha); }
 Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
+  check_sub_operands("sub_", *this, other);
   return add_(other, negate(alpha));
 }
-Tensor& Tensor::sub_(const Scalar& o, const Scalar& alpha) { return add_(detail::scalar_operand(o, *this), negate(alpha)); }
+Tensor& Tensor::sub_(const Scalar& o, const Scalar& alpha) { return sub_(detail::scalar_operand(o, *this), alpha); }
 
 Tensor& Tensor::mul_(const Tensor& other) {
   autograd::check_inplace(*this, "mul_", {other});
