@@ -199,6 +199,8 @@ class Tensor {
   std::tuple<Tensor, Tensor> max(int64_t dim, bool keepdim = false) const;
   Tensor min() const;
   std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
+  Tensor amax(IntArrayRef dim = {}, bool keepdim = false) const;  // dim empty: all dims
+  Tensor amin(IntArrayRef dim = {}, bool keepdim = false) const;
   Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
   Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
   Tensor var(bool unbiased = true) const;

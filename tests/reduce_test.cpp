@@ -119,6 +119,55 @@ TEST_CASE("sum, mean, var, std and norm match float64 loops over every dim subse
   }
 }
 
+TEST_CASE("amax, amin and the inf, -inf and 0 norms match float64 loops over every dim subset",
+          "[reduce]") {
+  const Tensor x = random_double({3, 4, 5});
+  const auto abs_of = [](Group g) {
+    for (double& v : g) v = std::abs(v);
+    return g;
+  };
+  for (const auto& dims : kDimSubsets) {
+    for (bool keepdim : {false, true}) {
+      INFO("dims " << IntArrayRef(dims) << " keepdim " << keepdim);
+      const Tensor a = x.amax(dims, keepdim);
+      REQUIRE(a.sizes() == IntArrayRef(reduced_shape(x, dims, keepdim)));
+      require_values(a, naive_reduce(x, dims, max_of));
+      require_values(x.amin(dims, keepdim), naive_reduce(x, dims, min_of));
+      require_values(x.norm(INFINITY, dims, keepdim),
+                     naive_reduce(x, dims, [&](const Group& g) { return max_of(abs_of(g)); }));
+      require_values(x.norm(-INFINITY, dims, keepdim),
+                     naive_reduce(x, dims, [&](const Group& g) { return min_of(abs_of(g)); }));
+    }
+  }
+  // The 0-norm counts nonzero elements, in the input's dtype.
+  const Tensor z = tensor({{0.0, 2.0, -1.0}, {0.0, 0.0, 5.0}});
+  REQUIRE(z.norm(0).scalar_type() == kFloat);
+  require_values(z.norm(0), {3});
+  require_values(z.norm(0, {1}), {2, 1});
+  require_values(z.amax({0}), {0, 2, 5});
+  require_values(tensor({3, 7, 2}, kLong).amin(), {2});
+  REQUIRE(tensor({3, 7, 2}, kLong).amin().scalar_type() == kLong);
+}
+
+TEST_CASE("amax and amin split the gradient evenly between tied elements of each group",
+          "[reduce]") {
+  // Row 0 has max 3 twice, row 1 once; the column mins tie in column 1.
+  const Tensor x = tensor({{3.0, 1.0, 3.0}, {0.0, 1.0, 2.0}}, kDouble).requires_grad_();
+  (x.amax({1}) * tensor({10.0, 20.0}, kDouble)).sum().backward();
+  require_values(x.grad(), {5, 0, 5, 0, 0, 20});
+  const Tensor x2 = x.detach().clone().requires_grad_();
+  x2.amin({0}, true).sum().backward();
+  require_values(x2.grad(), {0, 0.5, 0, 1, 0.5, 1});
+  // The inf-norm's gradient is sign(x) on the elements of largest |x|.
+  const Tensor y = tensor({-4.0, 4.0, 1.0}, kDouble).requires_grad_();
+  y.norm(INFINITY).backward();
+  require_values(y.grad(), {-0.5, 0.5, 0});
+  // The 0-norm is piecewise constant: a zero gradient that still reaches x.
+  const Tensor w = tensor({1.0, 0.0, -2.0}, kDouble).requires_grad_();
+  w.norm(0).backward();
+  require_values(w.grad(), {0, 0, 0});
+}
+
 TEST_CASE("reductions without dims cover every element and give 0-d results", "[reduce]") {
   const Tensor x = random_double({3, 4, 5});
   REQUIRE(x.sum().dim() == 0);
@@ -373,7 +422,12 @@ TEST_CASE("reduction errors name the op, the dim and the tensor's shape", "[redu
                       Catch::Contains("var: expected a floating point tensor, got int64"));
   REQUIRE_THROWS_WITH(tensor({1, 2}, kLong).norm(),
                       Catch::Contains("norm: expected a floating point tensor"));
-  REQUIRE_THROWS_WITH(x.norm(0), Catch::Contains("norm: p must be positive and finite, got 0"));
+  REQUIRE_THROWS_WITH(x.norm(-2), Catch::Contains("norm: p must be >= 0 or -inf, got -2"));
+  REQUIRE_THROWS_WITH(zeros({2, 0}).amax(1),
+                      Catch::Contains("amax: cannot reduce over dimension 1 of size 0"));
+  REQUIRE_THROWS_WITH(zeros({0}).amin(), Catch::Contains("amin: cannot reduce over dimension 0"));
+  REQUIRE_THROWS_WITH(zeros({0}).norm(INFINITY),
+                      Catch::Contains("amax: cannot reduce over dimension 0"));
   REQUIRE_THROWS_WITH(x.sum(kBool), Catch::Contains("sum: dtype bool is not supported"));
 }
 
@@ -476,6 +530,17 @@ TEST_CASE("gradcheck and gradgradcheck: norm for p = 1, 2, 3", "[reduce]") {
         xt, [p](const Tensor& t) { return t.norm(p, {1}, true); }, true);
     check_grad(xt, [p](const Tensor& t) { return t.norm(p, {0, 2}); });
   }
+}
+
+TEST_CASE("gradcheck and gradgradcheck: amax, amin and the inf norms away from ties",
+          "[reduce]") {
+  const Tensor x = leaf(), xt = transposed_leaf();
+  check_grad(
+      x, [](const Tensor& t) { return t.amax(); }, true);
+  check_grad(
+      xt, [](const Tensor& t) { return t.amin({0, 2}, true); }, true);
+  check_grad(xt, [](const Tensor& t) { return t.norm(INFINITY, {1}); });
+  check_grad(xt, [](const Tensor& t) { return t.norm(-INFINITY, {0}, true); });
 }
 
 TEST_CASE("the 2-norm of zeros has a zero gradient, not nan", "[reduce]") {

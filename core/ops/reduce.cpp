@@ -12,6 +12,7 @@
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/compare.h"
 #include "ember/core/ops/elementwise_helpers.h"
+#include "ember/core/ops/factory.h"
 #include "ember/core/ops/reduce_helpers.h"
 #include "ember/core/ops/unary.h"
 #include "ember/kernels/common/reduce_functors.h"
@@ -124,14 +125,19 @@ Tensor sum_to(const Tensor& x, IntArrayRef shape) {
   return (dims.empty() ? x : sum(x, dims, /*keepdim=*/true)).reshape(shape);
 }
 
-// ---- max / min over all elements ----
+// ---- max / min over all elements, amax / amin over dims ----
 
 namespace {
 
-Tensor max_min_all(const char* op, const Tensor& x, bool is_max) {
-  EMBER_CHECK(x.numel() > 0, op, ": cannot reduce an empty tensor (shape ", x.sizes(),
-              ") over all elements; pass a dim");
-  const ReduceShape rs = detail::reduce_shape(x, all_dims(x), false);
+// x's extreme over the dims in mask. The gradient is split evenly between the
+// elements equal to their group's result, as PyTorch's amax and max(); a NaN
+// result came from the NaN elements (NaN != NaN, so test them apart).
+Tensor max_min_over(const char* op, const Tensor& x, DimMask mask, bool keepdim, bool is_max) {
+  for (int64_t d = 0; d < x.dim(); ++d)
+    EMBER_CHECK(!detail::is_reduced(mask, d) || x.size(d) > 0, op,
+                ": cannot reduce over dimension ", d, " of size 0 (tensor of shape ", x.sizes(),
+                "): the result has no identity");
+  const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
   Tensor out;
   if (x.is_cuda()) {
     out = launch_cuda_reduce(op, is_max ? cuda::ReduceOp::kMax : cuda::ReduceOp::kMin, x, rs,
@@ -143,20 +149,30 @@ Tensor max_min_all(const char* op, const Tensor& x, bool is_max) {
     });
   }
   if (autograd::needs_grad(x)) {
-    // The gradient is split evenly between the elements equal to the result;
-    // a NaN result came from the NaN elements (NaN != NaN, so test them apart).
+    DimVector dims;
+    for (int64_t d = 0; d < x.dim(); ++d)
+      if (detail::is_reduced(mask, d)) dims.push_back(d);
     auto node = autograd::make_node(
-        is_max ? "MaxBackward" : "MinBackward", {x}, [](Node& n, const tensor_list& g) {
-          const Tensor xs = n.saved(0), result = n.saved(1);
+        is_max ? "MaxBackward" : "MinBackward", {x},
+        [dims, mask, keepdim](Node& n, const tensor_list& g) {
+          const Tensor xs = n.saved(0);
+          const Tensor result = detail::restore_reduced_dims(n.saved(1), xs.dim(), mask, keepdim);
           // On bool tensors + is or and * is and.
           const Tensor hit = ((xs == result) + isnan(xs) * isnan(result)).to(g[0].scalar_type());
-          return tensor_list{g[0] * hit / hit.sum()};
+          const Tensor g_full = detail::restore_reduced_dims(g[0], xs.dim(), mask, keepdim);
+          return tensor_list{g_full * hit / sum(hit, dims, /*keepdim=*/true)};
         });
     node->save(x);
     node->save(out, /*is_output=*/true);
     autograd::set_history(out, node);
   }
   return out;
+}
+
+Tensor max_min_all(const char* op, const Tensor& x, bool is_max) {
+  EMBER_CHECK(x.numel() > 0, op, ": cannot reduce an empty tensor (shape ", x.sizes(),
+              ") over all elements; pass a dim");
+  return max_min_over(op, x, all_dims(x), /*keepdim=*/false, is_max);
 }
 
 // values (or nothing when !with_values) and int64 indices of the best element along d.
@@ -245,6 +261,12 @@ std::tuple<Tensor, Tensor> max(const Tensor& x, int64_t dim, bool keepdim) {
 std::tuple<Tensor, Tensor> min(const Tensor& x, int64_t dim, bool keepdim) {
   return max_min_dim("min", x, dim, keepdim, false);
 }
+Tensor amax(const Tensor& x, IntArrayRef dim, bool keepdim) {
+  return max_min_over("amax", x, detail::reduction_mask("amax", x, dim), keepdim, true);
+}
+Tensor amin(const Tensor& x, IntArrayRef dim, bool keepdim) {
+  return max_min_over("amin", x, detail::reduction_mask("amin", x, dim), keepdim, false);
+}
 Tensor argmax(const Tensor& x, std::optional<int64_t> dim, bool keepdim) {
   return arg_max_min("argmax", x, dim, keepdim, true);
 }
@@ -328,14 +350,36 @@ Tensor norm_backward(const Tensor& g, const Tensor& x, const Tensor& norm, doubl
   return sign(x) * pow(abs(x), p - 1) * scale;
 }
 
+// The number of nonzero elements, in x's dtype; its gradient is 0 (recorded,
+// so that backward reaches x, as PyTorch).
+Tensor zero_norm(const Tensor& x, IntArrayRef dim, bool keepdim) {
+  Tensor out;
+  {
+    NoGradGuard guard;
+    out = sum(x != 0, dim, keepdim, x.scalar_type());
+  }
+  if (autograd::needs_grad(x)) {
+    const DimVector in_sizes(x.sizes());
+    const TensorOptions options = x.options();
+    auto node = autograd::make_node("NormBackward", {x}, [in_sizes, options](Node&, const tensor_list&) {
+      return tensor_list{zeros(in_sizes, options)};
+    });
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
 }  // namespace
 
 Tensor norm(const Tensor& x, std::optional<Scalar> p_arg, IntArrayRef dim, bool keepdim) {
   EMBER_CHECK(x.is_floating_point(), "norm: expected a floating point tensor, got ",
               x.scalar_type());
   const double p = p_arg ? p_arg->toDouble() : 2.0;
-  EMBER_CHECK(std::isfinite(p) && p > 0, "norm: p must be positive and finite, got ", p,
-              " (inf and 0 norms are not supported)");
+  EMBER_CHECK(p >= 0 || p == -INFINITY, "norm: p must be >= 0 or -inf, got ", p,
+              " (negative p-norms are not supported)");
+  // The max (min) of |x|: abs and amax/amin carry the gradient, split between ties.
+  if (std::isinf(p)) return p > 0 ? amax(abs(x), dim, keepdim) : amin(abs(x), dim, keepdim);
+  if (p == 0) return zero_norm(x, dim, keepdim);
   const DimMask mask = detail::reduction_mask("norm", x, dim);
   const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
   Tensor out;
@@ -403,6 +447,8 @@ Tensor Tensor::min() const { return ember::min(*this); }
 std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const {
   return ember::min(*this, dim, keepdim);
 }
+Tensor Tensor::amax(IntArrayRef dim, bool keepdim) const { return ember::amax(*this, dim, keepdim); }
+Tensor Tensor::amin(IntArrayRef dim, bool keepdim) const { return ember::amin(*this, dim, keepdim); }
 Tensor Tensor::argmax(std::optional<int64_t> dim, bool keepdim) const {
   return ember::argmax(*this, dim, keepdim);
 }

@@ -19,11 +19,16 @@ Tensor max(const Tensor& x);
 std::tuple<Tensor, Tensor> max(const Tensor& x, int64_t dim, bool keepdim = false);
 Tensor min(const Tensor& x);
 std::tuple<Tensor, Tensor> min(const Tensor& x, int64_t dim, bool keepdim = false);
+// The largest / smallest value over dims (all when empty), without indices; the
+// gradient is split evenly between tied elements, as PyTorch.
+Tensor amax(const Tensor& x, IntArrayRef dim = {}, bool keepdim = false);
+Tensor amin(const Tensor& x, IntArrayRef dim = {}, bool keepdim = false);
 Tensor argmax(const Tensor& x, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
 Tensor argmin(const Tensor& x, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
 Tensor var(const Tensor& x, IntArrayRef dim = {}, bool unbiased = true, bool keepdim = false);
 Tensor std(const Tensor& x, IntArrayRef dim = {}, bool unbiased = true, bool keepdim = false);
-// p-norm over dims (p = 2 by default; inf and 0 are not supported).
+// p-norm over dims (p = 2 by default): p > 0, inf (max |x|), -inf (min |x|), or 0
+// (the number of nonzero elements).
 Tensor norm(const Tensor& x, std::optional<Scalar> p = 2, IntArrayRef dim = {}, bool keepdim = false);
 Tensor all(const Tensor& x);
 Tensor any(const Tensor& x);

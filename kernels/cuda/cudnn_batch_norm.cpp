@@ -25,6 +25,7 @@ namespace ember::cuda {
 using detail::data_or_null;
 using detail::device_of;
 
+#ifdef EMBER_WITH_CUDA
 namespace {
 
 // (N, C, S): the batch, the channels and the values per channel and sample.
@@ -38,6 +39,7 @@ BatchNormSizes sizes_of(const Tensor& x) {
 }
 
 }  // namespace
+#endif
 
 bool cudnn_batch_norm_applies(const Tensor& x, const Tensor& running_mean,
                               const Tensor& running_var) {

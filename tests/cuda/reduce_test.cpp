@@ -104,7 +104,7 @@ TEST_CASE("cuda sum of 2^24 + 3 elements runs in two passes and matches the CPU"
   check_same(cols.to(kGpu).sum({0}), cols.sum({0}), 1e-9);
 }
 
-TEST_CASE("cuda mean, var, std and norm match the CPU", "[cuda_reduce]") {
+TEST_CASE("cuda mean, var, std, norm, amax and amin match the CPU", "[cuda_reduce]") {
   for (ScalarType t : {kFloat, kDouble}) {
     compare_forward("mean", t, 1e-5, [](const Tensor& x, IntArrayRef d, bool k) {
       return mean(x, d, k);
@@ -121,6 +121,20 @@ TEST_CASE("cuda mean, var, std and norm match the CPU", "[cuda_reduce]") {
       compare_forward("norm", t, 1e-5, [p](const Tensor& x, IntArrayRef d, bool k) {
         return norm(x, p, d, k);
       });
+  }
+  for (ScalarType t : {kFloat, kDouble})
+    for (double p : {double(INFINITY), -double(INFINITY), 0.0})
+      compare_forward("norm", t, 0, [p](const Tensor& x, IntArrayRef d, bool k) {
+        return x.numel() == 0 ? sum(x, d, k) : norm(x, p, d, k);  // (no inf-norm of nothing)
+      });
+  for (ScalarType t : {kFloat, kDouble, kLong, kBool}) {
+    // (an empty input has no amax: its sum stands in)
+    compare_forward("amax", t, 0, [](const Tensor& x, IntArrayRef d, bool k) {
+      return x.numel() == 0 ? sum(x, d, k) : amax(x, d, k);
+    });
+    compare_forward("amin", t, 0, [](const Tensor& x, IntArrayRef d, bool k) {
+      return x.numel() == 0 ? sum(x, d, k) : amin(x, d, k);
+    });
   }
   compare_forward("mean of int64 as float", kLong, 1e-5,
                   [](const Tensor& x, IntArrayRef d, bool k) { return mean(x, d, k, kFloat); });
@@ -240,6 +254,12 @@ TEST_CASE("cuda reduction gradients match the CPU", "[cuda_reduce]") {
   });
   compare_backward("max", 1e-6, [](const Tensor& x) {
     return x.numel() == 0 ? x.sum() : max(x);
+  });
+  compare_backward("amax over dims", 1e-6, [](const Tensor& x) {
+    return x.numel() == 0 ? x.sum() : amax(x, {0}, true);
+  });
+  compare_backward("inf norm", 1e-6, [](const Tensor& x) {
+    return x.numel() == 0 ? x.sum() : norm(x, INFINITY, {-1}, false);
   });
   compare_backward("sum_to", 1e-6, [](const Tensor& x) {
     return x.dim() == 2 ? sum_to(x, {1, x.size(1)}) : sum_to(x, {});
