@@ -30,9 +30,11 @@ bool can_steal(const Tensor& g) {
 }  // namespace
 
 tensor_list AccumulateGrad::apply(tensor_list&& grads) {
+  AutogradMeta& meta = variable_.impl()->ensure_autograd_meta();
+  // requires_grad_(false) since the graph was recorded: no .grad, as PyTorch.
+  if (!meta.requires_grad) return {};
   Tensor new_grad = run_leaf_hooks(std::move(grads.at(0)));
   if (!new_grad.defined()) return {};
-  AutogradMeta& meta = variable_.impl()->ensure_autograd_meta();
   if (GradMode::is_enabled()) {  // create_graph: keep the gradient's own graph
     meta.grad = meta.grad.defined() ? meta.grad + new_grad : new_grad;
   } else if (!meta.grad.defined()) {

@@ -80,8 +80,11 @@ void GraphTask::accumulate(Node* node, uint32_t input_nr, Tensor grad) {
 }
 
 void GraphTask::count_dependencies() {
-  std::vector<Node*> stack(roots_.begin(), roots_.end());
-  std::unordered_set<Node*> seen(roots_.begin(), roots_.end());
+  // A root named twice (backward({y, y})) is walked once: its edges count once.
+  std::vector<Node*> stack;
+  std::unordered_set<Node*> seen;
+  for (Node* r : roots_)
+    if (seen.insert(r).second) stack.push_back(r);
   while (!stack.empty()) {
     Node* n = stack.back();
     stack.pop_back();
@@ -238,6 +241,9 @@ void add_roots(GraphTask& task, const tensor_list& outputs, const tensor_list& g
     } else {
       EMBER_CHECK(g.sizes() == out.sizes(), op, ": gradient ", i, " has shape ", g.sizes(),
                   " but the output has shape ", out.sizes());
+      EMBER_CHECK(g.device() == out.device(), op, ": gradient ", i, " is on ", g.device(),
+                  " but the output is on ", out.device());
+      if (g.scalar_type() != out.scalar_type()) g = g.to(out.scalar_type());  // as libtorch
     }
     task.add_root(edge, g);
   }

@@ -48,7 +48,13 @@ void check_inplace(const Tensor& self, const char* op, TensorList sources) {
 void rebase_history(const Tensor& self, const std::shared_ptr<Node>& node) {
   EMBER_INTERNAL_ASSERT(!self.impl()->is_view(), node->name(),
                         " rebased a view: the op must call check_inplace with its sources first");
+  // retain_grad() is about the tensor's current value: its .grad moves to the
+  // new node. Hooks stay where they were registered (on the old value), as PyTorch.
+  const std::shared_ptr<Node> old = self.grad_fn();
+  const bool retains = self.retains_grad();
+  if (old && retains) old->clear_retain_grad_hook(self.impl().get());
   set_history(self, node);
+  if (retains) node->set_retain_grad_hook(self.output_nr(), self.impl());
 }
 
 }  // namespace ember::autograd

@@ -77,8 +77,10 @@ GradcheckResult gradcheck(const GradcheckFn& fn, const tensor_list& inputs, doub
         const double numeric = (plus.data_ptr<double>()[j] - minus.data_ptr<double>()[j]) / (2 * eps);
         const double a = *element(analytic[j][w], i);
         const double margin = std::abs(a - numeric) - (atol + rtol * std::abs(numeric));
-        if (margin > result.error || std::isnan(a)) {
-          result.error = std::isnan(a) ? INFINITY : margin;
+        // NaN on either side fails: it cannot be shown to agree.
+        const bool nan = std::isnan(a) || std::isnan(numeric);
+        if (nan || margin > result.error) {
+          result.error = nan ? INFINITY : margin;
           result.input = wrt[w];
           result.input_element = i;
           result.output_element = j;

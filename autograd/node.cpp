@@ -1,4 +1,5 @@
 #include "ember/autograd/node.h"
+#include "ember/autograd/view_history.h"
 
 #include <algorithm>
 #include <atomic>
@@ -108,6 +109,13 @@ void Node::set_retain_grad_hook(uint32_t output_nr, std::weak_ptr<TensorImpl> te
   retain_grad_.emplace_back(output_nr, std::move(tensor));
 }
 
+void Node::clear_retain_grad_hook(const TensorImpl* tensor) {
+  std::erase_if(retain_grad_, [&](const auto& entry) {
+    const auto impl = entry.second.lock();
+    return !impl || impl.get() == tensor;
+  });
+}
+
 void Node::run_tensor_pre_hooks(tensor_list& grads) {
   for (auto& h : pre_hooks_) {
     if (h.output_nr >= grads.size() || !grads[h.output_nr].defined()) continue;
@@ -127,6 +135,7 @@ void Node::run_tensor_pre_hooks(tensor_list& grads) {
 }
 
 Edge gradient_edge(const Tensor& t) {
+  if (t.impl()->is_view()) refresh_view_history(t);
   AutogradMeta* meta = t.impl()->autograd_meta();
   if (meta == nullptr) return {};
   if (meta->grad_fn) return {meta->grad_fn, meta->output_nr};

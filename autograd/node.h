@@ -96,6 +96,7 @@ class Node : public std::enable_shared_from_this<Node> {
   void remove_tensor_pre_hook(unsigned handle);
   void run_tensor_pre_hooks(tensor_list& grads);
   void set_retain_grad_hook(uint32_t output_nr, std::weak_ptr<TensorImpl> tensor);
+  void clear_retain_grad_hook(const TensorImpl* tensor);
 
   // Set up by the op that records this node (autograd/function.h).
   void reserve_inputs(size_t n);

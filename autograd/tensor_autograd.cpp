@@ -4,27 +4,31 @@
 #include "ember/autograd/accumulate_grad.h"
 #include "ember/autograd/engine.h"
 #include "ember/autograd/grad_mode.h"
+#include "ember/autograd/view_history.h"
 #include "ember/core/autograd_meta.h"
 
 namespace ember {
 
 bool Tensor::requires_grad() const {
   if (!defined()) return false;
+  if (impl()->is_view()) autograd::refresh_view_history(*this);
   const AutogradMeta* m = impl()->autograd_meta();
   return m != nullptr && (m->requires_grad || m->grad_fn != nullptr);
 }
 
-Tensor& Tensor::requires_grad_(bool requires_grad) {
+Tensor& Tensor::requires_grad_(bool requires_grad) const {
+  if (requires_grad && !is_leaf()) return const_cast<Tensor&>(*this);  // it already does, through its grad_fn
   EMBER_CHECK(is_leaf(), "requires_grad_: only leaf tensors can change requires_grad; this "
               "tensor was computed by ", grad_fn()->name(), " (use detach() to get a leaf)");
   EMBER_CHECK(!requires_grad || is_floating_point(), "requires_grad_: only floating point "
               "tensors can require gradients, this one is ", scalar_type());
   impl()->ensure_autograd_meta().requires_grad = requires_grad;
-  return *this;
+  return const_cast<Tensor&>(*this);
 }
 
 bool Tensor::is_leaf() const {
   if (!defined()) return true;
+  if (impl()->is_view()) autograd::refresh_view_history(*this);
   const AutogradMeta* m = impl()->autograd_meta();
   return m == nullptr || m->grad_fn == nullptr;
 }
@@ -46,12 +50,14 @@ void Tensor::set_grad(const Tensor& grad) {
 
 std::shared_ptr<autograd::Node> Tensor::grad_fn() const {
   if (!defined()) return nullptr;
+  if (impl()->is_view()) autograd::refresh_view_history(*this);
   const AutogradMeta* m = impl()->autograd_meta();
   return m ? m->grad_fn : nullptr;
 }
 
 uint32_t Tensor::output_nr() const {
   if (!defined()) return 0;
+  if (impl()->is_view()) autograd::refresh_view_history(*this);
   const AutogradMeta* m = impl()->autograd_meta();
   return m ? m->output_nr : 0;
 }
@@ -74,27 +80,36 @@ bool Tensor::retains_grad() const {
   return m != nullptr && m->retains_grad;
 }
 
-unsigned Tensor::register_hook(std::function<Tensor(const Tensor&)> fn) const {
+unsigned Tensor::register_gradient_hook(std::function<Tensor(const Tensor&)> fn) const {
   EMBER_CHECK(requires_grad(), "register_hook: cannot register a hook on a tensor that does "
               "not require grad");
-  if (auto fn_node = grad_fn()) return fn_node->add_tensor_pre_hook(output_nr(), std::move(fn));
+  if (auto fn_node = grad_fn()) {
+    const unsigned handle = fn_node->add_tensor_pre_hook(output_nr(), std::move(fn));
+    impl()->ensure_autograd_meta().hook_nodes.emplace_back(handle, fn_node);
+    return handle;
+  }
   static std::atomic<unsigned> next_leaf_handle{1u << 31};  // disjoint from node hook handles
   const unsigned handle = next_leaf_handle++;
   impl()->ensure_autograd_meta().leaf_hooks.emplace_back(handle, std::move(fn));
   return handle;
 }
 
-unsigned Tensor::register_hook(std::function<void(const Tensor&)> fn) const {
-  return register_hook(std::function<Tensor(const Tensor&)>([fn = std::move(fn)](const Tensor& g) {
+unsigned Tensor::register_observer_hook(std::function<void(const Tensor&)> fn) const {
+  return register_gradient_hook(std::function<Tensor(const Tensor&)>([fn = std::move(fn)](const Tensor& g) {
     fn(g);
     return Tensor();
   }));
 }
 
 void Tensor::remove_hook(unsigned handle) const {
-  if (auto fn_node = grad_fn()) return fn_node->remove_tensor_pre_hook(handle);
-  if (AutogradMeta* m = impl()->autograd_meta())
-    std::erase_if(m->leaf_hooks, [&](const auto& h) { return h.first == handle; });
+  AutogradMeta* m = impl()->autograd_meta();
+  if (m == nullptr) return;
+  std::erase_if(m->leaf_hooks, [&](const auto& h) { return h.first == handle; });
+  std::erase_if(m->hook_nodes, [&](const auto& h) {
+    if (h.first != handle) return false;
+    if (auto node = h.second.lock()) node->remove_tensor_pre_hook(handle);
+    return true;
+  });
 }
 
 Tensor Tensor::detach() const {
@@ -104,12 +119,14 @@ Tensor Tensor::detach() const {
                                              src.dtype()));
 }
 
-Tensor& Tensor::detach_() {
+Tensor& Tensor::detach_() const {
+  EMBER_CHECK(!impl()->is_view(), "detach_: cannot detach a view in place (its base would "
+              "keep the history); use detach() instead");
   if (AutogradMeta* m = impl()->autograd_meta()) {
     m->grad_fn = nullptr;
     m->requires_grad = false;
   }
-  return *this;
+  return const_cast<Tensor&>(*this);
 }
 
 }  // namespace ember

@@ -13,6 +13,7 @@
 #include <ostream>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "ember/core/scalar.h"
@@ -29,6 +30,14 @@ class Tensor {
  public:
   Tensor() = default;
   explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+  // Assigning to a named tensor rebinds the handle; assigning to a temporary
+  // (x[0] = y, x.select(1, 2) = 0) writes into the elements it views, as libtorch.
+  Tensor(const Tensor&) = default;
+  Tensor(Tensor&&) noexcept = default;
+  Tensor& operator=(const Tensor&) & = default;
+  Tensor& operator=(Tensor&&) & noexcept = default;
+  Tensor& operator=(const Tensor& src) && { return copy_(src); }
+  Tensor& operator=(const Scalar& value) && { return fill_(value); }
 
   bool defined() const { return impl_ != nullptr; }
   TensorImpl* unsafeGetTensorImpl() const { return impl_.get(); }
@@ -90,7 +99,7 @@ class Tensor {
   // without waiting; the host must synchronize before it reads a pinned
   // destination or writes a pinned source (as PyTorch). Pageable memory is
   // copied as with non_blocking = false.
-  Tensor& copy_(const Tensor& src, bool non_blocking = false);
+  Tensor& copy_(const Tensor& src, bool non_blocking = false) const;
   // A copy in pinned (page-locked) host memory of this CPU tensor (this one
   // when already pinned). Error for a tensor not on the CPU, or without a CUDA device.
   Tensor pin_memory() const;
@@ -125,7 +134,7 @@ class Tensor {
   Tensor index_select(int64_t dim, const Tensor& index) const;
   Tensor gather(int64_t dim, const Tensor& index) const;
   Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
-  Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src);
+  Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const;
   Tensor masked_fill(const Tensor& mask, const Scalar& value) const;
 
   // --- elementwise (ops/binary.cpp, ops/unary.cpp, ops/compare.cpp) ---
@@ -174,21 +183,21 @@ class Tensor {
   Tensor logical_not() const;
 
   // In place: each bumps the version counter (Note [Version counters]).
-  Tensor& add_(const Tensor& other, const Scalar& alpha = 1);
-  Tensor& add_(const Scalar& other, const Scalar& alpha = 1);
-  Tensor& sub_(const Tensor& other, const Scalar& alpha = 1);
-  Tensor& sub_(const Scalar& other, const Scalar& alpha = 1);
-  Tensor& mul_(const Tensor& other);
-  Tensor& mul_(const Scalar& other);
-  Tensor& div_(const Tensor& other);
-  Tensor& div_(const Scalar& other);
-  Tensor& clamp_(std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt);
-  Tensor& relu_();
-  Tensor& neg_();
-  Tensor& zero_();
-  Tensor& fill_(const Scalar& value);
-  Tensor& uniform_(double from = 0, double to = 1);
-  Tensor& normal_(double mean = 0, double std = 1);
+  Tensor& add_(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor& add_(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor& sub_(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor& sub_(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor& mul_(const Tensor& other) const;
+  Tensor& mul_(const Scalar& other) const;
+  Tensor& div_(const Tensor& other) const;
+  Tensor& div_(const Scalar& other) const;
+  Tensor& clamp_(std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt) const;
+  Tensor& relu_() const;
+  Tensor& neg_() const;
+  Tensor& zero_() const;
+  Tensor& fill_(const Scalar& value) const;
+  Tensor& uniform_(double from = 0, double to = 1) const;
+  Tensor& normal_(double mean = 0, double std = 1) const;
 
   // --- reductions (ops/reduce.cpp, ops/softmax.cpp) ---
   Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
@@ -203,9 +212,14 @@ class Tensor {
   Tensor amin(IntArrayRef dim = {}, bool keepdim = false) const;
   Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
   Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
-  Tensor var(bool unbiased = true) const;
+  // unbiased must be a bool: an integer names a dim (x.var(1) is over dim 1), as libtorch.
+  template <typename Bool, std::enable_if_t<std::is_same_v<Bool, bool>, int> = 0>
+  Tensor var(Bool unbiased) const { return var(IntArrayRef{}, unbiased); }
+  Tensor var() const { return var(IntArrayRef{}); }
   Tensor var(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
-  Tensor std(bool unbiased = true) const;
+  template <typename Bool, std::enable_if_t<std::is_same_v<Bool, bool>, int> = 0>
+  Tensor std(Bool unbiased) const { return std(IntArrayRef{}, unbiased); }
+  Tensor std() const { return std(IntArrayRef{}); }
   Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
   Tensor norm(const Scalar& p = 2) const;
   Tensor norm(std::optional<Scalar> p, IntArrayRef dim, bool keepdim = false) const;
@@ -223,7 +237,7 @@ class Tensor {
 
   // --- autograd (autograd/tensor_autograd.cpp) ---
   bool requires_grad() const;
-  Tensor& requires_grad_(bool requires_grad = true);
+  Tensor& requires_grad_(bool requires_grad = true) const;
   bool is_leaf() const;
   const Tensor& grad() const;  // undefined until a backward reaches this leaf
   Tensor& mutable_grad();
@@ -235,15 +249,24 @@ class Tensor {
   void retain_grad() const;
   bool retains_grad() const;
   // fn(grad) runs when this tensor's gradient is computed; it may return a
-  // replacement gradient (a Tensor) or nothing (void). Returns a handle for remove_hook.
-  unsigned register_hook(std::function<Tensor(const Tensor&)> fn) const;
-  unsigned register_hook(std::function<void(const Tensor&)> fn) const;
+  // replacement gradient (a Tensor) or nothing (void), told apart by its return
+  // type as in libtorch. Returns a handle for remove_hook.
+  template <typename Hook>
+  unsigned register_hook(Hook&& fn) const {
+    if constexpr (std::is_void_v<std::invoke_result_t<Hook&, const Tensor&>>)
+      return register_observer_hook(std::function<void(const Tensor&)>(std::forward<Hook>(fn)));
+    else
+      return register_gradient_hook(std::function<Tensor(const Tensor&)>(std::forward<Hook>(fn)));
+  }
   void remove_hook(unsigned handle) const;
   // Same storage and version counter, no grad_fn, requires_grad false.
   Tensor detach() const;
-  Tensor& detach_();
+  Tensor& detach_() const;
 
  private:
+  unsigned register_gradient_hook(std::function<Tensor(const Tensor&)> fn) const;
+  unsigned register_observer_hook(std::function<void(const Tensor&)> fn) const;
+
   std::shared_ptr<TensorImpl> impl_;
 };
 

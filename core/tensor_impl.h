@@ -43,6 +43,17 @@ class TensorImpl {
   // views of tensors that require grad: their base would not see the change).
   bool is_view() const { return is_view_; }
   void set_is_view(bool v) { is_view_ = v; }
+  // A view's base (the non-view tensor it was made from, through any chain of
+  // views) and an id of the base's history when the view was made; autograd
+  // uses them to give the view a new history after an in-place op on the base
+  // (autograd/view_history.h).
+  const std::weak_ptr<TensorImpl>& view_base() const { return view_base_; }
+  uint64_t view_base_history() const { return view_base_history_; }
+  void set_view_base(std::weak_ptr<TensorImpl> base, uint64_t history) {
+    view_base_ = std::move(base);
+    view_base_history_ = history;
+  }
+  void set_view_base_history(uint64_t history) { view_base_history_ = history; }
 
   // Takes other's data (storage, offset, sizes, strides, dtype) and keeps this
   // tensor's autograd slot, as libtorch's set_data: Module::to() converts
@@ -71,6 +82,8 @@ class TensorImpl {
   ScalarType dtype_;
   bool is_contiguous_;
   bool is_view_ = false;
+  std::weak_ptr<TensorImpl> view_base_;
+  uint64_t view_base_history_ = 0;
   std::unique_ptr<AutogradMeta> autograd_meta_;
 };
 

@@ -626,9 +626,158 @@ TEST_CASE("comparisons and argmax give outputs that do not require grad", "[auto
   REQUIRE_THROWS_WITH(am.backward(), Contains("non-differentiable op such as a comparison, argmax"));
 }
 
-TEST_CASE("requires_grad_ is refused for integer tensors and for non-leaves", "[autograd]") {
+TEST_CASE("requires_grad_ is refused for integer tensors and for turning a non-leaf off",
+          "[autograd]") {
   Tensor i = zeros({2}, kLong);
   REQUIRE_THROWS_WITH(i.requires_grad_(), Contains("floating point") && Contains("int64"));
   Tensor y = leaf({1}) * 2.0;
   REQUIRE_THROWS_WITH(y.requires_grad_(false), Contains("leaf") && Contains("MulBackward"));
+  // Turning it on is a no-op, as PyTorch: it already requires grad.
+  REQUIRE(y.requires_grad_(true).grad_fn()->name() == "MulBackward");
+}
+
+TEST_CASE("a leaf that stops requiring grad after its graph was recorded gets no .grad",
+          "[autograd]") {
+  Tensor x = leaf({1, 2});
+  Tensor y = (x * 3.0).sum();
+  x.requires_grad_(false);
+  y.backward();
+  REQUIRE_FALSE(x.grad().defined());
+}
+
+TEST_CASE("backward casts a gradient of another dtype to the output's, as libtorch",
+          "[autograd]") {
+  Tensor x = ones({2}).requires_grad_();
+  Tensor y = x * 2.0;
+  y.backward(tensor({1.0, 3.0}, kDouble));
+  REQUIRE(x.grad().scalar_type() == kFloat);
+  require_values(x.grad(), {2, 6});
+}
+
+TEST_CASE("a root given twice sends its gradient twice", "[autograd]") {
+  Tensor x = leaf({1, 2, 3});
+  Tensor y = x * 2.0;
+  autograd::backward({y, y}, {ones_like(y), ones_like(y) * 3.0});
+  require_values(x.grad(), {8, 8, 8});
+  Tensor s = (x * x).sum();
+  const tensor_list g = autograd::grad({s, s}, {x});
+  require_values(g[0], {4, 8, 12});  // 2 * 2x
+}
+
+// ---- views of a tensor changed in place: Note [Views of a tensor changed in place] ----
+
+TEST_CASE("a view made before an in-place op on its base sees the op in its gradient",
+          "[autograd]") {
+  Tensor x = leaf({1, 2, 3});
+  Tensor y = x * 1.0;
+  Tensor v = y.select(0, 0);
+  y.mul_(2.0);
+  REQUIRE(v.grad_fn()->name() == "ViewOfBaseBackward");
+  v.backward();
+  require_values(x.grad(), {2, 0, 0});
+
+  Tensor x2 = leaf({1, 2, 3});
+  Tensor y2 = x2 * 1.0;
+  Tensor s = y2.slice(0, 0, 2);
+  y2.mul_(3.0);
+  (s * s).sum().backward();  // s = 3 x[:2]: d(9 x^2) = 18 x
+  require_values(x2.grad(), {18, 36, 0});
+}
+
+TEST_CASE("a view of a tensor that had no history joins the graph of an in-place op on it",
+          "[autograd]") {
+  Tensor w = leaf({1, 2, 3});
+  Tensor y = ones({3}, kDouble);
+  Tensor v = y.slice(0, 1, 3);
+  REQUIRE_FALSE(v.requires_grad());
+  y.mul_(w);
+  REQUIRE(v.requires_grad());
+  (v * f64({10, 100})).sum().backward();
+  require_values(w.grad(), {0, 10, 100});
+}
+
+TEST_CASE("views of views, expanded views and a source that requires grad follow the base",
+          "[autograd]") {
+  Tensor x = leaf({1, 2, 3, 4});
+  Tensor w = leaf({5, 6, 7, 8});
+  Tensor y = x * 1.0;
+  Tensor m = y.view({2, 2});
+  Tensor row = m.select(0, 1);               // y[2:4], through a view of a view
+  Tensor wide = y.slice(0, 0, 1).expand({3});  // y[0] three times
+  y.mul_(w);
+  (row.sum() + wide.sum()).backward();
+  require_values(x.grad(), {3 * 5, 0, 7, 8});
+  require_values(w.grad(), {3 * 1, 0, 3, 4});
+}
+
+TEST_CASE("gradcheck and gradgradcheck through a view made before an in-place op", "[autograd]") {
+  const Tensor x = randn({3, 4}, kDouble).requires_grad_();
+  const autograd::GradcheckFn fn = [](const tensor_list& in) {
+    Tensor y = in[0] * 1.0;
+    Tensor col = y.t().select(0, 2);
+    y.mul_(in[0]);
+    return (col * col).sum();  // sum over rows of x[:, 2]^4
+  };
+  REQUIRE_GRADCHECK(autograd::gradcheck(fn, {x}));
+  REQUIRE_GRADCHECK(autograd::gradgradcheck(fn, {x}));
+}
+
+TEST_CASE("in-place ops that do not change the base's history leave its views as they were",
+          "[autograd]") {
+  Tensor x = leaf({1, 2});
+  Tensor y = x * 2.0;
+  Tensor v = y.select(0, 1);
+  {
+    NoGradGuard guard;
+    y.add_(1.0);  // no new history: v keeps SelectBackward
+  }
+  REQUIRE(v.grad_fn()->name() == "SelectBackward");
+  v.backward();
+  require_values(x.grad(), {0, 2});
+}
+
+TEST_CASE("retain_grad follows an in-place op to the tensor's new value", "[autograd]") {
+  Tensor x = leaf({1, 2, 3});
+  Tensor y = x * 2.0;
+  y.retain_grad();
+  y.mul_(3.0);
+  (y * y).sum().backward();
+  require_values(y.grad(), {12, 24, 36});  // 2 y, y = 6 x
+}
+
+TEST_CASE("remove_hook finds a hook registered before an in-place op", "[autograd]") {
+  Tensor x = leaf({1, 2, 3});
+  Tensor y = x * 2.0;
+  const unsigned h = y.register_hook([](const Tensor& g) { return g * 0.0; });
+  y.mul_(3.0);
+  y.remove_hook(h);
+  (y * y).sum().backward();
+  require_values(x.grad(), {72, 144, 216});  // d(36 x^2)
+}
+
+TEST_CASE("uniform_ and normal_ on a non-leaf cut its history", "[autograd]") {
+  Tensor x = leaf({1, 2, 3});
+  Tensor y = x * 2.0;
+  y.uniform_();
+  REQUIRE(y.grad_fn()->name() == "UniformBackward");
+  Tensor z = x * 2.0;
+  z.normal_();
+  REQUIRE(z.grad_fn()->name() == "NormalBackward");
+  (y.sum() + z.sum()).backward();
+  REQUIRE_FALSE(x.grad().defined());  // nothing of x is left in y or z
+}
+
+TEST_CASE("detach_ is refused on a view", "[autograd]") {
+  Tensor y = leaf({1, 2}) * 2.0;
+  Tensor v = y.select(0, 0);
+  REQUIRE_THROWS_WITH(v.detach_(), Contains("detach_: cannot detach a view in place"));
+}
+
+TEST_CASE("gradcheck fails where the function is NaN: nothing there can be shown to agree",
+          "[autograd]") {
+  const Tensor x = leaf({1, 2});
+  const autograd::GradcheckFn fn = [](const tensor_list& in) { return (in[0] - 10.0).log(); };
+  const autograd::GradcheckResult r = autograd::gradcheck(fn, {x});
+  REQUIRE_FALSE(r.ok);
+  REQUIRE(std::isnan(r.numeric));
 }

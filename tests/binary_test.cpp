@@ -224,6 +224,35 @@ TEST_CASE("type promotion follows PyTorch", "[binary]") {
   }
 }
 
+TEST_CASE("a scalar beyond float32's range is +-inf in float32 ops, not an error, as PyTorch",
+          "[binary]") {
+  const Tensor x = tensor({1.0f, -2.0f});
+  REQUIRE(values(x * 1e40) == std::vector<double>{INFINITY, -INFINITY});
+  REQUIRE(values(x < 1e300) == std::vector<double>{1, 1});
+  REQUIRE(values(x + -1e40) == std::vector<double>{-INFINITY, -INFINITY});
+  REQUIRE(values(tensor({1, 2}, kLong) + 1e300) == std::vector<double>{INFINITY, INFINITY});
+  REQUIRE(values(pow(tensor({2.0f}), 1e40)) == std::vector<double>{INFINITY});
+}
+
+TEST_CASE("bool scalars in subtraction, bool alpha on numbers, pow and argmax of bools are refused",
+          "[binary]") {
+  const Tensor x = tensor({1.0f, 2.0f});
+  REQUIRE_THROWS_WITH(x - true, Catch::Contains("sub: subtraction with a bool scalar"));
+  REQUIRE_THROWS_WITH(true - x, Catch::Contains("rsub: subtraction with a bool scalar"));
+  REQUIRE_THROWS_WITH(x.clone().sub_(true), Catch::Contains("sub_: subtraction with a bool scalar"));
+  REQUIRE_THROWS_WITH(add(x, x, true), Catch::Contains("add: a bool alpha is only supported for bool"));
+  const Tensor b = tensor({true, false});
+  REQUIRE_THROWS_WITH(pow(b, b), Catch::Contains("pow: not implemented for bool"));
+  REQUIRE_THROWS_WITH(argmax(b), Catch::Contains("argmax: not implemented for bool"));
+  REQUIRE(values(add(b, b, true)) == std::vector<double>{1, 0});  // or, for bools
+}
+
+TEST_CASE("max(a, b) and min(a, b) are maximum and minimum, as libtorch", "[binary]") {
+  const Tensor a = tensor({1.0f, 5.0f}), b = tensor({3.0f, 2.0f});
+  REQUIRE(values(max(a, b)) == std::vector<double>{3, 5});
+  REQUIRE(values(min(a, b)) == std::vector<double>{1, 2});
+}
+
 TEST_CASE("maximum and minimum propagate NaN", "[binary]") {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   Tensor a = tensor({nan, 1.0, 2.0}, kDouble), b = tensor({0.0, nan, 3.0}, kDouble);
@@ -489,7 +518,7 @@ TEST_CASE("bool subtraction and negative integer powers are refused as in PyTorc
   REQUIRE_THROWS_WITH(pow(i, -1), Catch::Contains("integers to negative integer powers"));
   REQUIRE(values(pow(i, tensor({3, 0}))) == std::vector<double>{8, 1});
   REQUIRE(values(pow(i, 2)) == std::vector<double>{4, 9});
-  REQUIRE(values(pow(b, tensor({false, true}))) == std::vector<double>{1, 0});  // a^0 = 1, a^1 = a
+  REQUIRE_THROWS_WITH(pow(b, tensor({false, true})), Catch::Contains("pow: not implemented for bool"));
 }
 
 TEST_CASE("maximum/minimum send the gradient to both inputs where the result is NaN",

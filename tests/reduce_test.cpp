@@ -168,6 +168,25 @@ TEST_CASE("amax and amin split the gradient evenly between tied elements of each
   require_values(w.grad(), {0, 0, 0});
 }
 
+TEST_CASE("x.var(1) and x.std(-1) reduce over that dim; only a bool means unbiased, as libtorch",
+          "[reduce]") {
+  const Tensor x = arange(12, kDouble).reshape({3, 4});
+  REQUIRE(x.std(1).sizes() == IntArrayRef({3}));
+  require_values(x.var(1), {5.0 / 3, 5.0 / 3, 5.0 / 3});  // var of 4 consecutive integers
+  REQUIRE(x.var(0).sizes() == IntArrayRef({4}));
+  require_values(x.var(0), {16, 16, 16, 16});  // {0, 4, 8}: mean 4, (16 + 0 + 16) / 2
+  REQUIRE(x.std(-1).sizes() == IntArrayRef({3}));
+  require_values(x.var(false), naive_reduce(x, {}, [](const Group& g) { return var_of(g, false); }));
+  REQUIRE(x.std(true).dim() == 0);
+}
+
+TEST_CASE("the p-norm's gradient for p < 1 is 0 at zero elements, not NaN", "[reduce]") {
+  const Tensor x = tensor({1.0, -4.0, 0.0}, kDouble).requires_grad_();
+  x.norm(0.5).backward();
+  // n = (1 + 2)^2 = 9; dn/dx_i = sign(x_i) |x_i|^-0.5 n^0.5
+  require_values(x.grad(), {3, -1.5, 0});
+}
+
 TEST_CASE("reductions without dims cover every element and give 0-d results", "[reduce]") {
   const Tensor x = random_double({3, 4, 5});
   REQUIRE(x.sum().dim() == 0);

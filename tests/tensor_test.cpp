@@ -164,3 +164,49 @@ TEST_CASE("data_ptr checks the requested type", "[tensor]") {
   REQUIRE(t.data_ptr<float>() != nullptr);
   REQUIRE_THROWS_WITH(t.data_ptr<double>(), Catch::Contains("dtype float32 but float64 was requested"));
 }
+
+TEST_CASE("assigning to a temporary view writes into it; assigning to a name rebinds, as libtorch",
+          "[tensor]") {
+  Tensor y = zeros({2, 3});
+  y[0] = ones({3});
+  y[1][2] = 7;
+  y.select(1, 0) = tensor({4.0f, 5.0f});
+  REQUIRE(ember_test::values(y) == std::vector<double>{4, 1, 1, 5, 0, 7});
+  Tensor a = zeros({2});
+  const Tensor b = ones({2});
+  a = b;  // a named tensor: the handle now aliases b
+  REQUIRE(a.is_same(b));
+}
+
+TEST_CASE("in-place methods work through const handles, as libtorch's (x.grad().zero_())",
+          "[tensor]") {
+  Tensor x = ones({2}).requires_grad_();
+  (x * 3.0).sum().backward();
+  x.grad().zero_();
+  REQUIRE(ember_test::values(x.grad()) == std::vector<double>{0, 0});
+  const Tensor c = ones({2});
+  c.add_(1).mul_(2);
+  REQUIRE(ember_test::values(c) == std::vector<double>{4, 4});
+}
+
+TEST_CASE("full infers int64 from an integer value and bool from a bool, as libtorch 1.13",
+          "[tensor]") {
+  REQUIRE(full({2}, 7).scalar_type() == kLong);
+  REQUIRE(full({2}, true).scalar_type() == kBool);
+  REQUIRE(full({2}, 7.5).scalar_type() == kFloat);
+  REQUIRE(full({2}, 7, kDouble).scalar_type() == kDouble);
+  REQUIRE(zeros({2}).scalar_type() == kFloat);
+  REQUIRE(ones({2}).scalar_type() == kFloat);
+  // *_like with options that name no dtype keep the tensor's.
+  const Tensor d = zeros({2}, kDouble);
+  REQUIRE(full_like(d, 3, TensorOptions()).scalar_type() == kDouble);
+  REQUIRE(zeros_like(d, TensorOptions()).scalar_type() == kDouble);
+}
+
+TEST_CASE("arange with an integer dtype truncates float bounds and step first, as PyTorch",
+          "[tensor]") {
+  REQUIRE(values(arange(0, 5, 1.5, kLong)) == std::vector<double>{0, 1, 2, 3, 4});
+  REQUIRE(values(arange(5.5, kLong)) == std::vector<double>{0, 1, 2, 3, 4});
+  REQUIRE_THROWS_WITH(arange(0, 1, 0.1, kLong), Catch::Contains("arange: step must be nonzero"));
+  REQUIRE(values(arange(0, 1, 0.25)) == std::vector<double>{0, 0.25, 0.5, 0.75});
+}

@@ -86,6 +86,8 @@ ScalarType div_type(const Tensor& a, const Tensor& b) {
 void check_alpha(const char* name, ScalarType compute, const Scalar& alpha) {
   EMBER_CHECK(!alpha.is_floating_point() || is_floating_point(compute), name, ": for ", compute,
               " tensors, alpha must not be a floating point number, got ", alpha);
+  EMBER_CHECK(!alpha.is_bool() || compute == kBool, name,
+              ": a bool alpha is only supported for bool results, got ", compute);
 }
 
 // -s, keeping an integer alpha integral (sub_ forwards to add_ with -alpha).
@@ -143,6 +145,9 @@ void check_sub_operands(const char* name, const Tensor& a, const Tensor& b) {
               ": subtraction with a bool tensor is not supported (", a.scalar_type(), " - ",
               b.scalar_type(), "); to invert a mask use logical_not()");
 }
+void check_sub_scalar(const char* name, const Scalar& s) {
+  EMBER_CHECK(!s.is_bool(), name, ": subtraction with a bool scalar is not supported");
+}
 }  // namespace
 
 Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
@@ -153,9 +158,11 @@ Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   return out;
 }
 Tensor sub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  check_sub_scalar("sub", b);
   return sub(a, detail::scalar_operand(b, a), alpha);
 }
 Tensor rsub(const Tensor& a, const Scalar& b, const Scalar& alpha) {
+  check_sub_scalar("rsub", b);
   return sub(detail::scalar_operand(b, a), a, alpha);
 }
 
@@ -178,6 +185,7 @@ Tensor div(const Tensor& a, const Scalar& b) { return div(a, detail::scalar_oper
 // ---- pow ----
 
 Tensor pow(const Tensor& base, const Tensor& exponent) {
+  EMBER_CHECK(result_type(base, exponent) != kBool, "pow: not implemented for bool tensors");
   Tensor out = binary<functors::Pow>("pow", base, exponent, result_type(base, exponent));
   if (autograd::needs_grad(base, exponent)) {
     auto node = autograd::make_node("PowBackward", {base, exponent}, [](Node& n, const tensor_list& g) {
@@ -202,9 +210,10 @@ Tensor pow(const Tensor& base, const Tensor& exponent) {
 
 Tensor pow(const Tensor& base, const Scalar& exponent) {
   const ScalarType t = result_type(base, exponent);
+  EMBER_CHECK(t != kBool, "pow: not implemented for bool tensors");
   EMBER_CHECK(is_floating_point(t) || exponent.toDouble() >= 0, "pow: integers to negative integer "
               "powers are not allowed (", base.scalar_type(), " tensor ** ", exponent, ")");
-  const Tensor e = scalar_tensor(exponent, base.options().dtype(t).device(kCPU));
+  const Tensor e = detail::scalar_operand(exponent, base);
   Tensor out = binary<functors::Pow>("pow", base, e, t);
   if (autograd::needs_grad(base)) {
     const double p = exponent.toDouble();
@@ -306,23 +315,26 @@ Tensor Tensor::pow(const Scalar& e) const { return ember::pow(*this, e); }
 Tensor Tensor::maximum(const Tensor& o) const { return ember::maximum(*this, o); }
 Tensor Tensor::minimum(const Tensor& o) const { return ember::minimum(*this, o); }
 
-Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
+Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) const {
   autograd::check_inplace(*this, "add_", {other});
   const bool grad = autograd::needs_grad(*this, other);
   check_alpha("add_", result_type(*this, other), alpha);
   auto node = grad ? add_node("AddBackward", *this, other, alpha.toDouble()) : nullptr;
   binary_inplace<functors::Add>("add_", *this, other, result_type(*this, other), alpha.toDouble());
   if (node) autograd::rebase_history(*this, node);
-  return *this;
+  return const_cast<Tensor&>(*this);
 }
-Tensor& Tensor::add_(const Scalar& o, const Scalar& alpha) { return add_(detail::scalar_operand(o, *this), alpha); }
-Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
+Tensor& Tensor::add_(const Scalar& o, const Scalar& alpha) const { return add_(detail::scalar_operand(o, *this), alpha); }
+Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) const {
   check_sub_operands("sub_", *this, other);
   return add_(other, negate(alpha));
 }
-Tensor& Tensor::sub_(const Scalar& o, const Scalar& alpha) { return sub_(detail::scalar_operand(o, *this), alpha); }
+Tensor& Tensor::sub_(const Scalar& o, const Scalar& alpha) const {
+  check_sub_scalar("sub_", o);
+  return sub_(detail::scalar_operand(o, *this), alpha);
+}
 
-Tensor& Tensor::mul_(const Tensor& other) {
+Tensor& Tensor::mul_(const Tensor& other) const {
   autograd::check_inplace(*this, "mul_", {other});
   std::shared_ptr<Node> node;
   // other's gradient needs the value self had: a clone that keeps self's
@@ -331,20 +343,20 @@ Tensor& Tensor::mul_(const Tensor& other) {
     node = mul_node(*this, other, other.requires_grad() ? clone() : Tensor());
   binary_inplace<functors::Mul>("mul_", *this, other, result_type(*this, other));
   if (node) autograd::rebase_history(*this, node);
-  return *this;
+  return const_cast<Tensor&>(*this);
 }
-Tensor& Tensor::mul_(const Scalar& o) { return mul_(detail::scalar_operand(o, *this)); }
+Tensor& Tensor::mul_(const Scalar& o) const { return mul_(detail::scalar_operand(o, *this)); }
 
-Tensor& Tensor::div_(const Tensor& other) {
+Tensor& Tensor::div_(const Tensor& other) const {
   autograd::check_inplace(*this, "div_", {other});
   std::shared_ptr<Node> node;
   if (autograd::needs_grad(*this, other))
     node = div_node(*this, other, other.requires_grad() ? clone() : Tensor());  // as mul_
   binary_inplace<functors::Div>("div_", *this, other, div_type(*this, other));
   if (node) autograd::rebase_history(*this, node);
-  return *this;
+  return const_cast<Tensor&>(*this);
 }
-Tensor& Tensor::div_(const Scalar& o) { return div_(detail::scalar_operand(o, *this)); }
+Tensor& Tensor::div_(const Scalar& o) const { return div_(detail::scalar_operand(o, *this)); }
 
 // ---- operators ----
 

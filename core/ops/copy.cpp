@@ -19,7 +19,7 @@ void detail::copy_cpu(const Tensor& dst, const Tensor& src) {
   });
 }
 
-Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
+Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   EMBER_CHECK(is_expandable_to(src.sizes(), sizes()), "copy_: source of shape ", src.sizes(),
               " cannot be broadcast to destination of shape ", sizes());
   autograd::check_inplace(*this, "copy_", {src});
@@ -35,7 +35,7 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) {
         });
     autograd::rebase_history(*this, node);
   }
-  return *this;
+  return const_cast<Tensor&>(*this);
 }
 
 Tensor Tensor::clone() const {
@@ -67,14 +67,13 @@ Tensor Tensor::to(const TensorOptions& options, bool non_blocking, bool copy) co
 
 Tensor Tensor::to(Device target, ScalarType dtype, bool non_blocking, bool copy) const {
   if (target == device() && dtype == scalar_type() && !copy) return *this;
-  EMBER_CHECK(!requires_grad() || ember::is_floating_point(dtype), "to: cannot convert a tensor that "
-              "requires grad to ", dtype, " (gradients need a floating point dtype)");
   // As PyTorch: a non_blocking copy to the host lands in pinned memory, so it
   // is queued without a wait (the caller synchronizes before reading it).
   const bool pin = non_blocking && is_cuda() && target.is_cpu();
   Tensor out = empty(sizes(), TensorOptions(dtype).device(target).pinned_memory(pin));
   detail::copy_any_device(out, *this, non_blocking);
-  if (autograd::needs_grad(*this)) {
+  // An integer or bool copy leaves the graph, as PyTorch (no gradient has that dtype).
+  if (autograd::needs_grad(*this) && ember::is_floating_point(dtype)) {
     // The gradient goes back to this tensor's device; the engine casts it to its dtype.
     auto node = autograd::make_node("ToCopyBackward", {*this},
         [home = device()](autograd::Node&, const tensor_list& g) {
@@ -119,7 +118,7 @@ void detail::fill_kernel(const Tensor& t, const Scalar& value) {
   });
 }
 
-Tensor& Tensor::fill_(const Scalar& value) {
+Tensor& Tensor::fill_(const Scalar& value) const {
   autograd::check_inplace(*this, "fill_");
   EMBER_CHECK(converts_without_overflow(value, scalar_type()), "fill_: value ", value,
               " cannot be converted to type ", scalar_type(), " without overflow");
@@ -129,9 +128,9 @@ Tensor& Tensor::fill_(const Scalar& value) {
     autograd::rebase_history(*this, autograd::make_node("FillBackward", tensor_list{},
         [](autograd::Node&, const tensor_list&) { return tensor_list{}; }));
   }
-  return *this;
+  return const_cast<Tensor&>(*this);
 }
 
-Tensor& Tensor::zero_() { return fill_(0); }
+Tensor& Tensor::zero_() const { return fill_(0); }
 
 }  // namespace ember

@@ -2,6 +2,8 @@
 // Internal helpers shared by the elementwise op files (binary.cpp, unary.cpp,
 // compare.cpp): device checks (CPU scalars join any device), dtype casts that record nothing, and the CPU
 // launch of a functor over broadcast operands.
+#include <cmath>
+
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/factory.h"
@@ -52,8 +54,11 @@ inline Tensor cast_for_kernel(const Tensor& x, ScalarType t) {
 
 // A Scalar operand as a 0-dim CPU tensor of the dtype an op with `like`
 // computes in: a CPU scalar, which joins `like`'s device by value.
+// A value beyond float32's range becomes +-inf, as the cast in PyTorch's kernels.
 inline Tensor scalar_operand(const Scalar& s, const Tensor& like) {
-  return scalar_tensor(s, like.options().dtype(result_type(like, s)).device(kCPU));
+  const ScalarType t = result_type(like, s);
+  const Scalar v = converts_without_overflow(s, t) ? s : Scalar(std::copysign(INFINITY, s.toDouble()));
+  return scalar_tensor(v, like.options().dtype(t).device(kCPU));
 }
 
 // Category order for promotion: bool 0 < integer 1 < floating 2.

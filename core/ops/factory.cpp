@@ -69,23 +69,37 @@ Tensor empty(IntArrayRef size, const TensorOptions& options) {
 }
 
 Tensor full(IntArrayRef size, const Scalar& fill_value, const TensorOptions& options) {
-  Tensor t = empty(size, options.requires_grad(false));
+  // Without a dtype, an integer value makes int64 and a bool makes bool, as libtorch 1.13.
+  const bool infer = !options.has_dtype() && !fill_value.is_floating_point();
+  Tensor t = empty(size, (infer ? options.dtype(fill_value.type()) : options).requires_grad(false));
   EMBER_CHECK(converts_without_overflow(fill_value, t.scalar_type()), "full: value ", fill_value,
               " cannot be converted to type ", t.scalar_type(), " without overflow");
   detail::fill_kernel(t, fill_value);  // a new tensor starts at version 0
   return apply_requires_grad(std::move(t), options);
 }
-Tensor zeros(IntArrayRef size, const TensorOptions& options) { return full(size, 0, options); }
-Tensor ones(IntArrayRef size, const TensorOptions& options) { return full(size, 1, options); }
+// 0.0 and 1.0: float32 unless options say otherwise (full would infer int64 from 0 and 1).
+Tensor zeros(IntArrayRef size, const TensorOptions& options) { return full(size, 0.0, options); }
+Tensor ones(IntArrayRef size, const TensorOptions& options) { return full(size, 1.0, options); }
+
+namespace {
+// o, with t's dtype and device where o names none (as PyTorch's *_like).
+TensorOptions like(const Tensor& t, TensorOptions o) {
+  if (!o.has_dtype()) o = o.dtype(t.scalar_type());
+  if (!o.has_device()) o = o.device(t.device());
+  return o;
+}
+}  // namespace
 
 Tensor empty_like(const Tensor& t) { return empty(t.sizes(), t.options()); }
-Tensor empty_like(const Tensor& t, const TensorOptions& o) { return empty(t.sizes(), o); }
+Tensor empty_like(const Tensor& t, const TensorOptions& o) { return empty(t.sizes(), like(t, o)); }
 Tensor zeros_like(const Tensor& t) { return zeros(t.sizes(), t.options()); }
-Tensor zeros_like(const Tensor& t, const TensorOptions& o) { return zeros(t.sizes(), o); }
+Tensor zeros_like(const Tensor& t, const TensorOptions& o) { return zeros(t.sizes(), like(t, o)); }
 Tensor ones_like(const Tensor& t) { return ones(t.sizes(), t.options()); }
-Tensor ones_like(const Tensor& t, const TensorOptions& o) { return ones(t.sizes(), o); }
+Tensor ones_like(const Tensor& t, const TensorOptions& o) { return ones(t.sizes(), like(t, o)); }
 Tensor full_like(const Tensor& t, const Scalar& v) { return full(t.sizes(), v, t.options()); }
-Tensor full_like(const Tensor& t, const Scalar& v, const TensorOptions& o) { return full(t.sizes(), v, o); }
+Tensor full_like(const Tensor& t, const Scalar& v, const TensorOptions& o) {
+  return full(t.sizes(), v, like(t, o));
+}
 
 Tensor arange(const Scalar& end, const TensorOptions& options) { return arange(0, end, 1, options); }
 Tensor arange(const Scalar& start, const Scalar& end, const TensorOptions& options) {
@@ -93,6 +107,9 @@ Tensor arange(const Scalar& start, const Scalar& end, const TensorOptions& optio
 }
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, const TensorOptions& options) {
   const bool all_int = !start.is_floating_point() && !end.is_floating_point() && !step.is_floating_point();
+  // An integer dtype truncates the bounds and the step first, as PyTorch.
+  if (!all_int && options.has_dtype() && !is_floating_point(options.dtype()))
+    return arange(start.toLong(), end.toLong(), step.toLong(), options);
   const TensorOptions o = options.has_dtype() ? options : options.dtype(all_int ? kLong : kFloat);
   const double s = step.toDouble(), a = start.toDouble(), b = end.toDouble();
   EMBER_CHECK(s != 0, "arange: step must be nonzero");

@@ -283,7 +283,7 @@ Tensor Tensor::gather(int64_t dim, const Tensor& index) const {
 Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const {
   return ember::scatter_add(*this, dim, index, src);
 }
-Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) {
+Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const {
   autograd::check_inplace(*this, "scatter_add_", {src});
   dim = check_scatter_add("scatter_add_", *this, dim, index, src);
   assert_no_internal_overlap("scatter_add_", *this);
@@ -293,7 +293,7 @@ Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src
   scatter_add_into("scatter_add_", *this, dim, index, src);
   impl()->bump_version();
   if (node) autograd::rebase_history(*this, node);
-  return *this;
+  return const_cast<Tensor&>(*this);
 }
 Tensor Tensor::masked_fill(const Tensor& mask, const Scalar& value) const {
   return ember::masked_fill(*this, mask, value);

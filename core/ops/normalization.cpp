@@ -183,7 +183,7 @@ void check_layer_norm(const Tensor& x, IntArrayRef normalized_shape, const Tenso
 
 Tensor batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
                   const Tensor& running_mean, const Tensor& running_var, bool training,
-                  double momentum, double eps) {
+                  double momentum, double eps, bool /*cudnn_enabled*/) {
   check_batch_norm(x, weight, bias, running_mean, running_var, training);
   const int64_t c = x.size(1);
   const Tensor xc = detail::contiguous_for_kernel(x);

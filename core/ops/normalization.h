@@ -9,10 +9,12 @@ namespace ember {
 // training: normalize with the batch statistics and, when running stats are
 // given, update them in place: running = (1 - momentum) * running + momentum *
 // batch, with the unbiased batch variance for running_var (as PyTorch).
-// Not training: normalize with the running statistics.
+// Not training: normalize with the running statistics. cudnn_enabled is
+// accepted for libtorch's signature; whether CUDA tensors go through cuDNN is
+// backends::cudnn::set_batch_norm_enabled's to say.
 Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
                   const Tensor& running_mean, const Tensor& running_var, bool training,
-                  double momentum, double eps);
+                  double momentum, double eps, bool cudnn_enabled = true);
 
 // Normalizes over the trailing dims given by normalized_shape.
 Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight = {},

@@ -37,7 +37,8 @@ void fill_cpu(Tensor& t, const Draw& draw) {
 
 // Runs `fill` on t directly when contiguous, else on a contiguous temporary copied back.
 template <typename Fill>
-Tensor& fill_in_place(Tensor& self, const char* op, const Fill& fill) {
+// backward_name: the node that cuts a non-leaf's history (the old values no longer matter).
+Tensor& fill_in_place(Tensor& self, const char* op, const char* backward_name, const Fill& fill) {
   autograd::check_inplace(self, op);
   assert_no_internal_overlap(op, self);  // one location would get several draws
   if (self.is_contiguous()) {
@@ -50,14 +51,18 @@ Tensor& fill_in_place(Tensor& self, const char* op, const Fill& fill) {
     detail::copy_any_device(self, tmp);
   }
   self.impl()->bump_version();
+  if (autograd::needs_grad(self)) {
+    autograd::rebase_history(self, autograd::make_node(backward_name, tensor_list{},
+        [](autograd::Node&, const tensor_list&) { return tensor_list{}; }));
+  }
   return self;
 }
 
 }  // namespace
 
-Tensor& Tensor::uniform_(double from, double to) {
+Tensor& Tensor::uniform_(double from, double to) const {
   EMBER_CHECK(from <= to, "uniform_: from (", from, ") must be <= to (", to, ")");
-  return fill_in_place(*this, "uniform_", [&](Tensor& t) {
+  return fill_in_place(const_cast<Tensor&>(*this), "uniform_", "UniformBackward", [&](Tensor& t) {
     if (t.is_cuda()) return cuda::fill_uniform(t, from, to);
     dispatch_floating(t.scalar_type(), "uniform_", [&]<typename T>() {
       fill_cpu<T>(t, philox::UniformDraw<T>{from, to - from});
@@ -65,9 +70,9 @@ Tensor& Tensor::uniform_(double from, double to) {
   });
 }
 
-Tensor& Tensor::normal_(double mean, double std) {
+Tensor& Tensor::normal_(double mean, double std) const {
   EMBER_CHECK(std >= 0, "normal_: std must be non-negative, got ", std);
-  return fill_in_place(*this, "normal_", [&](Tensor& t) {
+  return fill_in_place(const_cast<Tensor&>(*this), "normal_", "NormalBackward", [&](Tensor& t) {
     if (t.is_cuda()) return cuda::fill_normal(t, mean, std);
     dispatch_floating(t.scalar_type(), "normal_", [&]<typename T>() {
       fill_cpu<T>(t, philox::NormalDraw<T>{mean, std});

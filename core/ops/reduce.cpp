@@ -235,6 +235,8 @@ std::tuple<Tensor, Tensor> max_min_dim(const char* op, const Tensor& x, int64_t 
 
 Tensor arg_max_min(const char* op, const Tensor& x, std::optional<int64_t> dim, bool keepdim,
                    bool is_max) {
+  EMBER_CHECK(x.scalar_type() != kBool, op, ": not implemented for bool tensors (as PyTorch); "
+              "convert to int64 first");
   if (dim) {
     const int64_t d = detail::wrap_reduction_dim(op, x, *dim);
     return std::get<1>(arg_reduce_dim(op, x, d, keepdim, is_max, /*with_values=*/false));
@@ -347,7 +349,9 @@ Tensor norm_backward(const Tensor& g, const Tensor& x, const Tensor& norm, doubl
   const Tensor nrm = detail::restore_reduced_dims(norm, x.dim(), mask, keepdim);
   if (p == 2) return x * where(nrm == 0, 0.0, g_full / nrm);
   const Tensor scale = where(nrm == 0, 0.0, g_full / pow(nrm, p - 1));
-  return sign(x) * pow(abs(x), p - 1) * scale;
+  // |x|^(p-1) is inf at x == 0 for p < 1; the gradient there is 0, as PyTorch.
+  const Tensor slope = p < 1 ? where(x == 0, 0.0, pow(abs(x), p - 1)) : pow(abs(x), p - 1);
+  return sign(x) * slope * scale;
 }
 
 // The number of nonzero elements, in x's dtype; its gradient is 0 (recorded,
@@ -455,11 +459,9 @@ Tensor Tensor::argmax(std::optional<int64_t> dim, bool keepdim) const {
 Tensor Tensor::argmin(std::optional<int64_t> dim, bool keepdim) const {
   return ember::argmin(*this, dim, keepdim);
 }
-Tensor Tensor::var(bool unbiased) const { return ember::var(*this, {}, unbiased, false); }
 Tensor Tensor::var(IntArrayRef dim, bool unbiased, bool keepdim) const {
   return ember::var(*this, dim, unbiased, keepdim);
 }
-Tensor Tensor::std(bool unbiased) const { return ember::std(*this, {}, unbiased, false); }
 Tensor Tensor::std(IntArrayRef dim, bool unbiased, bool keepdim) const {
   return ember::std(*this, dim, unbiased, keepdim);
 }

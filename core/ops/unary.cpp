@@ -324,7 +324,7 @@ Tensor logical_not(const Tensor& x) { return predicate<functors::LogicalNot>("lo
 
 // ---- in place (Note [Version counters]; the pattern of Tensor::mul_ in binary.cpp) ----
 
-Tensor& Tensor::neg_() {
+Tensor& Tensor::neg_() const {
   check_neg_dtype("neg_", *this);
   autograd::check_inplace(*this, "neg_");
   auto node = autograd::needs_grad(*this)
@@ -333,14 +333,14 @@ Tensor& Tensor::neg_() {
                   : nullptr;
   apply_inplace<functors::Neg>("neg_", *this);
   if (node) autograd::rebase_history(*this, node);
-  return *this;
+  return const_cast<Tensor&>(*this);
 }
 
 // relu's backward needs only where the output is positive, and the output is
 // exactly what self holds after the write: saving self (as the node's output,
 // after rebase_history) costs no clone, and the version check still catches a
 // later in-place write to it.
-Tensor& Tensor::relu_() {
+Tensor& Tensor::relu_() const {
   autograd::check_inplace(*this, "relu_");
   auto node = autograd::needs_grad(*this)
                   ? unary_node("ReluBackward", *this, Save::kOutput, relu_grad)
@@ -350,12 +350,12 @@ Tensor& Tensor::relu_() {
     autograd::rebase_history(*this, node);
     node->save(*this, /*is_output=*/true);
   }
-  return *this;
+  return const_cast<Tensor&>(*this);
 }
 
 // The output cannot tell x == min from x < min, so the gradient mask is taken
 // from x before the write (1 byte an element, less than a clone of x).
-Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
+Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) const {
   check_clamp_bounds("clamp_", min, max);
   detail::check_inplace_dtype("clamp_", *this, clamp_type(*this, min, max));
   autograd::check_inplace(*this, "clamp_");
@@ -370,7 +370,7 @@ Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
   });
   impl()->bump_version();
   if (node) autograd::rebase_history(*this, node);
-  return *this;
+  return const_cast<Tensor&>(*this);
 }
 
 // ---- Tensor methods ----

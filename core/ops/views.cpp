@@ -6,6 +6,7 @@
 #include "ember/core/ops/views.h"
 
 #include "ember/autograd/function.h"
+#include "ember/autograd/view_history.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/reduce.h"
 #include "ember/core/shape.h"
@@ -20,6 +21,7 @@ Tensor make_view(const Tensor& x, DimVector sizes, DimVector strides, int64_t of
   auto impl = std::make_shared<TensorImpl>(x.impl()->storage(), offset, std::move(sizes),
                                            std::move(strides), x.scalar_type());
   impl->set_is_view(true);
+  autograd::record_view_base(*impl, x);
   return Tensor(std::move(impl));
 }
 
