@@ -29,6 +29,7 @@
 #include "ember/core/parallel.h"
 #include "ember/core/scalar.h"
 #include "ember/core/tensor.h"
+#include "ember/core/tensor_index.h"
 #include "ember/core/tensor_options.h"
 #include "ember/kernels/cuda/cuda_runtime.h"
 #include "ember/kernels/cuda/memory.h"

@@ -27,4 +27,11 @@ struct NoGradGuard : AutoGradMode {
   NoGradGuard() : AutoGradMode(false) {}
 };
 
+// libtorch's guard for inference. Here it is grad mode off for the scope
+// (InferenceMode(false) turns it back on); libtorch also skips version
+// counting and marks the tensors made inside as inference tensors.
+struct InferenceMode : AutoGradMode {
+  explicit InferenceMode(bool enabled = true) : AutoGradMode(!enabled) {}
+};
+
 }  // namespace ember

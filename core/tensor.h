@@ -25,6 +25,9 @@ namespace ember {
 namespace autograd {
 class Node;
 }
+namespace indexing {
+class TensorIndex;
+}
 
 class Tensor {
  public:
@@ -119,7 +122,16 @@ class Tensor {
                std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
   Tensor select(int64_t dim, int64_t index) const;
   Tensor operator[](int64_t index) const;
-  Tensor index(std::initializer_list<int64_t> indices) const;  // x.index({i, j}) == x[i][j]
+  Tensor operator[](const Tensor& index) const;  // index({index})
+  // libtorch's indexing (core/tensor_index.h): x.index({Slice(), 0}) is x[:, 0].
+  // Integers, slices, None and Ellipsis give a view; tensors (int64 positions,
+  // bool masks) gather a copy. index_put_ writes through the same indices.
+  Tensor index(ArrayRef<indexing::TensorIndex> indices) const;
+  Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& value) const;
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& value) const;
+  Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& value) const;
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar& value) const;
   Tensor expand(IntArrayRef size) const;
   Tensor expand_as(const Tensor& other) const;
   Tensor squeeze() const;
@@ -136,6 +148,9 @@ class Tensor {
   Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
   Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const;
   Tensor masked_fill(const Tensor& mask, const Scalar& value) const;
+  Tensor& masked_fill_(const Tensor& mask, const Scalar& value) const;
+  Tensor masked_select(const Tensor& mask) const;
+  Tensor nonzero() const;
 
   // --- elementwise (ops/binary.cpp, ops/unary.cpp, ops/compare.cpp) ---
   Tensor add(const Tensor& other, const Scalar& alpha = 1) const;

@@ -122,6 +122,20 @@ TEST_CASE("NoGradGuard records no node and saves no tensor", "[autograd]") {
   require_values(y, {5, 12, 21});
 }
 
+TEST_CASE("InferenceMode turns grad mode off for its scope (InferenceMode(false) back on)",
+          "[autograd]") {
+  Tensor x = leaf({1, 2});
+  {
+    InferenceMode guard;
+    REQUIRE_FALSE((x * 2.0).requires_grad());
+    {
+      InferenceMode off(false);
+      REQUIRE((x * 2.0).requires_grad());
+    }
+  }
+  REQUIRE(GradMode::is_enabled());
+}
+
 TEST_CASE("NoGradGuard nests and restores the previous grad mode on exit", "[autograd]") {
   REQUIRE(GradMode::is_enabled());
   {

@@ -170,11 +170,6 @@ Tensor Tensor::select(int64_t d, int64_t index) const {
 Tensor select(const Tensor& x, int64_t d, int64_t i) { return x.select(d, i); }
 Tensor Tensor::operator[](int64_t index) const { return select(0, index); }
 
-Tensor Tensor::index(std::initializer_list<int64_t> indices) const {
-  Tensor r = *this;
-  for (int64_t i : indices) r = r.select(0, i);
-  return r;
-}
 
 Tensor Tensor::expand(IntArrayRef size) const {
   EMBER_CHECK(size.size() >= static_cast<size_t>(dim()), "expand: the number of sizes (", size.size(),

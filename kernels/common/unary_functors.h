@@ -126,7 +126,8 @@ struct GeluTanh {
     return T(0.5) * x * (T(1) + math::tanh(inner));
   }
 };
-// min(max(x, lo), hi): lo > hi gives hi everywhere and NaN propagates, as torch.clamp.
+// min(max(x, lo), hi): lo > hi gives hi everywhere and NaN propagates, a NaN bound
+// included (PyTorch 2; 1.13 ignored a NaN scalar bound).
 template <typename T>
 struct Clamp {
   T lo, hi;

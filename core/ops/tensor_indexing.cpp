@@ -1,0 +1,265 @@
+// Tensor::index and index_put_ with libtorch's index lists (core/tensor_index.h),
+// and the ops they build on: nonzero, masked_select, masked_fill_.
+//
+// An index list is applied in two steps. First the integers, slices, None,
+// bools and Ellipsis, left to right: each is a view op (select, slice,
+// unsqueeze), so the result so far is a view of x. Tensor indices are set
+// aside with the dim they index (a bool mask of k dims becomes k int64
+// indices, the columns of its nonzero()). Then, if there were any, the
+// indexed dims are gathered: the int64 indices broadcast together to a shape
+// B, the indexed dims move to the front and merge into one, and index_select
+// picks the linear positions; B takes the place of the indexed dims when they
+// were adjacent, and comes first otherwise (PyTorch's rule). The gather is
+// made of differentiable ops, so the result has a gradient.
+#include <algorithm>
+#include <numeric>
+
+#include "ember/autograd/function.h"
+#include "ember/core/ops/binary.h"
+#include "ember/core/ops/compare.h"
+#include "ember/core/ops/factory.h"
+#include "ember/core/ops/indexing.h"
+#include "ember/core/ops/reduce.h"
+#include "ember/core/ops/views.h"
+#include "ember/core/shape.h"
+#include "ember/core/tensor_index.h"
+
+namespace ember {
+
+using indexing::TensorIndex;
+using Kind = TensorIndex::Kind;
+
+indexing::TensorIndex::TensorIndex(const char* s) : kind_(Kind::kEllipsis) {
+  EMBER_CHECK(std::string_view(s) == "...", "TensorIndex: the only string index is \"...\", got \"",
+              s, "\"");
+}
+
+namespace {
+
+struct IndexedDim {
+  int64_t dim;   // in the view
+  Tensor index;  // int64
+};
+
+struct Indexed {
+  Tensor view;                       // x after the non-tensor indices
+  std::vector<IndexedDim> tensors;   // in dim order
+  Tensor mask;                       // the bool mask, when it is the only tensor index
+  int64_t mask_dim = 0;
+};
+
+bool is_mask(const Tensor& t) { return t.scalar_type() == kBool; }
+
+// How many of x's dims an index uses up (None, bools and Ellipsis use none).
+int64_t dims_used(const TensorIndex& i) {
+  switch (i.kind()) {
+    case Kind::kInteger:
+    case Kind::kSlice:
+      return 1;
+    case Kind::kTensor:
+      return is_mask(i.tensor()) ? i.tensor().dim() : 1;
+    default:
+      return 0;
+  }
+}
+
+Indexed apply_view_indices(const char* op, const Tensor& x, ArrayRef<TensorIndex> indices) {
+  int64_t used = 0, ellipses = 0, tensor_count = 0;
+  for (const TensorIndex& i : indices) {
+    used += dims_used(i);
+    ellipses += i.kind() == Kind::kEllipsis;
+    tensor_count += i.kind() == Kind::kTensor;
+  }
+  EMBER_CHECK(ellipses <= 1, op, ": an index list may hold one Ellipsis, got ", ellipses);
+  EMBER_CHECK(used <= x.dim(), op, ": too many indices for a tensor of shape ", x.sizes(), " (",
+              used, " dims indexed)");
+  Indexed r{x, {}, {}, 0};
+  int64_t d = 0, used_so_far = 0;
+  for (const TensorIndex& i : indices) {
+    switch (i.kind()) {
+      case Kind::kNone:
+        r.view = r.view.unsqueeze(d++);
+        break;
+      case Kind::kBoolean:  // true: a new dim of size 1; false: of size 0
+        r.view = r.view.unsqueeze(d);
+        if (!i.boolean()) r.view = r.view.slice(d, 0, 0);
+        ++d;
+        break;
+      case Kind::kEllipsis:
+        d = r.view.dim() - (used - used_so_far);
+        break;
+      case Kind::kInteger:
+        r.view = r.view.select(d, i.integer());
+        break;
+      case Kind::kSlice: {
+        const indexing::Slice& s = i.slice();
+        EMBER_CHECK(s.step() > 0, op, ": slice step must be positive, got ", s.step());
+        r.view = r.view.slice(d++, s.start(), s.stop(), s.step());
+        break;
+      }
+      case Kind::kTensor: {
+        const Tensor& t = i.tensor();
+        EMBER_CHECK(t.defined(), op, ": an index tensor is undefined");
+        if (is_mask(t)) {
+          EMBER_CHECK(t.dim() > 0, op, ": a 0-d bool index is not supported");
+          for (int64_t k = 0; k < t.dim(); ++k)
+            EMBER_CHECK(t.size(k) == r.view.size(d + k), op, ": the mask of shape ", t.sizes(),
+                        " does not match the indexed shape ", r.view.sizes(), " at dim ", d + k);
+          if (tensor_count == 1) {
+            r.mask = t;
+            r.mask_dim = d;
+          }
+          const Tensor nz = nonzero(t);
+          for (int64_t k = 0; k < t.dim(); ++k) r.tensors.push_back({d + k, nz.select(1, k)});
+          d += t.dim();
+        } else {
+          EMBER_CHECK(t.scalar_type() == kLong, op, ": tensors used as indices must be int64 "
+                      "or bool, got ", t.scalar_type());
+          r.tensors.push_back({d++, t});
+        }
+        break;
+      }
+    }
+    used_so_far += dims_used(i);
+  }
+  return r;
+}
+
+// i with negative positions counted from the end of a dim of size n; a
+// position outside [-n, n) is an error (read on the host: one wait on CUDA).
+Tensor wrapped_index(const char* op, const Tensor& i, int64_t n, int64_t dim) {
+  if (i.numel() == 0) return i;
+  const int64_t lo = amin(i).item<int64_t>(), hi = amax(i).item<int64_t>();
+  EMBER_CHECK(lo >= -n && hi < n, op, ": index ", lo < -n ? lo : hi,
+              " is out of bounds for dimension ", dim, " with size ", n);
+  return lo < 0 ? where(i < 0, i + n, i) : i;
+}
+
+// The view's elements at the tensor indices (see the note at the top).
+Tensor gather_indexed(const char* op, const Indexed& ix) {
+  const Tensor& v = ix.view;
+  const int64_t m = static_cast<int64_t>(ix.tensors.size());
+  DimVector b(ix.tensors[0].index.sizes());
+  for (const IndexedDim& t : ix.tensors) b = broadcast_shapes(b, t.index.sizes(), op);
+  bool adjacent = true;
+  for (int64_t k = 1; k < m; ++k) adjacent = adjacent && ix.tensors[k].dim == ix.tensors[k - 1].dim + 1;
+
+  // Indexed dims first, then the others in order.
+  DimVector perm, rest_sizes;
+  std::vector<bool> indexed(static_cast<size_t>(v.dim()), false);
+  for (const IndexedDim& t : ix.tensors) {
+    perm.push_back(t.dim);
+    indexed[t.dim] = true;
+  }
+  for (int64_t d = 0; d < v.dim(); ++d)
+    if (!indexed[d]) {
+      perm.push_back(d);
+      rest_sizes.push_back(v.size(d));
+    }
+
+  // The row-major position over the indexed dims.
+  Tensor linear;
+  int64_t span = 1;
+  for (int64_t k = m - 1; k >= 0; --k) {
+    const int64_t d = ix.tensors[k].dim, n = v.size(d);
+    const Tensor i = wrapped_index(op, ix.tensors[k].index, n, d);
+    linear = linear.defined() ? linear + i * span : i * span;
+    span *= n;
+  }
+  DimVector merged{span};
+  for (int64_t s : rest_sizes) merged.push_back(s);
+  DimVector out_sizes(b);
+  for (int64_t s : rest_sizes) out_sizes.push_back(s);
+  const Tensor picked = v.permute(perm)
+                            .reshape(merged)
+                            .index_select(0, linear.expand(b).reshape({-1}))
+                            .view(out_sizes);
+  const int64_t first = ix.tensors[0].dim;
+  if (!adjacent || first == 0) return picked;
+  // Move B's dims back to where the indexed dims were.
+  const int64_t nb = static_cast<int64_t>(b.size());
+  DimVector back;
+  for (int64_t k = 0; k < first; ++k) back.push_back(nb + k);
+  for (int64_t k = 0; k < nb; ++k) back.push_back(k);
+  for (int64_t k = nb + first; k < static_cast<int64_t>(out_sizes.size()); ++k) back.push_back(k);
+  return picked.permute(back);
+}
+
+// mask reshaped to broadcast against the view it indexes from mask_dim on.
+Tensor mask_for_view(const Indexed& ix) {
+  DimVector shape(static_cast<size_t>(ix.mask_dim), 1);
+  for (int64_t s : ix.mask.sizes()) shape.push_back(s);
+  while (static_cast<int64_t>(shape.size()) < ix.view.dim()) shape.push_back(1);
+  return ix.mask.reshape(shape);
+}
+
+}  // namespace
+
+Tensor Tensor::index(ArrayRef<TensorIndex> indices) const {
+  const Indexed ix = apply_view_indices("index", *this, indices);
+  return ix.tensors.empty() ? ix.view : gather_indexed("index", ix);
+}
+Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
+  return index(ArrayRef<TensorIndex>(indices.begin(), indices.size()));
+}
+Tensor Tensor::operator[](const Tensor& index) const { return this->index({index}); }
+
+Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& value) const {
+  const char* op = "index_put_";
+  const Indexed ix = apply_view_indices(op, *this, indices);
+  if (ix.tensors.empty()) {
+    ix.view.copy_(value);
+  } else {
+    // A single mask writes a value that broadcasts to one element; int64
+    // indices (a scatter that may repeat positions) are not supported yet.
+    EMBER_CHECK(ix.mask.defined() && value.numel() == 1, op, ": only a single bool mask with a "
+                "one-element value is supported among tensor indices (got ", ix.tensors.size(),
+                " indexed dims", ix.mask.defined() ? "" : " from int64 indices",
+                " and a value of shape ", value.sizes(), ")");
+    ix.view.copy_(where(mask_for_view(ix), value.reshape({}), ix.view));
+  }
+  return const_cast<Tensor&>(*this);
+}
+Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Tensor& value) const {
+  return index_put_(ArrayRef<TensorIndex>(indices.begin(), indices.size()), value);
+}
+Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Scalar& value) const {
+  return index_put_(indices, scalar_tensor(value, options().device(kCPU).requires_grad(false)));
+}
+Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Scalar& value) const {
+  return index_put_(ArrayRef<TensorIndex>(indices.begin(), indices.size()), value);
+}
+
+Tensor nonzero(const Tensor& x) {
+  const Tensor host = (x.is_cuda() ? x.cpu() : x).ne(0).contiguous();
+  const bool* p = host.data_ptr<bool>();
+  const int64_t nd = x.dim(), n = host.numel();
+  const int64_t count = std::count(p, p + n, true);
+  Tensor out = empty({count, nd}, TensorOptions(kLong));
+  int64_t* o = out.data_ptr<int64_t>();
+  for (int64_t i = 0; i < n; ++i) {
+    if (!p[i]) continue;
+    for (int64_t d = nd - 1, rem = i; d >= 0; --d) {
+      o[d] = rem % x.size(d);
+      rem /= x.size(d);
+    }
+    o += nd;
+  }
+  return x.is_cuda() ? out.to(x.device()) : out;
+}
+Tensor Tensor::nonzero() const { return ember::nonzero(*this); }
+
+Tensor masked_select(const Tensor& x, const Tensor& mask) {
+  EMBER_CHECK(mask.scalar_type() == kBool, "masked_select: expected a bool mask, got ",
+              mask.scalar_type());
+  const DimVector shape = broadcast_shapes(x.sizes(), mask.sizes(), "masked_select");
+  if (shape.empty()) return x.expand(shape).reshape({1}).index({mask.reshape({1})});
+  return x.expand(shape).index({mask.expand(shape)});
+}
+Tensor Tensor::masked_select(const Tensor& mask) const { return ember::masked_select(*this, mask); }
+
+Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) const {
+  return copy_(ember::masked_fill(*this, mask, value));
+}
+
+}  // namespace ember
