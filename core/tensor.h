@@ -184,6 +184,7 @@ class Tensor {
   Tensor round() const;
   Tensor trunc() const;
   Tensor frac() const;
+  Tensor hardshrink(const Scalar& lambd = 0.5) const;
 
   Tensor eq(const Tensor& other) const;
   Tensor eq(const Scalar& other) const;
