@@ -12,6 +12,7 @@
 #include "ember/core/dtype.h"
 #include "ember/core/error.h"
 #include "ember/core/generator.h"
+#include "ember/core/ops/activation.h"
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/compare.h"
 #include "ember/core/ops/conv.h"

@@ -152,7 +152,7 @@ class Tensor {
   Tensor masked_select(const Tensor& mask) const;
   Tensor nonzero() const;
 
-  // --- elementwise (ops/binary.cpp, ops/unary.cpp, ops/compare.cpp) ---
+  // --- elementwise (ops/binary.cpp, ops/unary.cpp, ops/unary_math.cpp, ops/compare.cpp) ---
   Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
   Tensor add(const Scalar& other, const Scalar& alpha = 1) const;
   Tensor sub(const Tensor& other, const Scalar& alpha = 1) const;
@@ -182,6 +182,24 @@ class Tensor {
   Tensor clamp(std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt) const;
   Tensor clamp_min(const Scalar& min) const;
   Tensor clamp_max(const Scalar& max) const;
+  Tensor sin() const;
+  Tensor cos() const;
+  Tensor tan() const;
+  Tensor asin() const;
+  Tensor acos() const;
+  Tensor atan() const;
+  Tensor sinh() const;
+  Tensor cosh() const;
+  Tensor log1p() const;
+  Tensor expm1() const;
+  Tensor log2() const;
+  Tensor log10() const;
+  Tensor floor() const;
+  Tensor ceil() const;
+  Tensor round() const;
+  Tensor trunc() const;
+  Tensor frac() const;
+  Tensor hardshrink(const Scalar& lambd = 0.5) const;
 
   Tensor eq(const Tensor& other) const;
   Tensor eq(const Scalar& other) const;
@@ -209,6 +227,29 @@ class Tensor {
   Tensor& clamp_(std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt) const;
   Tensor& relu_() const;
   Tensor& neg_() const;
+  Tensor& exp_() const;
+  Tensor& log_() const;
+  Tensor& sqrt_() const;
+  Tensor& abs_() const;
+  Tensor& sigmoid_() const;
+  Tensor& tanh_() const;
+  Tensor& sin_() const;
+  Tensor& cos_() const;
+  Tensor& tan_() const;
+  Tensor& asin_() const;
+  Tensor& acos_() const;
+  Tensor& atan_() const;
+  Tensor& sinh_() const;
+  Tensor& cosh_() const;
+  Tensor& log1p_() const;
+  Tensor& expm1_() const;
+  Tensor& log2_() const;
+  Tensor& log10_() const;
+  Tensor& floor_() const;
+  Tensor& ceil_() const;
+  Tensor& round_() const;
+  Tensor& trunc_() const;
+  Tensor& frac_() const;
   Tensor& zero_() const;
   Tensor& fill_(const Scalar& value) const;
   Tensor& uniform_(double from = 0, double to = 1) const;

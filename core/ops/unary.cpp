@@ -1,8 +1,8 @@
 // Elementwise functions of one tensor: neg, exp, log, sqrt, rsqrt, abs, sign,
 // square, reciprocal, the activations (relu, leaky_relu, sigmoid, tanh, gelu),
-// clamp, the bool predicates, and the in-place relu_, clamp_, neg_. Each
-// derivative is written with ember ops next to its forward, so it can be
-// differentiated again (double backward).
+// clamp, the bool predicates, and the in-place relu_, clamp_, neg_, exp_, log_,
+// sqrt_, abs_, sigmoid_, tanh_. Each derivative is written with ember ops next
+// to its forward, so it can be differentiated again (double backward).
 //
 // Dtypes follow PyTorch: exp, log, sqrt, rsqrt, sigmoid, tanh and reciprocal
 // compute bool and int64 inputs in float32; neg, abs, relu, clamp keep int64
@@ -11,109 +11,21 @@
 
 #include <limits>
 
-#include "ember/autograd/function.h"
-#include "ember/core/memory_overlap.h"
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/compare.h"
-#include "ember/core/ops/elementwise_helpers.h"
-#include "ember/kernels/common/unary_functors.h"
-#include "ember/kernels/cuda/elementwise.h"
+#include "ember/core/ops/unary_helpers.h"
 
 namespace ember {
 
 using autograd::Node;
+using namespace unary_detail;
 
 namespace {
-
-// ---- kernels ----
-
-// out = Op<T>{args...}(x) on out's device, x of dtype T, out of dtype Out.
-template <template <typename> class Op, typename T, typename Out = T, typename... Args>
-void launch(const char* name, const Tensor& out, const Tensor& x, Args... args) {
-  if (out.is_cuda())
-    cuda::unary_kernel(name, cuda::UnaryOpOf<Op>::value, out, x, Scalar(static_cast<T>(args))...);
-  else
-    cpu::elementwise<Out, T>(out, {&x}, Op<T>{static_cast<T>(args)...});
-}
-
-// out = Op<T>{args...}(x) with x cast to T; out has dtype Out.
-template <template <typename> class Op, typename T, typename Out = T, typename... Args>
-Tensor unary_kernel(const char* name, const Tensor& x, Args... args) {
-  Tensor out = empty(x.sizes(), x.options().dtype(scalar_type_of<Out>));
-  const Tensor xc = detail::cast_for_kernel(x, scalar_type_of<T>);
-  launch<Op, T, Out>(name, out, xc, args...);
-  return out;
-}
-
-// exp, log, ...: float dtypes are kept, bool and int64 compute in float32.
-template <template <typename> class Op>
-Tensor floating_result_unary(const char* name, const Tensor& x) {
-  const ScalarType t = is_floating_point(x.scalar_type()) ? x.scalar_type() : kFloat;
-  return dispatch_floating(t, name, [&]<typename T>() { return unary_kernel<Op, T>(name, x); });
-}
-
-// Float inputs only (gelu, leaky_relu), as PyTorch.
-template <template <typename> class Op, typename... Args>
-Tensor floating_only_unary(const char* name, const Tensor& x, Args... args) {
-  return dispatch_floating(x.scalar_type(), name,
-                           [&]<typename T>() { return unary_kernel<Op, T>(name, x, args...); });
-}
-
-// Same dtype out as in; bool is an error.
-template <template <typename> class Op, typename... Args>
-Tensor numeric_unary(const char* name, const Tensor& x, Args... args) {
-  return dispatch_numeric(x.scalar_type(), name,
-                          [&]<typename T>() { return unary_kernel<Op, T>(name, x, args...); });
-}
-
-// A bool tensor of Pred<T>(x), any input dtype.
-template <template <typename> class Pred>
-Tensor predicate(const char* name, const Tensor& x) {
-  return dispatch_all(x.scalar_type(), name,
-                      [&]<typename T>() { return unary_kernel<Pred, T, bool>(name, x); });
-}
-
-// self = Op<T>(self) in self's dtype (not bool), then bumps the version.
-template <template <typename> class Op>
-void apply_inplace(const char* name, const Tensor& self) {
-  assert_no_internal_overlap(name, self);
-  dispatch_numeric(self.scalar_type(), name,
-                   [&]<typename T>() { launch<Op, T>(name, self, self); });
-  self.impl()->bump_version();
-}
 
 void check_neg_dtype(const char* name, const Tensor& x) {
   EMBER_CHECK(x.scalar_type() != kBool, name,
               ": negation of a bool tensor is not supported; "
               "use logical_not() to invert a mask");
-}
-
-// ---- autograd ----
-
-// What a unary node's backward reads: nothing, its input x or its output y.
-enum class Save { kNothing, kInput, kOutput };
-
-// The node of y = f(x) whose backward is grad(g, saved), `saved` being the one
-// tensor the caller saves (undefined for Save::kNothing).
-template <typename Grad>
-std::shared_ptr<Node> unary_node(const char* name, const Tensor& x, Save save, Grad grad) {
-  const bool reads_saved = save != Save::kNothing;
-  return autograd::make_node(name, {x}, [grad, reads_saved](Node& n, const tensor_list& g) {
-    return tensor_list{grad(g[0], reads_saved ? n.saved(0) : Tensor())};
-  });
-}
-
-// Records y = f(x) when x needs grad; returns y.
-template <typename Grad>
-Tensor record(const char* name, const Tensor& x, const Tensor& y, Save save, Grad grad) {
-  if (!autograd::needs_grad(x)) return y;
-  auto node = unary_node(name, x, save, grad);
-  autograd::set_history(y, node);
-  if (save == Save::kInput) node->save(x);
-  // As an output: no node -> y -> node cycle, and unpacking re-attaches y's
-  // history, so double backward differentiates through it.
-  if (save == Save::kOutput) node->save(y, /*is_output=*/true);
-  return y;
 }
 
 // The gradient where `mask` holds, 0 elsewhere.
@@ -210,6 +122,17 @@ void check_clamp_bounds(const char* name, const std::optional<Scalar>& lo,
   EMBER_CHECK(lo || hi, name, ": at least one of 'min' or 'max' must be given");
 }
 
+// ---- derivatives shared by an op and its in-place form ----
+
+Tensor exp_grad(const Tensor& g, const Tensor& y) { return g * y; }
+Tensor log_grad(const Tensor& g, const Tensor& x) { return g / x; }
+Tensor sqrt_grad(const Tensor& g, const Tensor& y) { return g / (y * 2.0); }
+Tensor abs_grad(const Tensor& g, const Tensor& x) { return g * sign(x); }
+// s' = s (1 - s)
+Tensor sigmoid_grad(const Tensor& g, const Tensor& s) { return g * s * (1.0 - s); }
+// t' = 1 - t^2
+Tensor tanh_grad(const Tensor& g, const Tensor& t) { return g * (1.0 - t * t); }
+
 }  // namespace
 
 // ---- forward and derivative of each op ----
@@ -222,17 +145,17 @@ Tensor neg(const Tensor& x) {
 
 Tensor exp(const Tensor& x) {
   return record("ExpBackward", x, floating_result_unary<functors::Exp>("exp", x), Save::kOutput,
-                [](const Tensor& g, const Tensor& y) { return g * y; });
+                exp_grad);
 }
 
 Tensor log(const Tensor& x) {
   return record("LogBackward", x, floating_result_unary<functors::Log>("log", x), Save::kInput,
-                [](const Tensor& g, const Tensor& x) { return g / x; });
+                log_grad);
 }
 
 Tensor sqrt(const Tensor& x) {
   return record("SqrtBackward", x, floating_result_unary<functors::Sqrt>("sqrt", x), Save::kOutput,
-                [](const Tensor& g, const Tensor& y) { return g / (y * 2.0); });
+                sqrt_grad);
 }
 
 // d/dx x^(-1/2) = -0.5 y^3
@@ -243,8 +166,7 @@ Tensor rsqrt(const Tensor& x) {
 }
 
 Tensor abs(const Tensor& x) {
-  return record("AbsBackward", x, numeric_unary<functors::Abs>("abs", x), Save::kInput,
-                [](const Tensor& g, const Tensor& x) { return g * sign(x); });
+  return record("AbsBackward", x, numeric_unary<functors::Abs>("abs", x), Save::kInput, abs_grad);
 }
 
 Tensor sign(const Tensor& x) {
@@ -283,16 +205,14 @@ Tensor leaky_relu(const Tensor& x, const Scalar& negative_slope) {
                 [slope](const Tensor& g, const Tensor& x) { return where(x > 0, g, g * slope); });
 }
 
-// s' = s (1 - s)
 Tensor sigmoid(const Tensor& x) {
   return record("SigmoidBackward", x, floating_result_unary<functors::Sigmoid>("sigmoid", x),
-                Save::kOutput, [](const Tensor& g, const Tensor& s) { return g * s * (1.0 - s); });
+                Save::kOutput, sigmoid_grad);
 }
 
-// t' = 1 - t^2
 Tensor tanh(const Tensor& x) {
   return record("TanhBackward", x, floating_result_unary<functors::Tanh>("tanh", x), Save::kOutput,
-                [](const Tensor& g, const Tensor& t) { return g * (1.0 - t * t); });
+                tanh_grad);
 }
 
 Tensor gelu(const Tensor& x, const std::string& approximate) {
@@ -334,6 +254,32 @@ Tensor& Tensor::neg_() const {
   apply_inplace<functors::Neg>("neg_", *this);
   if (node) autograd::rebase_history(*this, node);
   return const_cast<Tensor&>(*this);
+}
+
+Tensor& Tensor::exp_() const {
+  return inplace_unary<functors::Exp>("exp_", "ExpBackward", *this, floating_result_type(*this),
+                                      Save::kOutput, exp_grad);
+}
+Tensor& Tensor::log_() const {
+  return inplace_unary<functors::Log>("log_", "LogBackward", *this, floating_result_type(*this),
+                                      Save::kInput, log_grad);
+}
+Tensor& Tensor::sqrt_() const {
+  return inplace_unary<functors::Sqrt>("sqrt_", "SqrtBackward", *this,
+                                       floating_result_type(*this), Save::kOutput, sqrt_grad);
+}
+Tensor& Tensor::abs_() const {
+  return inplace_unary<functors::Abs>("abs_", "AbsBackward", *this, scalar_type(), Save::kInput,
+                                      abs_grad);
+}
+Tensor& Tensor::sigmoid_() const {
+  return inplace_unary<functors::Sigmoid>("sigmoid_", "SigmoidBackward", *this,
+                                          floating_result_type(*this), Save::kOutput,
+                                          sigmoid_grad);
+}
+Tensor& Tensor::tanh_() const {
+  return inplace_unary<functors::Tanh>("tanh_", "TanhBackward", *this,
+                                       floating_result_type(*this), Save::kOutput, tanh_grad);
 }
 
 // relu's backward needs only where the output is positive, and the output is

@@ -28,6 +28,22 @@ EMBER_UNARY_MATH(sqrt)
 EMBER_UNARY_MATH(tanh)
 EMBER_UNARY_MATH(erf)
 EMBER_UNARY_MATH(fabs)
+EMBER_UNARY_MATH(sin)
+EMBER_UNARY_MATH(cos)
+EMBER_UNARY_MATH(tan)
+EMBER_UNARY_MATH(asin)
+EMBER_UNARY_MATH(acos)
+EMBER_UNARY_MATH(atan)
+EMBER_UNARY_MATH(sinh)
+EMBER_UNARY_MATH(cosh)
+EMBER_UNARY_MATH(log1p)
+EMBER_UNARY_MATH(expm1)
+EMBER_UNARY_MATH(log2)
+EMBER_UNARY_MATH(log10)
+EMBER_UNARY_MATH(floor)
+EMBER_UNARY_MATH(ceil)
+EMBER_UNARY_MATH(rint)
+EMBER_UNARY_MATH(trunc)
 #undef EMBER_UNARY_MATH
 }  // namespace math
 
@@ -106,6 +122,34 @@ struct Sigmoid {
 template <typename T>
 struct Tanh {
   EMBER_HOST_DEVICE T operator()(T x) const { return math::tanh(x); }
+};
+// The floating maths of unary_math.cpp: one functor per C maths function.
+#define EMBER_MATH_FUNCTOR(Name, fn)                                      \
+  template <typename T>                                                   \
+  struct Name {                                                           \
+    EMBER_HOST_DEVICE T operator()(T x) const { return math::fn(x); } \
+  };
+EMBER_MATH_FUNCTOR(Sin, sin)
+EMBER_MATH_FUNCTOR(Cos, cos)
+EMBER_MATH_FUNCTOR(Tan, tan)
+EMBER_MATH_FUNCTOR(Asin, asin)
+EMBER_MATH_FUNCTOR(Acos, acos)
+EMBER_MATH_FUNCTOR(Atan, atan)
+EMBER_MATH_FUNCTOR(Sinh, sinh)
+EMBER_MATH_FUNCTOR(Cosh, cosh)
+EMBER_MATH_FUNCTOR(Log1p, log1p)
+EMBER_MATH_FUNCTOR(Expm1, expm1)
+EMBER_MATH_FUNCTOR(Log2, log2)
+EMBER_MATH_FUNCTOR(Log10, log10)
+EMBER_MATH_FUNCTOR(Floor, floor)
+EMBER_MATH_FUNCTOR(Ceil, ceil)
+EMBER_MATH_FUNCTOR(Round, rint)  // halves to even (in the default rounding mode), as torch.round
+EMBER_MATH_FUNCTOR(Trunc, trunc)
+#undef EMBER_MATH_FUNCTOR
+// x - trunc(x): keeps x's sign; inf gives NaN, as torch.frac.
+template <typename T>
+struct Frac {
+  EMBER_HOST_DEVICE T operator()(T x) const { return x - math::trunc(x); }
 };
 // Phi(x), the standard normal CDF: gelu(x) = x * Phi(x).
 template <typename T>

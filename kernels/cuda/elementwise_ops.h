@@ -6,7 +6,9 @@ namespace ember::cuda {
 enum class BinaryOp { kAdd, kSub, kMul, kDiv, kPow, kMaximum, kMinimum, kReluBackward };
 enum class UnaryOp {
   kNeg, kExp, kLog, kSqrt, kRsqrt, kAbs, kSign, kSquare, kReciprocal, kRelu, kLeakyRelu,
-  kSigmoid, kTanh, kNormalCdf, kGelu, kGeluTanh, kClamp, kInRange, kIsNan, kIsFinite, kLogicalNot
+  kSigmoid, kTanh, kNormalCdf, kGelu, kGeluTanh, kClamp, kInRange, kIsNan, kIsFinite, kLogicalNot,
+  kSin, kCos, kTan, kAsin, kAcos, kAtan, kSinh, kCosh, kLog1p, kExpm1, kLog2, kLog10, kFloor, kCeil,
+  kRound, kTrunc, kFrac
 };
 enum class CompareOp { kEq, kNe, kLt, kLe, kGt, kGe, kIsClose };
 // The per-element losses of nn/functional/loss.cpp (kernels/common/loss_functors.h).

@@ -1,4 +1,4 @@
-// The unary kernels (neg ... gelu, clamp, the predicates): the shared functors
+// The unary kernels (neg ... gelu, clamp, the predicates, sin ... frac): the shared functors
 // over loops.cuh, one instantiation per dtype each op accepts. Parameters
 // arrive as Scalars holding values of the compute dtype, so to<T>() is exact.
 #include "ember/kernels/common/unary_functors.h"
@@ -47,6 +47,23 @@ void launch_unary(const char* name, UnaryOp op, const ElementwiseLaunch& l, cons
     case UnaryOp::kNormalCdf: EMBER_FLOATING(NormalCdf);
     case UnaryOp::kGelu: EMBER_FLOATING(Gelu);
     case UnaryOp::kGeluTanh: EMBER_FLOATING(GeluTanh);
+    case UnaryOp::kSin: EMBER_FLOATING(Sin);
+    case UnaryOp::kCos: EMBER_FLOATING(Cos);
+    case UnaryOp::kTan: EMBER_FLOATING(Tan);
+    case UnaryOp::kAsin: EMBER_FLOATING(Asin);
+    case UnaryOp::kAcos: EMBER_FLOATING(Acos);
+    case UnaryOp::kAtan: EMBER_FLOATING(Atan);
+    case UnaryOp::kSinh: EMBER_FLOATING(Sinh);
+    case UnaryOp::kCosh: EMBER_FLOATING(Cosh);
+    case UnaryOp::kLog1p: EMBER_FLOATING(Log1p);
+    case UnaryOp::kExpm1: EMBER_FLOATING(Expm1);
+    case UnaryOp::kLog2: EMBER_FLOATING(Log2);
+    case UnaryOp::kLog10: EMBER_FLOATING(Log10);
+    case UnaryOp::kFloor: EMBER_FLOATING(Floor);
+    case UnaryOp::kCeil: EMBER_FLOATING(Ceil);
+    case UnaryOp::kRound: EMBER_FLOATING(Round);
+    case UnaryOp::kTrunc: EMBER_FLOATING(Trunc);
+    case UnaryOp::kFrac: EMBER_FLOATING(Frac);
     case UnaryOp::kIsNan: EMBER_PREDICATE(IsNan);
     case UnaryOp::kIsFinite: EMBER_PREDICATE(IsFinite);
     case UnaryOp::kLogicalNot: EMBER_PREDICATE(LogicalNot);

@@ -11,6 +11,7 @@
 #include "ember/nn/functional/loss.h"
 
 #include "ember/autograd/function.h"
+#include "ember/core/ops/activation.h"
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
@@ -27,26 +28,6 @@ using autograd::Node;
 using namespace detail;
 
 namespace {
-
-// log(sigmoid(x)), stable for large |x|; d/dx = sigmoid(-x).
-Tensor log_sigmoid(const Tensor& x) {
-  Tensor out = empty(x.sizes(), x.options());
-  if (x.is_cuda()) {
-    cuda::loss_kernel("log_sigmoid", cuda::LossOp::kLogSigmoid, out, {&x});
-  } else {
-    dispatch_floating(x.scalar_type(), "log_sigmoid", [&]<typename T>() {
-      cpu::elementwise<T, T>(out, {&x}, functors::LogSigmoid<T>{});
-    });
-  }
-  if (autograd::needs_grad(x)) {
-    auto node = autograd::make_node("LogSigmoidBackward", {x}, [](Node& n, const tensor_list& g) {
-      return tensor_list{g[0] * sigmoid(-n.saved(0))};
-    });
-    node->save(x);
-    autograd::set_history(out, node);
-  }
-  return out;
-}
 
 // Per-element -(y log(x) + (1 - y) log(1 - x)), before weight and reduction.
 Tensor binary_cross_entropy_elements(const Tensor& x, const Tensor& y) {

@@ -1,5 +1,7 @@
 #pragma once
-// Activation layers, as torch::nn's: ReLU, LeakyReLU, GELU, Sigmoid, Tanh, Softmax.
+// Activation layers, as torch::nn's: ReLU, LeakyReLU, GELU, Sigmoid, Tanh, Softmax,
+// SiLU, Mish, ELU, SELU, CELU, Softplus, Hardtanh, ReLU6, Hardsigmoid, Hardswish,
+// LogSigmoid, Softsign, Tanhshrink, Softshrink, Hardshrink.
 #include <ostream>
 
 #include "ember/nn/module_holder.h"
@@ -58,5 +60,126 @@ class SoftmaxImpl : public Module {
   SoftmaxOptions options;
 };
 EMBER_MODULE(Softmax);
+
+class SiLUImpl : public Module {
+ public:
+  Tensor forward(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override;
+};
+EMBER_MODULE(SiLU);
+
+class MishImpl : public Module {
+ public:
+  Tensor forward(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override;
+};
+EMBER_MODULE(Mish);
+
+class HardsigmoidImpl : public Module {
+ public:
+  Tensor forward(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override;
+};
+EMBER_MODULE(Hardsigmoid);
+
+class HardswishImpl : public Module {
+ public:
+  Tensor forward(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override;
+};
+EMBER_MODULE(Hardswish);
+
+class LogSigmoidImpl : public Module {
+ public:
+  Tensor forward(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override;
+};
+EMBER_MODULE(LogSigmoid);
+
+class SoftsignImpl : public Module {
+ public:
+  Tensor forward(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override;
+};
+EMBER_MODULE(Softsign);
+
+class TanhshrinkImpl : public Module {
+ public:
+  Tensor forward(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override;
+};
+EMBER_MODULE(Tanhshrink);
+
+class ELUImpl : public Module {
+ public:
+  explicit ELUImpl(const ELUOptions& options = {}) : options(options) {}
+  Tensor forward(Tensor input);
+  void pretty_print(std::ostream& stream) const override;
+  ELUOptions options;
+};
+EMBER_MODULE(ELU);
+
+class SELUImpl : public Module {
+ public:
+  explicit SELUImpl(const SELUOptions& options = {}) : options(options) {}
+  Tensor forward(Tensor input);
+  void pretty_print(std::ostream& stream) const override;
+  SELUOptions options;
+};
+EMBER_MODULE(SELU);
+
+class CELUImpl : public Module {
+ public:
+  explicit CELUImpl(const CELUOptions& options = {}) : options(options) {}
+  Tensor forward(Tensor input);
+  void pretty_print(std::ostream& stream) const override;
+  CELUOptions options;
+};
+EMBER_MODULE(CELU);
+
+class SoftplusImpl : public Module {
+ public:
+  explicit SoftplusImpl(const SoftplusOptions& options = {}) : options(options) {}
+  Tensor forward(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override;
+  SoftplusOptions options;
+};
+EMBER_MODULE(Softplus);
+
+class HardtanhImpl : public Module {
+ public:
+  explicit HardtanhImpl(const HardtanhOptions& options = {});
+  Tensor forward(Tensor input);
+  void pretty_print(std::ostream& stream) const override;
+  HardtanhOptions options;
+};
+EMBER_MODULE(Hardtanh);
+
+class ReLU6Impl : public Module {
+ public:
+  explicit ReLU6Impl(const ReLU6Options& options = {}) : options(options) {}
+  Tensor forward(Tensor input);
+  void pretty_print(std::ostream& stream) const override;
+  ReLU6Options options;
+};
+EMBER_MODULE(ReLU6);
+
+class SoftshrinkImpl : public Module {
+ public:
+  explicit SoftshrinkImpl(const SoftshrinkOptions& options = {}) : options(options) {}
+  Tensor forward(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override;
+  SoftshrinkOptions options;
+};
+EMBER_MODULE(Softshrink);
+
+class HardshrinkImpl : public Module {
+ public:
+  explicit HardshrinkImpl(const HardshrinkOptions& options = {}) : options(options) {}
+  Tensor forward(const Tensor& input);
+  void pretty_print(std::ostream& stream) const override;
+  HardshrinkOptions options;
+};
+EMBER_MODULE(Hardshrink);
 
 }  // namespace ember::nn

@@ -24,6 +24,47 @@ struct GELUOptions {
   EMBER_ARG(std::string, approximate) = "none";
 };
 
+struct ELUOptions {
+  EMBER_ARG(double, alpha) = 1.0;
+  EMBER_ARG(bool, inplace) = false;
+};
+
+struct SELUOptions {
+  SELUOptions(bool inplace = false) : inplace_(inplace) {}  // NOLINT
+  EMBER_ARG(bool, inplace);
+};
+
+struct CELUOptions {
+  EMBER_ARG(double, alpha) = 1.0;
+  EMBER_ARG(bool, inplace) = false;
+};
+
+struct SoftplusOptions {
+  EMBER_ARG(double, beta) = 1.0;
+  EMBER_ARG(double, threshold) = 20.0;
+};
+
+struct HardtanhOptions {
+  EMBER_ARG(double, min_val) = -1.0;
+  EMBER_ARG(double, max_val) = 1.0;
+  EMBER_ARG(bool, inplace) = false;
+};
+
+struct ReLU6Options {
+  ReLU6Options(bool inplace = false) : inplace_(inplace) {}  // NOLINT
+  EMBER_ARG(bool, inplace);
+};
+
+struct SoftshrinkOptions {
+  SoftshrinkOptions(double lambda = 0.5) : lambda_(lambda) {}  // NOLINT
+  EMBER_ARG(double, lambda);
+};
+
+struct HardshrinkOptions {
+  HardshrinkOptions(double lambda = 0.5) : lambda_(lambda) {}  // NOLINT
+  EMBER_ARG(double, lambda);
+};
+
 struct SoftmaxOptions {
   SoftmaxOptions(int64_t dim) : dim_(dim) {}  // NOLINT
   EMBER_ARG(int64_t, dim);
@@ -34,6 +75,14 @@ namespace functional {
 using ReLUFuncOptions = ReLUOptions;
 using LeakyReLUFuncOptions = LeakyReLUOptions;
 using GELUFuncOptions = GELUOptions;
+using ELUFuncOptions = ELUOptions;
+using SELUFuncOptions = SELUOptions;
+using CELUFuncOptions = CELUOptions;
+using SoftplusFuncOptions = SoftplusOptions;
+using HardtanhFuncOptions = HardtanhOptions;
+using ReLU6FuncOptions = ReLU6Options;
+using SoftshrinkFuncOptions = SoftshrinkOptions;
+using HardshrinkFuncOptions = HardshrinkOptions;
 
 struct SoftmaxFuncOptions {
   SoftmaxFuncOptions(int64_t dim) : dim_(dim) {}  // NOLINT

@@ -300,3 +300,108 @@ TEST_CASE("cuda in-place ops refuse overlapping operands and write nothing", "[c
   a.slice(0, 0, 2).add_(a.slice(0, 2, 4));  // disjoint halves are fine
   CHECK(equal(a.cpu(), tensor({4.0f, 6.0f, 3.0f, 4.0f})));
 }
+
+namespace {
+
+// The elementary functions and activations added with unary_math.cpp and
+// activation.cpp, each as a function of one tensor; domain: inputs in (0, 1)
+// (asin, acos: |x| < 1 after the scaling below), or > 0 (the logs).
+struct MathCase {
+  std::string name;
+  Unary op;
+  std::vector<ScalarType> dtypes;
+  bool positive;
+};
+
+std::vector<MathCase> math_cases() {
+  namespace F = nn::functional;
+  return {
+      {"sin", [](auto& x) { return sin(x); }, kNumeric, false},
+      {"cos", [](auto& x) { return cos(x); }, kNumeric, false},
+      {"tan", [](auto& x) { return tan(x); }, kFloats, false},
+      {"asin", [](auto& x) { return asin(x * 0.2); }, kFloats, false},
+      {"acos", [](auto& x) { return acos(x * 0.2); }, kFloats, false},
+      {"atan", [](auto& x) { return atan(x); }, kNumeric, false},
+      {"sinh", [](auto& x) { return sinh(x); }, kFloats, false},
+      {"cosh", [](auto& x) { return cosh(x); }, kFloats, false},
+      {"log1p", [](auto& x) { return log1p(x); }, kNumeric, true},
+      {"expm1", [](auto& x) { return expm1(x); }, kNumeric, false},
+      {"log2", [](auto& x) { return log2(x); }, kNumeric, true},
+      {"log10", [](auto& x) { return log10(x); }, kNumeric, true},
+      {"floor", [](auto& x) { return floor(x * 3.0); }, kFloats, false},
+      {"ceil", [](auto& x) { return ceil(x * 3.0); }, kFloats, false},
+      {"round", [](auto& x) { return round(x * 3.0); }, kFloats, false},
+      {"trunc", [](auto& x) { return trunc(x * 3.0); }, kFloats, false},
+      {"frac", [](auto& x) { return frac(x * 3.0); }, kFloats, false},
+      {"silu", [](auto& x) { return silu(x); }, kFloats, false},
+      {"mish", [](auto& x) { return mish(x); }, kFloats, false},
+      {"elu", [](auto& x) { return elu(x, 0.7); }, kFloats, false},
+      {"selu", [](auto& x) { return selu(x); }, kFloats, false},
+      {"celu", [](auto& x) { return celu(x, 1.5); }, kFloats, false},
+      {"softplus", [](auto& x) { return softplus(x * 10.0, 2, 15); }, kFloats, false},
+      {"hardtanh", [](auto& x) { return hardtanh(x, -0.7, 0.8); }, kFloats, false},
+      {"relu6", [](auto& x) { return relu6(x * 5.0); }, kFloats, false},
+      {"hardsigmoid", [](auto& x) { return hardsigmoid(x * 3.0); }, kFloats, false},
+      {"hardswish", [](auto& x) { return hardswish(x * 3.0); }, kFloats, false},
+      {"log_sigmoid", [](auto& x) { return log_sigmoid(x); }, kFloats, false},
+      {"softsign", [](auto& x) { return F::softsign(x); }, kFloats, false},
+      {"tanhshrink", [](auto& x) { return F::tanhshrink(x); }, kFloats, false},
+      {"softshrink", [](auto& x) { return softshrink(x, 0.6); }, kFloats, false},
+      {"hardshrink", [](auto& x) { return hardshrink(x, 0.6); }, kFloats, false},
+  };
+}
+
+}  // namespace
+
+TEST_CASE("cuda elementwise: elementary functions and activations match the CPU, forward",
+          "[cuda][cuda_elementwise]") {
+  manual_seed(21);
+  for (const MathCase& c : math_cases()) run_unary({c.name, c.op, c.dtypes, 1e-5, c.positive});
+}
+
+TEST_CASE(
+    "cuda elementwise: gradients of the elementary functions and activations match the CPU",
+    "[cuda][cuda_elementwise]") {
+  manual_seed(22);
+  const std::vector<ViewedInput> inputs = {
+      {"dense", [](ScalarType t) { return random_nonzero({1025}, t); }},
+      {"transposed", [](ScalarType t) { return random_nonzero({33, 31}, t); },
+       [](const Tensor& b) { return b.t(); }},
+  };
+  for (const MathCase& c : math_cases()) {
+    if (c.name == "floor" || c.name == "ceil" || c.name == "round" || c.name == "trunc") continue;
+    for (const ViewedInput& in : inputs) {
+      for (ScalarType t : kFloats) {
+        INFO(c.name << " on " << in.name << ", " << t);
+        // The logs' domain: the magnitude of random data, kept > 0.
+        auto op = [&c](const Tensor& x) { return c.op(c.positive ? x.abs() : x); };
+        compare_input_grad(in, t, op, tolerance(t, 1e-5));
+      }
+    }
+  }
+}
+
+TEST_CASE("cuda elementwise: in-place elementary functions match the CPU and bump the version",
+          "[cuda][cuda_elementwise]") {
+  manual_seed(23);
+  using InPlace = std::function<void(const Tensor&)>;
+  const std::vector<std::pair<std::string, InPlace>> ops = {
+      {"exp_", [](const Tensor& s) { s.exp_(); }},     {"sigmoid_", [](const Tensor& s) { s.sigmoid_(); }},
+      {"tanh_", [](const Tensor& s) { s.tanh_(); }},   {"abs_", [](const Tensor& s) { s.abs_(); }},
+      {"sin_", [](const Tensor& s) { s.sin_(); }},     {"atan_", [](const Tensor& s) { s.atan_(); }},
+      {"expm1_", [](const Tensor& s) { s.expm1_(); }}, {"floor_", [](const Tensor& s) { s.floor_(); }},
+      {"round_", [](const Tensor& s) { s.round_(); }}, {"frac_", [](const Tensor& s) { s.frac_(); }},
+  };
+  for (const auto& [name, op] : ops) {
+    for (ScalarType t : kFloats) {
+      INFO(name << ", " << t);
+      const Tensor base = random_nonzero({31, 33}, t) * 3.0;
+      Tensor cpu_base = base.clone(), gpu_base = base.to(kGpu);
+      const uint32_t version = gpu_base._version();
+      op(cpu_base.t());
+      op(gpu_base.t());
+      CHECK(gpu_base._version() == version + 1);
+      check_same(gpu_base, cpu_base, tolerance(t, 1e-5));
+    }
+  }
+}
