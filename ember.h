@@ -1,6 +1,7 @@
 #pragma once
 // The umbrella header: #include <ember/ember.h> brings in the public API.
 #include "ember/autograd/anomaly_mode.h"
+#include "ember/autograd/custom_function.h"
 #include "ember/autograd/engine.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/gradcheck.h"
@@ -41,6 +42,7 @@
 #include "ember/nn/serialize/checkpoint.h"
 #include "ember/nn/serialize/module_io.h"
 #include "ember/nn/serialize/safetensors.h"
+#include "ember/nn/serialize/tensor_io.h"
 #include "ember/nn/utils/clip_grad.h"
 #include "ember/nn/utils/csv_logger.h"
 #include "ember/nn/utils/progress_bar.h"

@@ -147,6 +147,12 @@ class Tensor {
   Tensor gather(int64_t dim, const Tensor& index) const;
   Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
   Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const;
+  // New tensors with this one's dtype and device unless options say otherwise (ops/factory.cpp).
+  Tensor new_empty(IntArrayRef size, const TensorOptions& options = {}) const;
+  Tensor new_zeros(IntArrayRef size, const TensorOptions& options = {}) const;
+  Tensor new_ones(IntArrayRef size, const TensorOptions& options = {}) const;
+  Tensor new_full(IntArrayRef size, const Scalar& fill_value, const TensorOptions& options = {}) const;
+  Tensor type_as(const Tensor& other) const;  // to(other's device and dtype)
   Tensor masked_fill(const Tensor& mask, const Scalar& value) const;
   Tensor& masked_fill_(const Tensor& mask, const Scalar& value) const;
   Tensor masked_select(const Tensor& mask) const;

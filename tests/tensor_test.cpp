@@ -210,3 +210,15 @@ TEST_CASE("arange with an integer dtype truncates float bounds and step first, a
   REQUIRE_THROWS_WITH(arange(0, 1, 0.1, kLong), Catch::Contains("arange: step must be nonzero"));
   REQUIRE(values(arange(0, 1, 0.25)) == std::vector<double>{0, 0.25, 0.5, 0.75});
 }
+
+TEST_CASE("new_zeros/new_ones/new_full/new_empty take this tensor's dtype; type_as converts",
+          "[tensor]") {
+  const Tensor d = zeros({1}, kDouble);
+  REQUIRE(d.new_zeros({2, 3}).scalar_type() == kDouble);
+  REQUIRE(d.new_zeros({2, 3}).sizes() == IntArrayRef({2, 3}));
+  REQUIRE(values(d.new_ones({2})) == std::vector<double>{1, 1});
+  REQUIRE(values(d.new_full({2}, 7)) == std::vector<double>{7, 7});
+  REQUIRE(d.new_full({2}, 7).scalar_type() == kDouble);
+  REQUIRE(d.new_empty({4}, kLong).scalar_type() == kLong);
+  REQUIRE(tensor({1, 2}, kLong).type_as(d).scalar_type() == kDouble);
+}

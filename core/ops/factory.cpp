@@ -90,6 +90,20 @@ TensorOptions like(const Tensor& t, TensorOptions o) {
 }
 }  // namespace
 
+Tensor Tensor::new_empty(IntArrayRef size, const TensorOptions& o) const {
+  return empty(size, like(*this, o));
+}
+Tensor Tensor::new_zeros(IntArrayRef size, const TensorOptions& o) const {
+  return zeros(size, like(*this, o));
+}
+Tensor Tensor::new_ones(IntArrayRef size, const TensorOptions& o) const {
+  return ones(size, like(*this, o));
+}
+Tensor Tensor::new_full(IntArrayRef size, const Scalar& v, const TensorOptions& o) const {
+  return full(size, v, like(*this, o));
+}
+Tensor Tensor::type_as(const Tensor& other) const { return to(other.device(), other.scalar_type()); }
+
 Tensor empty_like(const Tensor& t) { return empty(t.sizes(), t.options()); }
 Tensor empty_like(const Tensor& t, const TensorOptions& o) { return empty(t.sizes(), like(t, o)); }
 Tensor zeros_like(const Tensor& t) { return zeros(t.sizes(), t.options()); }
