@@ -165,6 +165,25 @@ class Tensor {
   Tensor pow(const Scalar& exponent) const;
   Tensor maximum(const Tensor& other) const;
   Tensor minimum(const Tensor& other) const;
+  // ops/binary_math.cpp
+  Tensor remainder(const Tensor& other) const;
+  Tensor remainder(const Scalar& other) const;
+  Tensor fmod(const Tensor& other) const;
+  Tensor fmod(const Scalar& other) const;
+  Tensor floor_divide(const Tensor& other) const;
+  Tensor floor_divide(const Scalar& other) const;
+  Tensor atan2(const Tensor& other) const;
+  // ops/logical.cpp
+  Tensor logical_and(const Tensor& other) const;
+  Tensor logical_or(const Tensor& other) const;
+  Tensor logical_xor(const Tensor& other) const;
+  Tensor bitwise_and(const Tensor& other) const;
+  Tensor bitwise_and(const Scalar& other) const;
+  Tensor bitwise_or(const Tensor& other) const;
+  Tensor bitwise_or(const Scalar& other) const;
+  Tensor bitwise_xor(const Tensor& other) const;
+  Tensor bitwise_xor(const Scalar& other) const;
+  Tensor bitwise_not() const;
   Tensor neg() const;
   Tensor exp() const;
   Tensor log() const;
@@ -224,6 +243,23 @@ class Tensor {
   Tensor& mul_(const Scalar& other) const;
   Tensor& div_(const Tensor& other) const;
   Tensor& div_(const Scalar& other) const;
+  Tensor& remainder_(const Tensor& other) const;
+  Tensor& remainder_(const Scalar& other) const;
+  Tensor& fmod_(const Tensor& other) const;
+  Tensor& fmod_(const Scalar& other) const;
+  Tensor& floor_divide_(const Tensor& other) const;
+  Tensor& floor_divide_(const Scalar& other) const;
+  Tensor& atan2_(const Tensor& other) const;
+  Tensor& logical_and_(const Tensor& other) const;
+  Tensor& logical_or_(const Tensor& other) const;
+  Tensor& logical_xor_(const Tensor& other) const;
+  Tensor& bitwise_and_(const Tensor& other) const;
+  Tensor& bitwise_and_(const Scalar& other) const;
+  Tensor& bitwise_or_(const Tensor& other) const;
+  Tensor& bitwise_or_(const Scalar& other) const;
+  Tensor& bitwise_xor_(const Tensor& other) const;
+  Tensor& bitwise_xor_(const Scalar& other) const;
+  Tensor& bitwise_not_() const;
   Tensor& clamp_(std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt) const;
   Tensor& relu_() const;
   Tensor& neg_() const;
@@ -363,6 +399,25 @@ Tensor& operator*=(Tensor& a, const Tensor& b);
 Tensor& operator*=(Tensor& a, const Scalar& b);
 Tensor& operator/=(Tensor& a, const Tensor& b);
 Tensor& operator/=(Tensor& a, const Scalar& b);
+// % is remainder; &, |, ^, ~ are bitwise (bool and integer tensors).
+Tensor operator%(const Tensor& a, const Tensor& b);
+Tensor operator%(const Tensor& a, const Scalar& b);
+Tensor operator&(const Tensor& a, const Tensor& b);
+Tensor operator&(const Tensor& a, const Scalar& b);
+Tensor operator&(const Scalar& a, const Tensor& b);
+Tensor operator|(const Tensor& a, const Tensor& b);
+Tensor operator|(const Tensor& a, const Scalar& b);
+Tensor operator|(const Scalar& a, const Tensor& b);
+Tensor operator^(const Tensor& a, const Tensor& b);
+Tensor operator^(const Tensor& a, const Scalar& b);
+Tensor operator^(const Scalar& a, const Tensor& b);
+Tensor operator~(const Tensor& a);
+Tensor& operator&=(Tensor& a, const Tensor& b);
+Tensor& operator&=(Tensor& a, const Scalar& b);
+Tensor& operator|=(Tensor& a, const Tensor& b);
+Tensor& operator|=(Tensor& a, const Scalar& b);
+Tensor& operator^=(Tensor& a, const Tensor& b);
+Tensor& operator^=(Tensor& a, const Scalar& b);
 
 // Prints the values like PyTorch, then the shape, dtype and device (print.cpp).
 std::ostream& operator<<(std::ostream& os, const Tensor& t);
