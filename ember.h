@@ -27,6 +27,7 @@
 #include "ember/core/ops/pad.h"
 #include "ember/core/ops/pooling.h"
 #include "ember/core/ops/reduce.h"
+#include "ember/core/ops/scan.h"
 #include "ember/core/ops/shape_ops.h"
 #include "ember/core/ops/unary.h"
 #include "ember/core/ops/views.h"

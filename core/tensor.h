@@ -327,6 +327,10 @@ class Tensor {
   Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
   Tensor norm(const Scalar& p = 2) const;
   Tensor norm(std::optional<Scalar> p, IntArrayRef dim, bool keepdim = false) const;
+  Tensor prod(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor prod(int64_t dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor cumsum(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor cumprod(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor all() const;  // bool: every element nonzero
   Tensor any() const;  // bool: some element nonzero
   Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
