@@ -74,6 +74,16 @@ decltype(auto) dispatch_numeric(ScalarType t, const char* op, F&& f) {
   }
 }
 
+// Bool and integer types: the bitwise ops.
+template <typename F>
+decltype(auto) dispatch_integral(ScalarType t, const char* op, F&& f) {
+  switch (t) {
+    case kBool: return f.template operator()<bool>();
+    case kLong: return f.template operator()<int64_t>();
+    default: dtype_not_supported(op, t, "bool or int64");
+  }
+}
+
 template <typename F>
 decltype(auto) dispatch_floating(ScalarType t, const char* op, F&& f) {
   switch (t) {

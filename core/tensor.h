@@ -141,6 +141,18 @@ class Tensor {
   Tensor unflatten(int64_t dim, IntArrayRef sizes) const;
   std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
   std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+  std::vector<Tensor> unbind(int64_t dim = 0) const;
+  Tensor movedim(IntArrayRef source, IntArrayRef destination) const;
+  Tensor movedim(int64_t source, int64_t destination) const;
+  Tensor swapaxes(int64_t axis0, int64_t axis1) const;
+  Tensor swapdims(int64_t dim0, int64_t dim1) const;
+
+  // --- shape ops that copy (ops/shape_ops.cpp) ---
+  Tensor flip(IntArrayRef dims) const;
+  Tensor roll(IntArrayRef shifts, IntArrayRef dims = {}) const;
+  Tensor repeat(IntArrayRef repeats) const;
+  Tensor tril(int64_t diagonal = 0) const;
+  Tensor triu(int64_t diagonal = 0) const;
 
   // --- indexing (ops/indexing.cpp) ---
   Tensor index_select(int64_t dim, const Tensor& index) const;
@@ -171,6 +183,25 @@ class Tensor {
   Tensor pow(const Scalar& exponent) const;
   Tensor maximum(const Tensor& other) const;
   Tensor minimum(const Tensor& other) const;
+  // ops/binary_math.cpp
+  Tensor remainder(const Tensor& other) const;
+  Tensor remainder(const Scalar& other) const;
+  Tensor fmod(const Tensor& other) const;
+  Tensor fmod(const Scalar& other) const;
+  Tensor floor_divide(const Tensor& other) const;
+  Tensor floor_divide(const Scalar& other) const;
+  Tensor atan2(const Tensor& other) const;
+  // ops/logical.cpp
+  Tensor logical_and(const Tensor& other) const;
+  Tensor logical_or(const Tensor& other) const;
+  Tensor logical_xor(const Tensor& other) const;
+  Tensor bitwise_and(const Tensor& other) const;
+  Tensor bitwise_and(const Scalar& other) const;
+  Tensor bitwise_or(const Tensor& other) const;
+  Tensor bitwise_or(const Scalar& other) const;
+  Tensor bitwise_xor(const Tensor& other) const;
+  Tensor bitwise_xor(const Scalar& other) const;
+  Tensor bitwise_not() const;
   Tensor neg() const;
   Tensor exp() const;
   Tensor log() const;
@@ -230,6 +261,23 @@ class Tensor {
   Tensor& mul_(const Scalar& other) const;
   Tensor& div_(const Tensor& other) const;
   Tensor& div_(const Scalar& other) const;
+  Tensor& remainder_(const Tensor& other) const;
+  Tensor& remainder_(const Scalar& other) const;
+  Tensor& fmod_(const Tensor& other) const;
+  Tensor& fmod_(const Scalar& other) const;
+  Tensor& floor_divide_(const Tensor& other) const;
+  Tensor& floor_divide_(const Scalar& other) const;
+  Tensor& atan2_(const Tensor& other) const;
+  Tensor& logical_and_(const Tensor& other) const;
+  Tensor& logical_or_(const Tensor& other) const;
+  Tensor& logical_xor_(const Tensor& other) const;
+  Tensor& bitwise_and_(const Tensor& other) const;
+  Tensor& bitwise_and_(const Scalar& other) const;
+  Tensor& bitwise_or_(const Tensor& other) const;
+  Tensor& bitwise_or_(const Scalar& other) const;
+  Tensor& bitwise_xor_(const Tensor& other) const;
+  Tensor& bitwise_xor_(const Scalar& other) const;
+  Tensor& bitwise_not_() const;
   Tensor& clamp_(std::optional<Scalar> min = std::nullopt, std::optional<Scalar> max = std::nullopt) const;
   Tensor& relu_() const;
   Tensor& neg_() const;
@@ -285,6 +333,10 @@ class Tensor {
   Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
   Tensor norm(const Scalar& p = 2) const;
   Tensor norm(std::optional<Scalar> p, IntArrayRef dim, bool keepdim = false) const;
+  Tensor prod(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor prod(int64_t dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor cumsum(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor cumprod(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor all() const;  // bool: every element nonzero
   Tensor any() const;  // bool: some element nonzero
   Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
@@ -369,6 +421,25 @@ Tensor& operator*=(Tensor& a, const Tensor& b);
 Tensor& operator*=(Tensor& a, const Scalar& b);
 Tensor& operator/=(Tensor& a, const Tensor& b);
 Tensor& operator/=(Tensor& a, const Scalar& b);
+// % is remainder; &, |, ^, ~ are bitwise (bool and integer tensors).
+Tensor operator%(const Tensor& a, const Tensor& b);
+Tensor operator%(const Tensor& a, const Scalar& b);
+Tensor operator&(const Tensor& a, const Tensor& b);
+Tensor operator&(const Tensor& a, const Scalar& b);
+Tensor operator&(const Scalar& a, const Tensor& b);
+Tensor operator|(const Tensor& a, const Tensor& b);
+Tensor operator|(const Tensor& a, const Scalar& b);
+Tensor operator|(const Scalar& a, const Tensor& b);
+Tensor operator^(const Tensor& a, const Tensor& b);
+Tensor operator^(const Tensor& a, const Scalar& b);
+Tensor operator^(const Scalar& a, const Tensor& b);
+Tensor operator~(const Tensor& a);
+Tensor& operator&=(Tensor& a, const Tensor& b);
+Tensor& operator&=(Tensor& a, const Scalar& b);
+Tensor& operator|=(Tensor& a, const Tensor& b);
+Tensor& operator|=(Tensor& a, const Scalar& b);
+Tensor& operator^=(Tensor& a, const Tensor& b);
+Tensor& operator^=(Tensor& a, const Scalar& b);
 
 // Prints the values like PyTorch, then the shape, dtype and device (print.cpp).
 std::ostream& operator<<(std::ostream& os, const Tensor& t);

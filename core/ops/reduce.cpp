@@ -1,4 +1,4 @@
-// Reductions: sum, mean, sum_to, max/min (all, or along a dim with indices),
+// Reductions: sum, prod, mean, sum_to, max/min (all, or along a dim with indices),
 // argmax/argmin, var/std, norm, all/any, and their derivatives (written with
 // ember ops, so they can be differentiated again). The loops are in
 // kernels/cpu/reduce.h (CPU) and kernels/cuda/reduce.h (CUDA), the per-element
@@ -13,6 +13,7 @@
 #include "ember/core/ops/compare.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
+#include "ember/core/ops/logical.h"
 #include "ember/core/ops/reduce_helpers.h"
 #include "ember/core/ops/unary.h"
 #include "ember/kernels/common/reduce_functors.h"
@@ -85,6 +86,67 @@ Tensor sum(const Tensor& input, IntArrayRef dim, bool keepdim, std::optional<Sca
   }
   record_sum_like("SumBackward", x, out, mask, keepdim, 1.0);
   return out;
+}
+
+// ---- prod ----
+
+namespace {
+
+Tensor prod_over(const Tensor& input, DimMask mask, bool keepdim, std::optional<ScalarType> dtype);
+
+// d prod / d x_i = the product of the other elements. Without zeros that is
+// prod / x_i; with one zero, the product of the nonzero elements at the zero
+// and 0 elsewhere; with two or more, 0 everywhere. Written with ember ops
+// (prod_over included), so it can be differentiated again.
+Tensor prod_backward(const Tensor& g, const Tensor& x, DimMask mask, bool keepdim) {
+  const Tensor grad = detail::restore_reduced_dims(g, x.dim(), mask, keepdim);
+  const Tensor is_zero = x == 0;
+  const DimVector dims = [&] {
+    DimVector d;
+    for (int64_t i = 0; i < x.dim(); ++i)
+      if (detail::is_reduced(mask, i)) d.push_back(i);
+    return d;
+  }();
+  const Tensor zeros_in_line = sum(is_zero, dims, /*keepdim=*/true);
+  const Tensor x_nonzero = where(is_zero, 1.0, x);
+  const Tensor prod_nonzero = prod_over(x_nonzero, mask, /*keepdim=*/true, std::nullopt);
+  const Tensor others = where(zeros_in_line == 0, prod_nonzero / x_nonzero,
+                              where(logical_and(is_zero, zeros_in_line == 1), prod_nonzero, 0.0));
+  return grad * others;
+}
+
+Tensor prod_over(const Tensor& input, DimMask mask, bool keepdim, std::optional<ScalarType> dtype) {
+  EMBER_CHECK(dtype != kBool, "prod: dtype bool is not supported");
+  const Tensor x = dtype ? input.to(*dtype) : input;
+  const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
+  Tensor out;
+  if (x.is_cuda()) {
+    const ScalarType out_dtype = x.is_floating_point() ? x.scalar_type() : kLong;
+    out = launch_cuda_reduce("prod", cuda::ReduceOp::kProd, x, rs, out_dtype);
+  } else {
+    out = dispatch_all(x.scalar_type(), "prod", [&]<typename T>() {
+      using Acc = functors::sum_acc_t<T>;
+      using Out = std::conditional_t<std::is_floating_point_v<T>, T, int64_t>;  // int, bool: int64
+      return launch_reduce<T, Acc, Out>(x, rs, functors::ProdOps<T, Acc, Out>{});
+    });
+  }
+  if (autograd::needs_grad(x)) {
+    auto node = autograd::make_node("ProdBackward", {x}, [mask, keepdim](Node& n, const tensor_list& g) {
+      return tensor_list{prod_backward(g[0], n.saved(0), mask, keepdim)};
+    });
+    node->save(x);
+    autograd::set_history(out, node);
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor prod(const Tensor& x, std::optional<ScalarType> dtype) {
+  return prod_over(x, all_dims(x), false, dtype);
+}
+Tensor prod(const Tensor& x, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
+  return prod_over(x, detail::reduction_mask("prod", x, {dim}), keepdim, dtype);
 }
 
 Tensor mean(const Tensor& input, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
@@ -431,6 +493,10 @@ Tensor any(const Tensor& x) {
 
 // ---- Tensor methods ----
 
+Tensor Tensor::prod(std::optional<ScalarType> dtype) const { return ember::prod(*this, dtype); }
+Tensor Tensor::prod(int64_t dim, bool keepdim, std::optional<ScalarType> dtype) const {
+  return ember::prod(*this, dim, keepdim, dtype);
+}
 Tensor Tensor::sum(std::optional<ScalarType> dtype) const {
   return ember::sum(*this, {}, false, dtype);
 }

@@ -10,6 +10,11 @@ namespace ember {
 // dim empty = all dims. Integer and bool inputs sum in int64, as PyTorch.
 Tensor sum(const Tensor& x, IntArrayRef dim = {}, bool keepdim = false,
            std::optional<ScalarType> dtype = std::nullopt);
+// The product of all elements, or along one dim. Integer and bool inputs
+// multiply in int64, as PyTorch; the gradient is right with zeros in x.
+Tensor prod(const Tensor& x, std::optional<ScalarType> dtype = std::nullopt);
+Tensor prod(const Tensor& x, int64_t dim, bool keepdim = false,
+            std::optional<ScalarType> dtype = std::nullopt);
 Tensor mean(const Tensor& x, IntArrayRef dim = {}, bool keepdim = false,
             std::optional<ScalarType> dtype = std::nullopt);
 // Sums x down to `shape` (which x's shape broadcasts from): the gradient of a

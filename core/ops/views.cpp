@@ -274,6 +274,55 @@ std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t d) const {
   return split((size(d) + chunks - 1) / chunks, d);
 }
 
+std::vector<Tensor> Tensor::unbind(int64_t d) const {
+  EMBER_CHECK(dim() > 0, "unbind: cannot unbind a 0-d tensor");
+  d = wrap_dim(d, dim(), "unbind");
+  std::vector<Tensor> parts;
+  for (int64_t i = 0; i < size(d); ++i) parts.push_back(select(d, i));
+  return parts;
+}
+std::vector<Tensor> unbind(const Tensor& x, int64_t d) { return x.unbind(d); }
+
+Tensor Tensor::movedim(IntArrayRef source, IntArrayRef destination) const {
+  EMBER_CHECK(source.size() == destination.size(), "movedim: source ", source, " and destination ",
+              destination, " must have the same number of dims");
+  const int64_t n = dim();
+  if (n == 0) {  // dims 0 and -1 name the scalar itself
+    for (size_t i = 0; i < source.size(); ++i) {
+      wrap_dim(source[i], n, "movedim");
+      wrap_dim(destination[i], n, "movedim");
+    }
+    return view(sizes());
+  }
+  // perm[destination[i]] = source[i]; the dims not moved fill the free places in order.
+  DimVector perm(static_cast<size_t>(n), -1);
+  std::vector<bool> moved(static_cast<size_t>(n), false);
+  for (size_t i = 0; i < source.size(); ++i) {
+    const int64_t s = wrap_dim(source[i], n, "movedim"), t = wrap_dim(destination[i], n, "movedim");
+    EMBER_CHECK(!moved[s], "movedim: repeated dim ", source[i], " in source ", source);
+    EMBER_CHECK(perm[t] == -1, "movedim: repeated dim ", destination[i], " in destination ",
+                destination);
+    moved[s] = true;
+    perm[t] = s;
+  }
+  int64_t next = 0;
+  for (int64_t& p : perm) {
+    if (p != -1) continue;
+    while (moved[next]) ++next;
+    p = next++;
+  }
+  return permute(perm);
+}
+Tensor Tensor::movedim(int64_t source, int64_t destination) const {
+  return movedim(IntArrayRef{source}, IntArrayRef{destination});
+}
+Tensor movedim(const Tensor& x, IntArrayRef s, IntArrayRef d) { return x.movedim(s, d); }
+Tensor movedim(const Tensor& x, int64_t s, int64_t d) { return x.movedim(s, d); }
+Tensor Tensor::swapaxes(int64_t a0, int64_t a1) const { return transpose(a0, a1); }
+Tensor Tensor::swapdims(int64_t d0, int64_t d1) const { return transpose(d0, d1); }
+Tensor swapaxes(const Tensor& x, int64_t a0, int64_t a1) { return x.transpose(a0, a1); }
+Tensor swapdims(const Tensor& x, int64_t d0, int64_t d1) { return x.transpose(d0, d1); }
+
 Tensor cat(TensorList tensors, int64_t dim) {
   EMBER_CHECK(!tensors.empty(), "cat: expected a non-empty list of tensors");
   const Tensor& first = tensors[0];

@@ -72,4 +72,61 @@ struct Minimum {
   }
 };
 
+// fmod (C's sign: the dividend's), and remainder and floor_divide (Python's:
+// remainder has the divisor's sign, floor_divide rounds down). The integer
+// forms expect b != 0: the CPU op checks that first.
+template <typename T>
+struct Fmod {
+  EMBER_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) return a % b;
+    else return ::fmod(a, b);
+  }
+};
+template <typename T>
+struct Remainder {
+  EMBER_HOST_DEVICE T operator()(T a, T b) const {
+    T m = Fmod<T>{}(a, b);
+    // fmod first keeps |m| < |b| exact; moving it to b's side also gives
+    // remainder(-3, inf) = inf, as PyTorch.
+    if (m != 0 && (m < 0) != (b < 0)) m += b;
+    return m;
+  }
+};
+template <typename T>
+struct FloorDivide {
+  EMBER_HOST_DEVICE T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T>) {
+      const T q = a / b;
+      return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+    } else {
+      if (b == 0) return a / b;
+      // (a - fmod(a, b)) / b is an integer up to rounding; floor(a / b)
+      // alone can be off by one when a / b rounds up to an integer.
+      const T m = ::fmod(a, b);
+      T q = (a - m) / b;
+      if (m != 0 && (m < 0) != (b < 0)) q -= 1;
+      if (q == 0) return ::copysign(T(0), a / b);
+      const T f = ::floor(q);
+      return q - f > T(0.5) ? f + 1 : f;
+    }
+  }
+};
+template <typename T>
+struct Atan2 {
+  EMBER_HOST_DEVICE T operator()(T a, T b) const { return ::atan2(a, b); }
+};
+// Bool and integer operands only.
+template <typename T>
+struct BitwiseAnd {
+  EMBER_HOST_DEVICE T operator()(T a, T b) const { return a & b; }
+};
+template <typename T>
+struct BitwiseOr {
+  EMBER_HOST_DEVICE T operator()(T a, T b) const { return a | b; }
+};
+template <typename T>
+struct BitwiseXor {
+  EMBER_HOST_DEVICE T operator()(T a, T b) const { return a ^ b; }
+};
+
 }  // namespace ember::functors

@@ -44,4 +44,18 @@ struct IsClose {
   }
 };
 
+// Logical ops: nonzero is true.
+template <typename T>
+struct LogicalAnd {
+  EMBER_HOST_DEVICE bool operator()(T a, T b) const { return a != T(0) && b != T(0); }
+};
+template <typename T>
+struct LogicalOr {
+  EMBER_HOST_DEVICE bool operator()(T a, T b) const { return a != T(0) || b != T(0); }
+};
+template <typename T>
+struct LogicalXor {
+  EMBER_HOST_DEVICE bool operator()(T a, T b) const { return (a != T(0)) != (b != T(0)); }
+};
+
 }  // namespace ember::functors

@@ -38,6 +38,15 @@ struct SumOps {
   EMBER_HOST_DEVICE Out project(Acc a) const { return static_cast<Out>(a); }
 };
 
+// Products accumulate as sums do (double for floating, int64 for integer and bool).
+template <typename In, typename Acc, typename Out>
+struct ProdOps {
+  EMBER_HOST_DEVICE Acc identity() const { return Acc(1); }
+  EMBER_HOST_DEVICE Acc step(Acc a, In v) const { return a * static_cast<Acc>(v); }
+  EMBER_HOST_DEVICE Acc combine(Acc a, Acc b) const { return a * b; }
+  EMBER_HOST_DEVICE Out project(Acc a) const { return static_cast<Out>(a); }
+};
+
 // Sum divided by the count of reduced elements (0 / 0 = nan for an empty mean).
 template <typename In, typename Acc, typename Out>
 struct MeanOps : SumOps<In, Acc, Out> {

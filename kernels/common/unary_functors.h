@@ -203,4 +203,13 @@ struct LogicalNot {
   EMBER_HOST_DEVICE bool operator()(T x) const { return x == T(0); }
 };
 
+// Bool and integer only: ~ on bool is logical not (~true would be -2 as int).
+template <typename T>
+struct BitwiseNot {
+  EMBER_HOST_DEVICE T operator()(T x) const {
+    if constexpr (std::is_same_v<T, bool>) return !x;
+    else return ~x;
+  }
+};
+
 }  // namespace ember::functors

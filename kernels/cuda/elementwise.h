@@ -48,7 +48,9 @@ struct BinaryOpOf;
   };
 EMBER_CUDA_BINARY_OP(Add) EMBER_CUDA_BINARY_OP(Sub) EMBER_CUDA_BINARY_OP(Mul)
 EMBER_CUDA_BINARY_OP(Div) EMBER_CUDA_BINARY_OP(Pow) EMBER_CUDA_BINARY_OP(Maximum)
-EMBER_CUDA_BINARY_OP(Minimum) EMBER_CUDA_BINARY_OP(ReluBackward)
+EMBER_CUDA_BINARY_OP(Minimum) EMBER_CUDA_BINARY_OP(ReluBackward) EMBER_CUDA_BINARY_OP(Remainder)
+EMBER_CUDA_BINARY_OP(Fmod) EMBER_CUDA_BINARY_OP(FloorDivide) EMBER_CUDA_BINARY_OP(Atan2)
+EMBER_CUDA_BINARY_OP(BitwiseAnd) EMBER_CUDA_BINARY_OP(BitwiseOr) EMBER_CUDA_BINARY_OP(BitwiseXor)
 #undef EMBER_CUDA_BINARY_OP
 
 template <template <typename> class Op>
@@ -70,7 +72,7 @@ EMBER_CUDA_UNARY_OP(Asin) EMBER_CUDA_UNARY_OP(Acos) EMBER_CUDA_UNARY_OP(Atan)
 EMBER_CUDA_UNARY_OP(Sinh) EMBER_CUDA_UNARY_OP(Cosh) EMBER_CUDA_UNARY_OP(Log1p)
 EMBER_CUDA_UNARY_OP(Expm1) EMBER_CUDA_UNARY_OP(Log2) EMBER_CUDA_UNARY_OP(Log10)
 EMBER_CUDA_UNARY_OP(Floor) EMBER_CUDA_UNARY_OP(Ceil) EMBER_CUDA_UNARY_OP(Round)
-EMBER_CUDA_UNARY_OP(Trunc) EMBER_CUDA_UNARY_OP(Frac)
+EMBER_CUDA_UNARY_OP(Trunc) EMBER_CUDA_UNARY_OP(Frac) EMBER_CUDA_UNARY_OP(BitwiseNot)
 #undef EMBER_CUDA_UNARY_OP
 
 template <template <typename> class Op>
@@ -81,6 +83,9 @@ template <> struct CompareOpOf<functors::Lt> { static constexpr CompareOp value 
 template <> struct CompareOpOf<functors::Le> { static constexpr CompareOp value = CompareOp::kLe; };
 template <> struct CompareOpOf<functors::Gt> { static constexpr CompareOp value = CompareOp::kGt; };
 template <> struct CompareOpOf<functors::Ge> { static constexpr CompareOp value = CompareOp::kGe; };
+template <> struct CompareOpOf<functors::LogicalAnd> { static constexpr CompareOp value = CompareOp::kLogicalAnd; };
+template <> struct CompareOpOf<functors::LogicalOr> { static constexpr CompareOp value = CompareOp::kLogicalOr; };
+template <> struct CompareOpOf<functors::LogicalXor> { static constexpr CompareOp value = CompareOp::kLogicalXor; };
 template <>
 struct CompareOpOf<functors::IsClose> {
   static constexpr CompareOp value = CompareOp::kIsClose;

@@ -1,5 +1,5 @@
 // The binary arithmetic kernels (add, sub, mul, div, pow, maximum, minimum,
-// relu's backward): the shared functors over loops.cuh, one instantiation per
+// relu's backward, remainder, fmod, floor_divide, atan2, bitwise and/or/xor): the shared functors over loops.cuh, one instantiation per
 // dtype each op accepts.
 #include "ember/kernels/common/binary_functors.h"
 #include "ember/kernels/common/unary_functors.h"
@@ -37,6 +37,26 @@ void launch_binary(const char* name, BinaryOp op, const ElementwiseLaunch& l, do
       return dispatch_floating(t, name, [&]<typename T>() {
         loops::launch<T, T, T>(l, ReluBackward<T>{});
       });
+    case BinaryOp::kRemainder:
+      return dispatch_numeric(t, name,
+                              [&]<typename T>() { loops::launch<T, T, T>(l, Remainder<T>{}); });
+    case BinaryOp::kFmod:
+      return dispatch_numeric(t, name, [&]<typename T>() { loops::launch<T, T, T>(l, Fmod<T>{}); });
+    case BinaryOp::kFloorDivide:
+      return dispatch_numeric(t, name,
+                              [&]<typename T>() { loops::launch<T, T, T>(l, FloorDivide<T>{}); });
+    case BinaryOp::kAtan2:
+      return dispatch_floating(t, name,
+                               [&]<typename T>() { loops::launch<T, T, T>(l, Atan2<T>{}); });
+    case BinaryOp::kBitwiseAnd:
+      return dispatch_integral(t, name,
+                               [&]<typename T>() { loops::launch<T, T, T>(l, BitwiseAnd<T>{}); });
+    case BinaryOp::kBitwiseOr:
+      return dispatch_integral(t, name,
+                               [&]<typename T>() { loops::launch<T, T, T>(l, BitwiseOr<T>{}); });
+    case BinaryOp::kBitwiseXor:
+      return dispatch_integral(t, name,
+                               [&]<typename T>() { loops::launch<T, T, T>(l, BitwiseXor<T>{}); });
   }
   EMBER_INTERNAL_ASSERT(false, name, ": unknown binary op ", static_cast<int>(op));
 }

@@ -1,4 +1,4 @@
-// The comparison kernels (eq ... ge, isclose: bool out) and where, over loops.cuh.
+// The comparison kernels (eq ... ge, isclose, logical and/or/xor: bool out) and where, over loops.cuh.
 #include "ember/kernels/common/compare_functors.h"
 #include "ember/kernels/cuda/elementwise_launch.h"
 #include "ember/kernels/cuda/loops.cuh"
@@ -29,6 +29,9 @@ void launch_compare(const char* name, CompareOp op, const ElementwiseLaunch& l, 
     case CompareOp::kLe: return compare<Le>(name, l);
     case CompareOp::kGt: return compare<Gt>(name, l);
     case CompareOp::kGe: return compare<Ge>(name, l);
+    case CompareOp::kLogicalAnd: return compare<LogicalAnd>(name, l);
+    case CompareOp::kLogicalOr: return compare<LogicalOr>(name, l);
+    case CompareOp::kLogicalXor: return compare<LogicalXor>(name, l);
     case CompareOp::kIsClose:
       return dispatch_all(l.input_dtypes[0], name, [&]<typename T>() {
         loops::launch<bool, T, T>(l, IsClose<T>{rtol, atol});

@@ -3,14 +3,17 @@
 // per family: what crosses from the ops to the .cu files.
 namespace ember::cuda {
 
-enum class BinaryOp { kAdd, kSub, kMul, kDiv, kPow, kMaximum, kMinimum, kReluBackward };
+enum class BinaryOp {
+  kAdd, kSub, kMul, kDiv, kPow, kMaximum, kMinimum, kReluBackward, kRemainder, kFmod, kFloorDivide,
+  kAtan2, kBitwiseAnd, kBitwiseOr, kBitwiseXor
+};
 enum class UnaryOp {
   kNeg, kExp, kLog, kSqrt, kRsqrt, kAbs, kSign, kSquare, kReciprocal, kRelu, kLeakyRelu,
   kSigmoid, kTanh, kNormalCdf, kGelu, kGeluTanh, kClamp, kInRange, kIsNan, kIsFinite, kLogicalNot,
   kSin, kCos, kTan, kAsin, kAcos, kAtan, kSinh, kCosh, kLog1p, kExpm1, kLog2, kLog10, kFloor, kCeil,
-  kRound, kTrunc, kFrac
+  kRound, kTrunc, kFrac, kBitwiseNot
 };
-enum class CompareOp { kEq, kNe, kLt, kLe, kGt, kGe, kIsClose };
+enum class CompareOp { kEq, kNe, kLt, kLe, kGt, kGe, kIsClose, kLogicalAnd, kLogicalOr, kLogicalXor };
 // The per-element losses of nn/functional/loss.cpp (kernels/common/loss_functors.h).
 enum class LossOp { kLogSigmoid, kBinaryCrossEntropy, kBinaryCrossEntropyWithLogits };
 

@@ -1,4 +1,4 @@
-// The unary kernels (neg ... gelu, clamp, the predicates, sin ... frac): the shared functors
+// The unary kernels (neg ... gelu, clamp, the predicates, sin ... frac, bitwise_not): the shared functors
 // over loops.cuh, one instantiation per dtype each op accepts. Parameters
 // arrive as Scalars holding values of the compute dtype, so to<T>() is exact.
 #include "ember/kernels/common/unary_functors.h"
@@ -67,6 +67,8 @@ void launch_unary(const char* name, UnaryOp op, const ElementwiseLaunch& l, cons
     case UnaryOp::kIsNan: EMBER_PREDICATE(IsNan);
     case UnaryOp::kIsFinite: EMBER_PREDICATE(IsFinite);
     case UnaryOp::kLogicalNot: EMBER_PREDICATE(LogicalNot);
+    case UnaryOp::kBitwiseNot:
+      return dispatch_integral(t, name, [&]<typename T>() { same_dtype<BitwiseNot, T>(l); });
     case UnaryOp::kLeakyRelu:
       return dispatch_floating(t, name, [&]<typename T>() {
         loops::launch<T, T>(l, LeakyRelu<T>{p0.to<T>()});

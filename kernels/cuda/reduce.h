@@ -8,7 +8,7 @@
 
 namespace ember::cuda {
 
-// out (contiguous, shaped as the reduction's result; sum: int64 for integer
+// out (contiguous, shaped as the reduction's result; sum, prod: int64 for integer
 // and bool inputs, else in's dtype) = op over `in` (any strides) reduced to
 // `keep_sizes` (in's shape with 1 at every reduced dim). param: mean's count,
 // var's and std's divisor, norm's p. Inputs whose dims do not merge into

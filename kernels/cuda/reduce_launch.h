@@ -11,7 +11,7 @@ namespace ember::cuda {
 // the kAbs* ones (sum |x|, sum x^2, sum |x|^p, max |x|) write float64.
 enum class ReduceOp {
   kSum, kMean, kVar, kStd, kNorm1, kNorm2, kNormP, kMax, kMin, kAll, kAny,
-  kAbsSum, kSquareSum, kAbsPowSum, kAbsMax
+  kAbsSum, kSquareSum, kAbsPowSum, kAbsMax, kProd
 };
 
 // Bytes of workspace per output and split of a two-pass reduction (the widest accumulator).

@@ -1,4 +1,4 @@
-// The summing reductions (sum, mean, var, std, norms, clip_grad_norm_'s
+// The summing reductions (sum, prod, mean, var, std, norms, clip_grad_norm_'s
 // float64 sums of |x|^p) and the comparing ones (max, min over all elements,
 // all, any, max |x|): the shared Ops over reduce_kernels.cuh,
 // instantiated for the dtypes core/ops/reduce.cpp accepts.
@@ -22,6 +22,12 @@ void launch_reduce(const char* name, ReduceOp op, const ReducePlan& p, void* out
         using Acc = sum_acc_t<T>;
         using Out = std::conditional_t<std::is_floating_point_v<T>, T, int64_t>;
         go.template operator()<T, Acc, Out>(SumOps<T, Acc, Out>{});
+      });
+    case ReduceOp::kProd:
+      return dispatch_all(in_dtype, name, [&]<typename T>() {
+        using Acc = sum_acc_t<T>;
+        using Out = std::conditional_t<std::is_floating_point_v<T>, T, int64_t>;
+        go.template operator()<T, Acc, Out>(ProdOps<T, Acc, Out>{});
       });
     case ReduceOp::kMean:
       return dispatch_floating(in_dtype, name, [&]<typename T>() {

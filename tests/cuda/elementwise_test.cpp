@@ -405,3 +405,58 @@ TEST_CASE("cuda elementwise: in-place elementary functions match the CPU and bum
     }
   }
 }
+
+TEST_CASE("cuda elementwise: remainder, fmod, floor_divide, atan2 match the CPU on every layout",
+          "[cuda][cuda_elementwise]") {
+  manual_seed(11);
+  const std::vector<BinaryCase> cases = {
+      {"remainder", [](auto& a, auto& b) { return a % b; }, kNumeric, 1e-6, false},
+      {"fmod", [](auto& a, auto& b) { return fmod(a, b); }, kNumeric, 1e-6, false},
+      {"floor_divide", [](auto& a, auto& b) { return floor_divide(a, b); }, kNumeric, 0, false},
+      {"atan2", [](auto& a, auto& b) { return atan2(a, b); }, kFloats, 1e-5, false},
+      {"remainder by a CPU scalar", [](auto& a, auto&) { return remainder(a, -3); }, kNumeric, 1e-6,
+       false},
+  };
+  for (const BinaryCase& c : cases) run_binary(c);
+}
+
+TEST_CASE("cuda elementwise: logical and bitwise ops match the CPU on every layout",
+          "[cuda][cuda_elementwise]") {
+  manual_seed(12);
+  const std::vector<BinaryCase> cases = {
+      {"logical_and", [](auto& a, auto& b) { return logical_and(a, b); }, kAll, 0, false},
+      {"logical_or", [](auto& a, auto& b) { return logical_or(a, b); }, kAll, 0, false},
+      {"logical_xor", [](auto& a, auto& b) { return logical_xor(a, b); }, kAll, 0, false},
+      {"bitwise_and", [](auto& a, auto& b) { return a & b; }, {kBool, kLong}, 0, false},
+      {"bitwise_or", [](auto& a, auto& b) { return a | b; }, {kBool, kLong}, 0, false},
+      {"bitwise_xor", [](auto& a, auto& b) { return a ^ b; }, {kBool, kLong}, 0, false},
+  };
+  for (const BinaryCase& c : cases) run_binary(c);
+  run_unary({"bitwise_not", [](auto& x) { return ~x; }, {kBool, kLong}, 0, false});
+}
+
+TEST_CASE("cuda elementwise: remainder, fmod, atan2 gradients and in-place forms match the CPU",
+          "[cuda][cuda_elementwise]") {
+  manual_seed(13);
+  const Tensor a = random_nonzero({257}, kDouble), b = random_nonzero({257}, kDouble);
+  const std::vector<Binary> ops = {
+      [](auto& x, auto& y) { return remainder(x, y); }, [](auto& x, auto& y) { return fmod(x, y); },
+      [](auto& x, auto& y) { return atan2(x, y); },
+      [](auto& x, auto& y) { return x.clone().remainder_(y); },
+      [](auto& x, auto& y) { return x.clone().atan2_(y); }};
+  for (size_t k = 0; k < ops.size(); ++k) {
+    INFO("op " << k);
+    const Tensor ac = cpu_leaf(a), bc = cpu_leaf(b), ag = gpu_leaf(a), bg = gpu_leaf(b);
+    const Tensor w = random_nonzero({257}, kDouble);
+    const Tensor yc = ops[k](ac, bc), yg = ops[k](ag, bg);
+    check_same(yg, yc, 1e-12);
+    (yc * w).sum().backward();
+    (yg * w.to(kGpu)).sum().backward();
+    check_same(ag.grad(), ac.grad(), 1e-12);
+    check_same(bg.grad(), bc.grad(), 1e-12);
+  }
+  Tensor x = random_nonzero({100}, kLong).to(kGpu);
+  const Tensor want = x.cpu() & 5;
+  x &= 5;
+  check_same(x, want);
+}

@@ -1,0 +1,13 @@
+#pragma once
+// The cumulative sum and product on CUDA tensors: the device half of
+// core/ops/scan.cpp. in and out are contiguous, of one dtype (int64, float32,
+// float64), seen as (outer, n, inner) with the scan along n. Without the CUDA
+// backend it raises an Error.
+#include "ember/core/tensor.h"
+
+namespace ember::cuda {
+
+void scan_kernel(const char* name, bool is_prod, const Tensor& out, const Tensor& in,
+                 int64_t outer, int64_t n, int64_t inner);
+
+}  // namespace ember::cuda
