@@ -6,29 +6,13 @@
 #include <algorithm>
 
 #include "ember/core/ops/binary.h"
-#include "ember/core/ops/elementwise_helpers.h"
+#include "ember/core/ops/compare_helpers.h"
 #include "ember/kernels/common/compare_functors.h"
-#include "ember/kernels/cuda/elementwise.h"
 
 namespace ember {
-namespace {
 
-// out = Op<T>(a, b) as bool, T the promoted dtype of a and b, broadcast.
-template <template <typename> class Op, typename... Args>
-Tensor compare(const char* name, const Tensor& a, const Tensor& b, Args... args) {
-  const Device device = detail::common_device(name, {&a, &b});
-  const ScalarType t = result_type(a, b);
-  Tensor out = empty(broadcast_shapes(a.sizes(), b.sizes(), name),
-                     a.options().dtype(kBool).device(device));
-  const Tensor ac = detail::cast_for_kernel(a, t), bc = detail::cast_for_kernel(b, t);
-  dispatch_all(t, name, [&]<typename T>() {
-    if (out.is_cuda())
-      cuda::compare_kernel(name, cuda::CompareOpOf<Op>::value, out, ac, bc, args...);
-    else
-      cpu::elementwise<bool, T, T>(out, {&ac, &bc}, Op<T>{args...});
-  });
-  return out;
-}
+using detail::bool_elementwise;
+namespace {
 
 // True when every element of a freshly computed (contiguous) bool tensor is
 // set; a CUDA mask is read on the host (one sync), as torch.equal's item().
@@ -40,17 +24,17 @@ bool all_true(const Tensor& device_mask) {
 
 }  // namespace
 
-Tensor eq(const Tensor& a, const Tensor& b) { return compare<functors::Eq>("eq", a, b); }
+Tensor eq(const Tensor& a, const Tensor& b) { return bool_elementwise<functors::Eq>("eq", a, b); }
 Tensor eq(const Tensor& a, const Scalar& b) { return eq(a, detail::scalar_operand(b, a)); }
-Tensor ne(const Tensor& a, const Tensor& b) { return compare<functors::Ne>("ne", a, b); }
+Tensor ne(const Tensor& a, const Tensor& b) { return bool_elementwise<functors::Ne>("ne", a, b); }
 Tensor ne(const Tensor& a, const Scalar& b) { return ne(a, detail::scalar_operand(b, a)); }
-Tensor lt(const Tensor& a, const Tensor& b) { return compare<functors::Lt>("lt", a, b); }
+Tensor lt(const Tensor& a, const Tensor& b) { return bool_elementwise<functors::Lt>("lt", a, b); }
 Tensor lt(const Tensor& a, const Scalar& b) { return lt(a, detail::scalar_operand(b, a)); }
-Tensor le(const Tensor& a, const Tensor& b) { return compare<functors::Le>("le", a, b); }
+Tensor le(const Tensor& a, const Tensor& b) { return bool_elementwise<functors::Le>("le", a, b); }
 Tensor le(const Tensor& a, const Scalar& b) { return le(a, detail::scalar_operand(b, a)); }
-Tensor gt(const Tensor& a, const Tensor& b) { return compare<functors::Gt>("gt", a, b); }
+Tensor gt(const Tensor& a, const Tensor& b) { return bool_elementwise<functors::Gt>("gt", a, b); }
 Tensor gt(const Tensor& a, const Scalar& b) { return gt(a, detail::scalar_operand(b, a)); }
-Tensor ge(const Tensor& a, const Tensor& b) { return compare<functors::Ge>("ge", a, b); }
+Tensor ge(const Tensor& a, const Tensor& b) { return bool_elementwise<functors::Ge>("ge", a, b); }
 Tensor ge(const Tensor& a, const Scalar& b) { return ge(a, detail::scalar_operand(b, a)); }
 
 bool equal(const Tensor& a, const Tensor& b) {
@@ -60,7 +44,7 @@ bool equal(const Tensor& a, const Tensor& b) {
 
 bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
   if (a.sizes() != b.sizes()) return false;
-  return all_true(compare<functors::IsClose>("allclose", a, b, rtol, atol));
+  return all_true(bool_elementwise<functors::IsClose>("allclose", a, b, rtol, atol));
 }
 
 Tensor Tensor::eq(const Tensor& other) const { return ember::eq(*this, other); }

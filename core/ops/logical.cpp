@@ -3,28 +3,14 @@
 #include "ember/core/ops/logical.h"
 
 #include "ember/core/ops/binary_helpers.h"
+#include "ember/core/ops/compare_helpers.h"
 #include "ember/core/ops/unary_helpers.h"
 #include "ember/kernels/common/compare_functors.h"
 
 namespace ember {
-namespace {
 
-// A bool tensor of Op<T>(a, b), T the promoted dtype, broadcast.
-template <template <typename> class Op>
-Tensor logical(const char* name, const Tensor& a, const Tensor& b) {
-  const Device device = detail::common_device(name, {&a, &b});
-  const ScalarType t = result_type(a, b);
-  Tensor out = empty(broadcast_shapes(a.sizes(), b.sizes(), name),
-                     a.options().dtype(kBool).device(device));
-  const Tensor ac = detail::cast_for_kernel(a, t), bc = detail::cast_for_kernel(b, t);
-  dispatch_all(t, name, [&]<typename T>() {
-    if (out.is_cuda())
-      cuda::compare_kernel(name, cuda::CompareOpOf<Op>::value, out, ac, bc);
-    else
-      cpu::elementwise<bool, T, T>(out, {&ac, &bc}, Op<T>{});
-  });
-  return out;
-}
+using detail::bool_elementwise;
+namespace {
 
 // As PyTorch: self keeps its dtype, holding the bool result as 0 / 1.
 template <template <typename> class Op>
@@ -34,7 +20,7 @@ Tensor& logical_(const char* name, const Tensor& self, const Tensor& other) {
   EMBER_CHECK(is_expandable_to(other.sizes(), self.sizes()), name, ": the operand of shape ",
               other.sizes(), " does not broadcast to the destination's shape ", self.sizes());
   assert_no_internal_overlap(name, self);
-  const Tensor result = logical<Op>(name, self, other);
+  const Tensor result = bool_elementwise<Op>(name, self, other);
   {
     NoGradGuard guard;
     self.copy_(result);
@@ -62,9 +48,9 @@ Tensor& bitwise_(const char* name, const Tensor& self, const Tensor& other) {
 
 }  // namespace
 
-Tensor logical_and(const Tensor& a, const Tensor& b) { return logical<functors::LogicalAnd>("logical_and", a, b); }
-Tensor logical_or(const Tensor& a, const Tensor& b) { return logical<functors::LogicalOr>("logical_or", a, b); }
-Tensor logical_xor(const Tensor& a, const Tensor& b) { return logical<functors::LogicalXor>("logical_xor", a, b); }
+Tensor logical_and(const Tensor& a, const Tensor& b) { return bool_elementwise<functors::LogicalAnd>("logical_and", a, b); }
+Tensor logical_or(const Tensor& a, const Tensor& b) { return bool_elementwise<functors::LogicalOr>("logical_or", a, b); }
+Tensor logical_xor(const Tensor& a, const Tensor& b) { return bool_elementwise<functors::LogicalXor>("logical_xor", a, b); }
 
 Tensor bitwise_and(const Tensor& a, const Tensor& b) { return bitwise<functors::BitwiseAnd>("bitwise_and", a, b); }
 Tensor bitwise_and(const Tensor& a, const Scalar& b) { return bitwise_and(a, detail::scalar_operand(b, a)); }
