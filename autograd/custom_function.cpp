@@ -43,6 +43,10 @@ void AutogradContext::mark_non_differentiable(const variable_list& outputs) {
   for (const Tensor& t : outputs) non_differentiable_.push_back(t.impl().get());
 }
 
+void AutogradContext::mark_dirty(const variable_list& inputs) {
+  for (const Tensor& t : inputs) dirty_.push_back(t.impl().get());
+}
+
 bool AutogradContext::needs_input_grad(size_t i) const {
   return i < needs_input_grad_.size() && needs_input_grad_[i];
 }
@@ -80,10 +84,26 @@ std::shared_ptr<Node> record_custom_function(
     ctx->to_save_.clear();
     return nullptr;
   }
-  for (const Tensor& out : outputs)
-    for (const Tensor& in : args.tensors)
-      EMBER_CHECK(!out.is_same(in), name, ": forward returned one of its inputs; return a "
-                  "clone() (in-place custom functions, mark_dirty, are not supported)");
+  // Outputs that are inputs: dirty ones keep their identity and get the new
+  // history; the others become aliases, so the input's own history stays.
+  std::vector<bool> rebased(outputs.size(), false);
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const TensorImpl* out = outputs[k].impl().get();
+    const bool is_input = std::any_of(args.tensors.begin(), args.tensors.end(),
+                                      [&](const Tensor& in) { return in.impl().get() == out; });
+    if (!is_input) continue;
+    if (std::find(ctx->dirty_.begin(), ctx->dirty_.end(), out) == ctx->dirty_.end()) {
+      outputs[k] = outputs[k].detach();
+      continue;
+    }
+    // forward already wrote it (PyTorch checks at the same point).
+    check_inplace(outputs[k], name, args.tensors);
+    rebased[k] = true;
+  }
+  for (const TensorImpl* d : ctx->dirty_)
+    EMBER_CHECK(std::any_of(outputs.begin(), outputs.end(),
+                            [&](const Tensor& o) { return o.impl().get() == d; }),
+                name, ": a tensor given to mark_dirty was not returned by forward");
 
   // Which outputs are recorded (differentiable), and every output's layout for zeros.
   std::vector<int> recorded_as(outputs.size(), -1);
@@ -129,8 +149,13 @@ std::shared_ptr<Node> record_custom_function(
         for (size_t p : tensor_args) per_input.push_back(result[p]);
         return per_input;
       });
-  for (size_t k = 0; k < outputs.size(); ++k)
-    if (recorded_as[k] >= 0) set_history(outputs[k], node);
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    if (recorded_as[k] < 0) continue;
+    if (rebased[k])
+      rebase_history(outputs[k], node);
+    else
+      set_history(outputs[k], node);
+  }
   for (const Tensor& t : raw->to_save_) {
     bool is_output = false;
     for (size_t k = 0; k < outputs.size(); ++k)

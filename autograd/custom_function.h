@@ -17,8 +17,10 @@
 // calls T::backward. The tensors given to save_for_backward become the node's
 // saved tensors (with the version check and the release after backward);
 // backward returns one gradient per argument of forward (undefined for
-// non-tensor arguments and for inputs that need none). Not supported:
-// mark_dirty (in-place custom functions) and forward returning its input.
+// non-tensor arguments and for inputs that need none). An input that forward
+// changes in place is marked with ctx->mark_dirty and returned: it then comes
+// from the new node. An input returned unchanged comes back as a new tensor
+// sharing its storage (PyTorch's view_as), with the new node as its grad_fn.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -104,6 +106,8 @@ class AutogradContext {
   variable_list get_saved_variables() const;
   // Outputs that get no gradient (indices, masks): they are left out of the graph.
   void mark_non_differentiable(const variable_list& outputs);
+  // Inputs that forward changed in place; forward must return them.
+  void mark_dirty(const variable_list& inputs);
   // Whether undefined output gradients reach backward as zeros (the default) or undefined.
   void set_materialize_grads(bool value) { materialize_grads_ = value; }
   // Whether forward's i-th argument needs a gradient (false for non-tensors).
@@ -112,6 +116,7 @@ class AutogradContext {
  private:
   variable_list to_save_;
   std::vector<const TensorImpl*> non_differentiable_;
+  std::vector<const TensorImpl*> dirty_;
   bool materialize_grads_ = true;
   std::vector<bool> needs_input_grad_;
   size_t saved_count_ = 0;

@@ -61,6 +61,35 @@ struct WrongCount : autograd::Function<WrongCount> {
   static variable_list backward(AutogradContext*, variable_list grads) { return {grads[0]}; }
 };
 
+// x <- x * k in place (PyTorch's mark_dirty example): d out/d x = k.
+struct MulInPlace : autograd::Function<MulInPlace> {
+  static Tensor forward(AutogradContext* ctx, const Tensor& x, double k) {
+    ctx->saved_data["k"] = k;
+    x.mul_(k);
+    ctx->mark_dirty({x});
+    return x;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    return {grads[0] * ctx->saved_data["k"].toDouble(), Tensor()};
+  }
+};
+
+// Changes x in place but forgets mark_dirty's promise: x is not returned.
+struct DirtyNotReturned : autograd::Function<DirtyNotReturned> {
+  static Tensor forward(AutogradContext* ctx, const Tensor& x) {
+    x.add_(1.0);
+    ctx->mark_dirty({x});
+    return x * 2.0;
+  }
+  static variable_list backward(AutogradContext*, variable_list grads) { return {grads[0] * 2.0}; }
+};
+
+// Returns its input unchanged, with gradient 3 (as if it were 3x seen locally).
+struct IdentityTimesThreeGrad : autograd::Function<IdentityTimesThreeGrad> {
+  static Tensor forward(AutogradContext*, const Tensor& x) { return x; }
+  static variable_list backward(AutogradContext*, variable_list grads) { return {grads[0] * 3.0}; }
+};
+
 }  // namespace
 
 TEST_CASE("a custom function records one node named after it, with saved_data", "[custom_function]") {
@@ -108,4 +137,40 @@ TEST_CASE("a backward with the wrong number of gradients is an error",
   const Tensor x = ones({2}).requires_grad_();
   REQUIRE_THROWS_WITH(WrongCount::apply(x, 1.0).sum().backward(),
                       Contains("WrongCountBackward: backward returned 1 gradients but forward took 2"));
+}
+
+TEST_CASE("mark_dirty: an input changed in place by forward takes the custom node's history",
+          "[custom_function]") {
+  const Tensor x = tensor({1.0, 2.0}, kDouble).requires_grad_();
+  Tensor y = x * 1.0;  // a non-leaf, so it may be changed in place
+  const int64_t version = y._version();
+  const Tensor out = MulInPlace::apply(y, 3.0);
+  REQUIRE(out.is_same(y));
+  REQUIRE(y._version() > version);
+  REQUIRE(y.grad_fn()->name() == "MulInPlaceBackward");
+  REQUIRE(values(y) == std::vector<double>{3, 6});
+  (y * y).sum().backward();  // d/dx of sum((3x)^2) = 18x
+  REQUIRE(values(x.grad()) == std::vector<double>{18, 36});
+}
+
+TEST_CASE("mark_dirty refuses a leaf that requires grad and a dirty tensor not returned",
+          "[custom_function]") {
+  const Tensor leaf = tensor({1.0, 2.0}, kDouble).requires_grad_();
+  REQUIRE_THROWS_WITH(MulInPlace::apply(leaf, 2.0),
+                      Contains("MulInPlaceBackward") && Contains("leaf"));
+  const Tensor y = tensor({1.0, 2.0}, kDouble).requires_grad_() * 1.0;
+  REQUIRE_THROWS_WITH(DirtyNotReturned::apply(y), Contains("mark_dirty") &&
+                                                      Contains("not returned"));
+}
+
+TEST_CASE("an input returned unchanged comes back as a new tensor sharing its storage",
+          "[custom_function]") {
+  const Tensor x = tensor({1.0, 2.0}, kDouble).requires_grad_();
+  const Tensor y = IdentityTimesThreeGrad::apply(x);
+  REQUIRE_FALSE(y.is_same(x));
+  REQUIRE(y.data_ptr<double>() == x.data_ptr<double>());
+  REQUIRE(x.is_leaf());  // x keeps its own (leaf) history
+  REQUIRE(y.grad_fn()->name() == "IdentityTimesThreeGradBackward");
+  y.sum().backward();
+  REQUIRE(values(x.grad()) == std::vector<double>{3, 3});
 }
