@@ -70,13 +70,39 @@ TEST_CASE("cumsum's gradient is a reversed cumsum: gradcheck and gradgradcheck",
   }
 }
 
-TEST_CASE("cumprod gradients pass gradcheck and gradgradcheck for inputs without zeros (the formula divides by x)",
+TEST_CASE("cumprod gradients pass gradcheck and gradgradcheck for inputs without zeros",
           "[scan]") {
   Tensor x = sample(3, 4).t().requires_grad_();
   for (int64_t d : {0, 1}) {
     auto fn = [d](const tensor_list& in) { return cumprod(in[0], d); };
     REQUIRE_GRADCHECK(gradcheck(fn, {x}));
     REQUIRE_GRADCHECK(gradgradcheck(fn, {x}));
+  }
+}
+
+TEST_CASE("cumprod's gradient with zeros: the product of the others up to each output",
+          "[scan]") {
+  // x = [2, 0, 3, 0, 5], out = [2, 0, 0, 0, 0]; sum(out).backward():
+  // d/dx0 = 1 (out0 / x0; later outputs are 0 either way) -> 1; d/dx1 = sum over j >= 1 of the
+  // product of the others: j=1: 2, j=2: 2*3, j=3: 0, j=4: 0 -> 8; past the first zero every
+  // product contains x1 = 0 -> 0, also at the second zero (x3) -> [1, 8, 0, 0, 0].
+  Tensor x = tensor({2.0, 0.0, 3.0, 0.0, 5.0}, kDouble).requires_grad_();
+  cumprod(x, 0).sum().backward();
+  require_values(x.grad(), {1, 8, 0, 0, 0});
+  // Weighted: g = [1, 2, 3] on y = [0, 4, 2]: d/dy0 = g0 + g1*4 + g2*4*2 = 1 + 8 + 24 = 33.
+  Tensor y = tensor({0.0, 4.0, 2.0}, kDouble).requires_grad_();
+  cumprod(y, 0).backward(tensor({1.0, 2.0, 3.0}, kDouble));
+  require_values(y.grad(), {33, 0, 0});
+  // Under create_graph the backward forms every product (O(n^2) per line): same values.
+  Tensor w = tensor({2.0, 0.0, 3.0, 0.0, 5.0}, kDouble).requires_grad_();
+  const tensor_list gw = autograd::grad({cumprod(w, 0).sum()}, {w}, {}, std::nullopt, true);
+  REQUIRE(gw[0].requires_grad());
+  require_values(gw[0], {1, 8, 0, 0, 0});
+  Tensor z = tensor({{2.0, 0.0, 3.0}, {0.5, -1.0, 0.0}, {0.0, 0.0, 4.0}}, kDouble).requires_grad_();
+  for (int64_t d : {0, 1}) {
+    auto fn = [d](const tensor_list& in) { return cumprod(in[0], d); };
+    REQUIRE_GRADCHECK(gradcheck(fn, {z}));
+    REQUIRE_GRADCHECK(gradgradcheck(fn, {z}));
   }
 }
 
