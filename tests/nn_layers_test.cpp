@@ -550,6 +550,23 @@ TEST_CASE("ModuleDict registers its modules by key", "[nn]") {
   REQUIRE(heads->named_children().is_empty());
 }
 
+TEST_CASE("ModuleDict::update takes pairs, an OrderedDict or another dict's items", "[nn]") {
+  nn::ModuleDict dict({{"a", nn::Linear(2, 2).ptr()}});
+  dict->update({{"b", nn::ReLU().ptr()}, {"a", nn::Linear(2, 7).ptr()}});
+  REQUIRE(dict->keys() == std::vector<std::string>{"a", "b"});  // "a" replaced in place
+  REQUIRE(dict->at<nn::LinearImpl>("a").options.out_features() == 7);
+  OrderedDict<std::string, std::shared_ptr<nn::Module>> more;
+  more.insert("c", nn::Tanh().ptr());
+  dict->update(more);
+  nn::ModuleDict other({{"d", nn::Linear(7, 1).ptr()}, {"b", nn::Sigmoid().ptr()}});
+  dict->update(*other);
+  REQUIRE(dict->keys() == std::vector<std::string>{"a", "b", "c", "d"});
+  REQUIRE(dict["b"]->name() == "Sigmoid");
+  REQUIRE(dict->named_children()["b"].get() == dict["b"].get());
+  REQUIRE(dict->named_parameters().keys() ==
+          std::vector<std::string>{"a.weight", "a.bias", "d.weight", "d.bias"});
+}
+
 // ------------------------------------------------------------------ a small model end to end
 
 TEST_CASE("the sample trainer's model runs forward and backward in float64", "[nn]") {

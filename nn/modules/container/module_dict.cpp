@@ -4,11 +4,11 @@ namespace ember::nn {
 
 ModuleDictImpl::ModuleDictImpl(
     const std::vector<std::pair<std::string, std::shared_ptr<Module>>>& modules) {
-  for (const auto& [key, module] : modules) update(key, module);
+  update(modules);
 }
 
 ModuleDictImpl::ModuleDictImpl(const OrderedDict<std::string, std::shared_ptr<Module>>& modules) {
-  for (const auto& item : modules) update(item.key(), item.value());
+  update(modules);
 }
 
 void ModuleDictImpl::update(const std::string& key, std::shared_ptr<Module> module) {
@@ -20,6 +20,11 @@ void ModuleDictImpl::update(const std::string& key, std::shared_ptr<Module> modu
     register_module(key, module);
     modules_.insert(key, std::move(module));
   }
+}
+
+void ModuleDictImpl::update(
+    const std::vector<std::pair<std::string, std::shared_ptr<Module>>>& modules) {
+  for (const auto& [key, module] : modules) update(key, module);
 }
 
 std::shared_ptr<Module> ModuleDictImpl::pop(const std::string& key) {

@@ -24,6 +24,13 @@ class ModuleDictImpl : public Module {
   void update(const std::string& key, const ModuleHolder<M>& module) {
     update(key, std::static_pointer_cast<Module>(module.ptr()));
   }
+  // Adds or replaces each module, in order.
+  void update(const std::vector<std::pair<std::string, std::shared_ptr<Module>>>& modules);
+  // The same from an OrderedDict of modules, or another dict's items (`a->update(*b)`).
+  template <typename Container>
+  void update(const Container& container) {
+    for (const auto& item : container) update(item.key(), item.value());
+  }
   // Removes and returns the module under key.
   std::shared_ptr<Module> pop(const std::string& key);
   void clear();
