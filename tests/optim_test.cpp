@@ -92,7 +92,122 @@ std::vector<double> adam_reference(const AdamRef& h, int steps) {
   return x;
 }
 
+struct RmspropRef {
+  double lr, alpha = 0.99, eps = 1e-8, weight_decay = 0, momentum = 0;
+  bool centered = false;
+};
+
+// torch.optim.RMSprop on the quadratic, element by element:
+//   g = a*x + wd*x;  sq = alpha*sq + (1-alpha)*g^2;  ga = alpha*ga + (1-alpha)*g (centered)
+//   avg = sqrt(centered ? sq - ga^2 : sq) + eps
+//   buf = momentum*buf + g/avg, x -= lr*buf  (momentum > 0);  x -= lr*g/avg  (otherwise)
+std::vector<double> rmsprop_reference(const RmspropRef& h, int steps) {
+  std::vector<double> x = kX0, sq(x.size()), ga(x.size()), buf(x.size());
+  for (int t = 1; t <= steps; ++t)
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double g = kA[i] * x[i] + h.weight_decay * x[i];
+      sq[i] = h.alpha * sq[i] + (1 - h.alpha) * g * g;
+      ga[i] = h.alpha * ga[i] + (1 - h.alpha) * g;
+      const double avg = std::sqrt(h.centered ? sq[i] - ga[i] * ga[i] : sq[i]) + h.eps;
+      buf[i] = h.momentum * buf[i] + g / avg;
+      x[i] -= h.lr * (h.momentum > 0 ? buf[i] : g / avg);
+    }
+  return x;
+}
+
+struct AdagradRef {
+  double lr, lr_decay = 0, weight_decay = 0, initial = 0, eps = 1e-10;
+};
+
+// torch.optim.Adagrad on the quadratic, element by element, step t = 1, 2, ...:
+//   g = a*x + wd*x;  sum += g^2;  x -= lr / (1 + (t-1)*lr_decay) * g / (sqrt(sum) + eps)
+std::vector<double> adagrad_reference(const AdagradRef& h, int steps) {
+  std::vector<double> x = kX0, sum(x.size(), h.initial);
+  for (int t = 1; t <= steps; ++t)
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double g = kA[i] * x[i] + h.weight_decay * x[i];
+      sum[i] += g * g;
+      x[i] -= h.lr / (1 + (t - 1) * h.lr_decay) * g / (std::sqrt(sum[i]) + h.eps);
+    }
+  return x;
+}
+
 }  // namespace
+
+TEST_CASE("RMSprop steps follow PyTorch's rule: plain, weight decay, momentum, centered",
+          "[optim]") {
+  const std::vector<std::pair<optim::RMSpropOptions, RmspropRef>> cases = {
+      {optim::RMSpropOptions(0.01), {0.01}},
+      {optim::RMSpropOptions(0.02).alpha(0.9).eps(1e-4).weight_decay(0.1),
+       {0.02, 0.9, 1e-4, 0.1}},
+      {optim::RMSpropOptions(0.01).momentum(0.8), {0.01, 0.99, 1e-8, 0, 0.8}},
+      {optim::RMSpropOptions(0.01).momentum(0.5).centered(true).alpha(0.9),
+       {0.01, 0.9, 1e-8, 0, 0.5, true}},
+  };
+  for (const auto& [options, ref] : cases) {
+    INFO("momentum " << ref.momentum << " centered " << ref.centered);
+    Tensor x = leaf(kX0);
+    optim::RMSprop opt({x}, options);
+    run(opt, x, 6);
+    require_values(x, rmsprop_reference(ref, 6));
+  }
+  // First plain step: sq = 0.01 g^2, so x moves by lr * g / (0.1 |g|) = 10 lr * sign(g).
+  Tensor y = leaf(kX0);
+  optim::RMSprop first({y}, optim::RMSpropOptions(0.01).eps(0));
+  run(first, y, 1);
+  require_values(y, {0.9, -1.9, 2.9, 0.4});
+  REQUIRE(optim::RMSpropOptions().lr() == 0.01);  // PyTorch's defaults
+  REQUIRE(optim::RMSpropOptions().alpha() == 0.99);
+}
+
+TEST_CASE("Adagrad steps follow PyTorch's rule with lr decay and an initial accumulator",
+          "[optim]") {
+  Tensor x = leaf(kX0);
+  optim::Adagrad opt({x}, optim::AdagradOptions(0.1));
+  run(opt, x, 5);
+  require_values(x, adagrad_reference({0.1}, 5));
+  Tensor y = leaf(kX0);
+  optim::Adagrad decayed(
+      {y}, optim::AdagradOptions(0.2).lr_decay(0.5).weight_decay(0.1).initial_accumulator_value(
+               0.3));
+  run(decayed, y, 5);
+  require_values(y, adagrad_reference({0.2, 0.5, 0.1, 0.3}, 5));
+  // First step: sum = g^2, so x moves by lr * sign(g) (eps aside).
+  Tensor z = leaf(kX0);
+  optim::Adagrad first({z}, optim::AdagradOptions(0.1).eps(0));
+  run(first, z, 1);
+  require_values(z, {0.9, -1.9, 2.9, 0.4});
+}
+
+TEST_CASE("RMSprop and Adagrad state_dicts use PyTorch's names and round-trip", "[optim]") {
+  Tensor x = leaf(kX0);
+  optim::RMSprop rms({x}, optim::RMSpropOptions(0.01).momentum(0.9).centered(true));
+  run(rms, x, 2);
+  optim::TensorDict d = rms.state_dict();
+  REQUIRE(d.keys() == std::vector<std::string>{
+                              "state.0.step", "state.0.square_avg", "state.0.momentum_buffer",
+                              "state.0.grad_avg", "param_groups.0.params", "param_groups.0.lr",
+                              "param_groups.0.alpha", "param_groups.0.eps",
+                              "param_groups.0.weight_decay", "param_groups.0.momentum",
+                              "param_groups.0.centered"});
+  Tensor x2 = leaf(values(x));
+  optim::RMSprop restored({x2}, optim::RMSpropOptions(0.01).momentum(0.9).centered(true));
+  restored.load_state_dict(d);
+  run(rms, x, 1);
+  run(restored, x2, 1);
+  REQUIRE(values(x2) == values(x));
+
+  Tensor y = leaf(kX0);
+  optim::Adagrad ada({y}, optim::AdagradOptions(0.1).initial_accumulator_value(0.5));
+  run(ada, y, 2);
+  d = ada.state_dict();
+  REQUIRE(d.keys() == std::vector<std::string>{
+                              "state.0.step", "state.0.sum", "param_groups.0.params",
+                              "param_groups.0.lr", "param_groups.0.lr_decay",
+                              "param_groups.0.weight_decay",
+                              "param_groups.0.initial_accumulator_value", "param_groups.0.eps"});
+  REQUIRE(d["state.0.step"].item<int64_t>() == 2);
+}
 
 TEST_CASE("SGD steps follow x -= lr * (a*x + wd*x) on the quadratic", "[optim]") {
   for (double wd : {0.0, 0.1}) {
@@ -480,6 +595,14 @@ TEST_CASE("optimizer options out of range are rejected with the option named", "
                       Catch::Contains("Adam: invalid eps -1e-08"));
   REQUIRE_THROWS_WITH(optim::AdamW({x}, optim::AdamWOptions().weight_decay(-0.5)),
                       Catch::Contains("AdamW: invalid weight_decay -0.5"));
+  REQUIRE_THROWS_WITH(optim::RMSprop({x}, optim::RMSpropOptions().alpha(-0.5)),
+                      Catch::Contains("RMSprop: invalid alpha -0.5"));
+  REQUIRE_THROWS_WITH(optim::RMSprop({x}, optim::RMSpropOptions().momentum(-1)),
+                      Catch::Contains("RMSprop: invalid momentum -1"));
+  REQUIRE_THROWS_WITH(optim::Adagrad({x}, optim::AdagradOptions().lr_decay(-1)),
+                      Catch::Contains("Adagrad: invalid lr_decay -1"));
+  REQUIRE_THROWS_WITH(optim::Adagrad({x}, optim::AdagradOptions().initial_accumulator_value(-1)),
+                      Catch::Contains("Adagrad: invalid initial_accumulator_value -1"));
 }
 
 TEST_CASE("bad parameter lists are rejected with the reason", "[optim]") {

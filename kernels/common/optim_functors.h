@@ -26,6 +26,16 @@ struct AdamHyper {
   int64_t step;                 // counted from 1 (this step included)
 };
 
+struct RmspropHyper {
+  double lr, alpha, eps, weight_decay, momentum;
+  bool centered;
+};
+
+struct AdagradHyper {
+  double lr, lr_decay, weight_decay, eps;
+  int64_t step;  // counted from 1 (this step included)
+};
+
 namespace functors {
 
 // torch.optim.SGD on element i (buf is unused without kMomentum):
@@ -96,6 +106,67 @@ AdamUpdate<T, kAmsgrad, kDecoupled> make_adam_update(const AdamHyper& h) {
           static_cast<T>(h.eps),
           static_cast<T>(h.weight_decay),
           static_cast<T>(1 - h.lr * h.weight_decay)};
+}
+
+// torch.optim.RMSprop on element i (buf unused without kMomentum, gavg without kCentered):
+//   g = grad + weight_decay * p
+//   sq = alpha * sq + (1 - alpha) * g * g
+//   gavg = alpha * gavg + (1 - alpha) * g                     (centered)
+//   avg = sqrt(centered ? sq - gavg^2 : sq) + eps
+//   buf = momentum * buf + g / avg;  p -= lr * buf            (momentum > 0)
+//   p -= lr * g / avg                                         (otherwise)
+template <typename T, bool kMomentum, bool kCentered>
+struct RmspropUpdate {
+  T lr, alpha, one_minus_alpha, eps, weight_decay, momentum;
+
+  EMBER_HOST_DEVICE void operator()(T* p, const T* grad, T* sq, T* buf, T* gavg,
+                                    int64_t i) const {
+    const T g = grad[i] + weight_decay * p[i];
+    const T s = alpha * sq[i] + one_minus_alpha * g * g;
+    sq[i] = s;
+    T var = s;
+    if constexpr (kCentered) {
+      const T ga = alpha * gavg[i] + one_minus_alpha * g;
+      gavg[i] = ga;
+      var = s - ga * ga;
+    }
+    const T step = g / (math::sqrt(var) + eps);
+    if constexpr (kMomentum) {
+      const T b = momentum * buf[i] + step;
+      buf[i] = b;
+      p[i] = p[i] - lr * b;
+    } else {
+      p[i] = p[i] - lr * step;
+    }
+  }
+};
+
+template <typename T, bool kMomentum, bool kCentered>
+RmspropUpdate<T, kMomentum, kCentered> make_rmsprop_update(const RmspropHyper& h) {
+  return {static_cast<T>(h.lr),  static_cast<T>(h.alpha),        static_cast<T>(1 - h.alpha),
+          static_cast<T>(h.eps), static_cast<T>(h.weight_decay), static_cast<T>(h.momentum)};
+}
+
+// torch.optim.Adagrad on element i:
+//   g = grad + weight_decay * p
+//   sum = sum + g * g
+//   p -= lr / (1 + (step - 1) * lr_decay) * g / (sqrt(sum) + eps)
+template <typename T>
+struct AdagradUpdate {
+  T neg_clr, weight_decay, eps;
+
+  EMBER_HOST_DEVICE void operator()(T* p, const T* grad, T* sum, int64_t i) const {
+    const T g = grad[i] + weight_decay * p[i];
+    const T s = sum[i] + g * g;
+    sum[i] = s;
+    p[i] = p[i] + neg_clr * (g / (math::sqrt(s) + eps));
+  }
+};
+
+template <typename T>
+AdagradUpdate<T> make_adagrad_update(const AdagradHyper& h) {
+  const double clr = h.lr / (1 + static_cast<double>(h.step - 1) * h.lr_decay);
+  return {static_cast<T>(-clr), static_cast<T>(h.weight_decay), static_cast<T>(h.eps)};
 }
 
 }  // namespace functors

@@ -41,6 +41,15 @@ void adam_loop(T* p, const T* g, T* m, T* v, T* vmax, int64_t n, const AdamHyper
   });
 }
 
+// update(operands..., i) for every element, in parallel chunks.
+template <typename F, typename... Ptr>
+void fused_loop(const F& update, int64_t n, Ptr... operands) {
+  parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
+#pragma omp simd
+    for (int64_t i = begin; i < end; ++i) update(operands..., i);
+  });
+}
+
 }  // namespace
 
 void sgd_update(const Tensor& param, const Tensor& grad, const Tensor& momentum_buffer,
@@ -79,6 +88,37 @@ void adam_update(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
                                            vmax, param.numel(), h);
       });
     });
+  });
+}
+
+void rmsprop_update(const Tensor& param, const Tensor& grad, const Tensor& square_avg,
+                    const Tensor& momentum_buffer, const Tensor& grad_avg, const RmspropHyper& h) {
+  check_operand(param, param);
+  check_operand(param, grad);
+  check_operand(param, square_avg);
+  const bool momentum = h.momentum > 0;
+  if (momentum) check_operand(param, momentum_buffer);
+  if (h.centered) check_operand(param, grad_avg);
+  dispatch_floating(param.dtype(), "rmsprop_update", [&]<typename T>() {
+    T* buf = momentum ? momentum_buffer.data_ptr<T>() : nullptr;
+    T* gavg = h.centered ? grad_avg.data_ptr<T>() : nullptr;
+    with_flag(momentum, [&]<bool kMomentum>() {
+      with_flag(h.centered, [&]<bool kCentered>() {
+        fused_loop(functors::make_rmsprop_update<T, kMomentum, kCentered>(h), param.numel(),
+                   param.data_ptr<T>(), grad.data_ptr<T>(), square_avg.data_ptr<T>(), buf, gavg);
+      });
+    });
+  });
+}
+
+void adagrad_update(const Tensor& param, const Tensor& grad, const Tensor& sum,
+                    const AdagradHyper& h) {
+  check_operand(param, param);
+  check_operand(param, grad);
+  check_operand(param, sum);
+  dispatch_floating(param.dtype(), "adagrad_update", [&]<typename T>() {
+    fused_loop(functors::make_adagrad_update<T>(h), param.numel(), param.data_ptr<T>(),
+               grad.data_ptr<T>(), sum.data_ptr<T>());
   });
 }
 

@@ -13,7 +13,9 @@
 namespace ember::cpu {
 
 // The hyperparameters live with the shared maths (optim_functors.h).
+using ember::AdagradHyper;
 using ember::AdamHyper;
+using ember::RmspropHyper;
 using ember::SgdHyper;
 
 // torch.optim.SGD's update of one parameter:
@@ -35,6 +37,15 @@ void sgd_update(const Tensor& param, const Tensor& grad, const Tensor& momentum_
 // max_exp_avg_sq is undefined unless amsgrad.
 void adam_update(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
                  const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, const AdamHyper& h);
+
+// torch.optim.RMSprop's update of one parameter (the rule is in optim_functors.h);
+// momentum_buffer is undefined unless momentum > 0, grad_avg unless centered.
+void rmsprop_update(const Tensor& param, const Tensor& grad, const Tensor& square_avg,
+                    const Tensor& momentum_buffer, const Tensor& grad_avg, const RmspropHyper& h);
+
+// torch.optim.Adagrad's update of one parameter (the rule is in optim_functors.h).
+void adagrad_update(const Tensor& param, const Tensor& grad, const Tensor& sum,
+                    const AdagradHyper& h);
 
 // sum(|x|^p) over x for a finite p > 0, or max(|x|) for p = inf, accumulated
 // in float64. NaN elements make the result NaN.

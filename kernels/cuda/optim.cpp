@@ -74,4 +74,38 @@ void adam_update(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
 #endif
 }
 
+void rmsprop_update(const Tensor& param, const Tensor& grad, const Tensor& square_avg,
+                    const Tensor& momentum_buffer, const Tensor& grad_avg, const RmspropHyper& h) {
+  check_param("rmsprop_update", param);
+  check_operand("rmsprop_update", param, grad);
+  check_operand("rmsprop_update", param, square_avg);
+  if (h.momentum > 0) check_operand("rmsprop_update", param, momentum_buffer);
+  if (h.centered) check_operand("rmsprop_update", param, grad_avg);
+#ifdef EMBER_WITH_CUDA
+  if (param.numel() == 0) return;
+  DeviceGuard guard(detail::device_of(param));
+  detail::launch_rmsprop_update(param.dtype(), optim_grid(param.numel()), param.numel(),
+                                param.data_ptr(), grad.data_ptr(), square_avg.data_ptr(),
+                                h.momentum > 0 ? momentum_buffer.data_ptr() : nullptr,
+                                h.centered ? grad_avg.data_ptr() : nullptr, h);
+#else
+  detail::no_cuda("rmsprop_update", param);
+#endif
+}
+
+void adagrad_update(const Tensor& param, const Tensor& grad, const Tensor& sum,
+                    const AdagradHyper& h) {
+  check_param("adagrad_update", param);
+  check_operand("adagrad_update", param, grad);
+  check_operand("adagrad_update", param, sum);
+#ifdef EMBER_WITH_CUDA
+  if (param.numel() == 0) return;
+  DeviceGuard guard(detail::device_of(param));
+  detail::launch_adagrad_update(param.dtype(), optim_grid(param.numel()), param.numel(),
+                                param.data_ptr(), grad.data_ptr(), sum.data_ptr(), h);
+#else
+  detail::no_cuda("adagrad_update", param);
+#endif
+}
+
 }  // namespace ember::cuda

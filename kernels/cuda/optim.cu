@@ -55,4 +55,26 @@ void launch_adam_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, 
   });
 }
 
+void launch_rmsprop_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, void* param,
+                           const void* grad, void* square_avg, void* momentum_buffer,
+                           void* grad_avg, const RmspropHyper& h) {
+  dispatch_floating(dtype, "rmsprop_update", [&]<typename T>() {
+    with_flag(h.momentum > 0, [&]<bool kMomentum>() {
+      with_flag(h.centered, [&]<bool kCentered>() {
+        launch(grid, numel, functors::make_rmsprop_update<T, kMomentum, kCentered>(h),
+               static_cast<T*>(param), static_cast<const T*>(grad), static_cast<T*>(square_avg),
+               static_cast<T*>(momentum_buffer), static_cast<T*>(grad_avg));
+      });
+    });
+  });
+}
+
+void launch_adagrad_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, void* param,
+                           const void* grad, void* sum, const AdagradHyper& h) {
+  dispatch_floating(dtype, "adagrad_update", [&]<typename T>() {
+    launch(grid, numel, functors::make_adagrad_update<T>(h), static_cast<T*>(param),
+           static_cast<const T*>(grad), static_cast<T*>(sum));
+  });
+}
+
 }  // namespace ember::cuda::detail

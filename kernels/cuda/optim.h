@@ -20,5 +20,11 @@ void sgd_update(const Tensor& param, const Tensor& grad, const Tensor& momentum_
 // As cpu::adam_update (max_exp_avg_sq undefined unless amsgrad).
 void adam_update(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
                  const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, const AdamHyper& h);
+// As cpu::rmsprop_update (momentum_buffer undefined unless momentum > 0, grad_avg unless centered).
+void rmsprop_update(const Tensor& param, const Tensor& grad, const Tensor& square_avg,
+                    const Tensor& momentum_buffer, const Tensor& grad_avg, const RmspropHyper& h);
+// As cpu::adagrad_update.
+void adagrad_update(const Tensor& param, const Tensor& grad, const Tensor& sum,
+                    const AdagradHyper& h);
 
 }  // namespace ember::cuda

@@ -18,5 +18,11 @@ void launch_sgd_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, v
 void launch_adam_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, void* param,
                         const void* grad, void* exp_avg, void* exp_avg_sq, void* max_exp_avg_sq,
                         const AdamHyper& h);
+// momentum_buffer is null unless h.momentum > 0, grad_avg unless h.centered.
+void launch_rmsprop_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, void* param,
+                           const void* grad, void* square_avg, void* momentum_buffer,
+                           void* grad_avg, const RmspropHyper& h);
+void launch_adagrad_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, void* param,
+                           const void* grad, void* sum, const AdagradHyper& h);
 
 }  // namespace ember::cuda::detail

@@ -1,8 +1,10 @@
 #pragma once
 // Optimizers and learning-rate schedulers (ember::optim), as torch::optim.
+#include "ember/nn/optim/adagrad.h"
 #include "ember/nn/optim/adam.h"
 #include "ember/nn/optim/adamw.h"
 #include "ember/nn/optim/optimizer.h"
+#include "ember/nn/optim/rmsprop.h"
 #include "ember/nn/optim/schedulers/cosine_annealing_lr.h"
 #include "ember/nn/optim/schedulers/exponential_lr.h"
 #include "ember/nn/optim/schedulers/linear_lr.h"

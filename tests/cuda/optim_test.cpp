@@ -1,7 +1,7 @@
 // The fused optimizer updates on CUDA (kernels/cuda/optim.cu) against the same
 // optimizer on CPU copies of the parameters: SGD (plain, momentum with
-// dampening and weight decay, nesterov) and Adam / AdamW (weight decay,
-// amsgrad), several steps from the same state and the same gradients, on
+// dampening and weight decay, nesterov), Adam / AdamW (weight decay,
+// amsgrad), RMSprop (momentum, centered) and Adagrad, several steps from the same state and the same gradients, on
 // parameters of 0, 1, 31 and 1025 elements, a non-contiguous one, and one of
 // 65535 * 256 + 3 elements (more than one grid-stride pass). Tolerance, relative
 // to max(1, |cpu value|): 1e-6 for float32 (the device may fuse a multiply-add
@@ -20,8 +20,10 @@
 #include <ember/core/ops/factory.h>
 #include <ember/kernels/cuda/memory.h>
 #include <ember/kernels/cuda/sync_count.h>
+#include <ember/nn/optim/adagrad.h>
 #include <ember/nn/optim/adam.h>
 #include <ember/nn/optim/adamw.h>
+#include <ember/nn/optim/rmsprop.h>
 #include <ember/nn/optim/sgd.h>
 #include <ember/nn/utils/clip_grad.h>
 
@@ -66,6 +68,19 @@ std::vector<Config> configs() {
       {"AdamW amsgrad",
        [](std::vector<Tensor> p) {
          return std::make_unique<AdamW>(p, AdamWOptions(1e-2).weight_decay(0.05).amsgrad(true));
+       }},
+      {"RMSprop",
+       [](std::vector<Tensor> p) {
+         return std::make_unique<RMSprop>(p, RMSpropOptions(1e-2).weight_decay(0.1));
+       }},
+      {"RMSprop momentum centered",
+       [](std::vector<Tensor> p) {
+         return std::make_unique<RMSprop>(p, RMSpropOptions(1e-2).momentum(0.9).centered(true));
+       }},
+      {"Adagrad",
+       [](std::vector<Tensor> p) {
+         return std::make_unique<Adagrad>(
+             p, AdagradOptions(0.1).lr_decay(0.01).weight_decay(0.1).initial_accumulator_value(0.2));
        }},
   };
 }
