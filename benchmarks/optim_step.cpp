@@ -1,7 +1,7 @@
 // Optimizer step time on the CPU: the fused update loops (nn/optim) against
 // the same Adam update written as separate ember ops, measured in the same
 // run, for the sample trainer's parameter set (~0.11M floats in 14 tensors)
-// and for 10M floats. Also the bandwidth the fused Adam step reaches (it
+// and for 10M floats (RMSprop and Adagrad too). Also the bandwidth the fused Adam step reaches (it
 // reads p, g, m, v and writes p, m, v: 28 bytes a float32 element).
 //
 //   build-*/benchmarks/optim_step [--reps N]
@@ -96,6 +96,10 @@ void bench(const char* set, const std::vector<std::vector<int64_t>>& shapes, int
   time_opt("AdamW (fused)", adamw);
   optim::SGD sgd(params, optim::SGDOptions(1e-2).momentum(0.9).nesterov(true));
   time_opt("SGD nesterov (fused)", sgd);
+  optim::RMSprop rmsprop(params, optim::RMSpropOptions(1e-3).momentum(0.9).centered(true));
+  time_opt("RMSprop momentum centered (fused)", rmsprop);
+  optim::Adagrad adagrad(params, optim::AdagradOptions(1e-2));
+  time_opt("Adagrad (fused)", adagrad);
 
   UnfusedAdam unfused(params);
   unfused.run();
