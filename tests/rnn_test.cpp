@@ -391,6 +391,23 @@ TEST_CASE("Dropout applies between layers in training only", "[rnn]") {
   require_values(trained, values(std::get<0>(one(x))), 1e-6);
 }
 
+TEST_CASE("An unbatched input gives the results of a batch of one", "[rnn]") {
+  manual_seed(13);
+  const Tensor x = randn({4, 3}, kDouble), h0 = randn({4, 2}, kDouble), c0 = randn({4, 2}, kDouble);
+  for (bool batch_first : {false, true}) {
+    nn::LSTM lstm(
+        nn::LSTMOptions(3, 2).num_layers(2).bidirectional(true).batch_first(batch_first));
+    lstm->to(kDouble);
+    auto [out, state] = lstm(x, std::make_tuple(h0, c0));
+    auto [out_b, state_b] = lstm(x.unsqueeze(batch_first ? 0 : 1),
+                                 std::make_tuple(h0.unsqueeze(1), c0.unsqueeze(1)));
+    REQUIRE(out.sizes() == IntArrayRef{4, 4});
+    require_values(out, values(out_b));
+    require_values(std::get<0>(state), values(std::get<0>(state_b)));
+    require_values(std::get<1>(state), values(std::get<1>(state_b)));
+  }
+}
+
 // ------------------------------------------------------------------ shapes
 
 TEST_CASE("Output and state shapes for every option combination", "[rnn]") {
