@@ -20,6 +20,8 @@
 #include "ember/nn/modules/normalization.h"
 #include "ember/nn/modules/padding.h"
 #include "ember/nn/modules/pooling.h"
+#include "ember/nn/modules/rnn.h"
+#include "ember/nn/modules/rnn_cell.h"
 #include "ember/nn/modules/upsampling.h"
 #include "ember/nn/ordered_dict.h"
 #include "ember/nn/utils/summary.h"

@@ -110,6 +110,29 @@ TEST_CASE("split and chunk cover the dimension", "[views]") {
   REQUIRE(chunks[0].numel() == 4);
 }
 
+TEST_CASE("unbind and split parts share one node; parts without a gradient count as zeros",
+          "[views]") {
+  // Note [One node for unbind and split]: one backward joins the parts' gradients.
+  const Tensor x = leaf64({3, 4});
+  const auto rows = x.unbind(0);
+  const auto cols = x.split(3, 1);  // widths 3 and 1
+  REQUIRE(rows[0].grad_fn() == rows[2].grad_fn());
+  REQUIRE(rows[0].grad_fn()->name() == "UnbindBackward");
+  REQUIRE(cols[0].grad_fn() == cols[1].grad_fn());
+  REQUIRE(cols[0].grad_fn()->name() == "SplitBackward");
+  // d/dx of 2 rows[1] + 3 cols[1] (column 3): only those elements, the rest zero.
+  (rows[1].sum() * 2.0 + cols[1].sum() * 3.0).backward();
+  REQUIRE(values(x.grad()) == std::vector<double>{0, 0, 0, 3, 2, 2, 2, 5, 0, 0, 0, 3});
+  auto fn = [](const tensor_list& in) {
+    const auto r = in[0].unbind(1);
+    const auto c = in[0].chunk(2, 0);
+    return r[0] * r[2] + c[1].sum();
+  };
+  const Tensor y = leaf64({4, 3});
+  REQUIRE_GRADCHECK(gradcheck(fn, {y}));
+  REQUIRE_GRADCHECK(gradgradcheck(fn, {y}));
+}
+
 TEST_CASE("contiguous copies only non-contiguous tensors", "[views]") {
   Tensor x = range_tensor({3, 4});
   REQUIRE(x.contiguous().is_same(x));

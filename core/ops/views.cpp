@@ -3,6 +3,11 @@
 // (view, transpose, permute, squeeze), summed (expand), or placed into zeros
 // of the input's shape (narrow, slice, select). The placing is its own op,
 // slice_backward/select_backward, so double backward goes through it.
+// Note [One node for unbind and split]: their parts share one node whose
+// backward joins the parts' gradients (stack or cat, zeros for a part that got
+// none), as PyTorch's UnbindBackward/SplitBackward. A node per part would
+// place each part's gradient into zeros of the whole input: n parts would cost
+// n input-sized tensors and their sum, quadratic for a sequence unbound by time.
 #include "ember/core/ops/views.h"
 
 #include "ember/autograd/function.h"
@@ -64,6 +69,24 @@ Tensor select_backward(const Tensor& g, const DimVector& input_sizes, int64_t di
         [dim, index](Node&, const tensor_list& gg) { return tensor_list{gg[0].select(dim, index)}; }));
   }
   return out;
+}
+
+// Makes `parts` (views of x made without history) the outputs of one node
+// whose backward is join(the parts' gradients) (Note [One node for unbind and split]).
+template <typename Join>
+std::vector<Tensor> record_parts(const char* name, const Tensor& x, std::vector<Tensor> parts,
+                                 Join join) {
+  if (!autograd::needs_grad(x)) return parts;
+  auto node = autograd::make_node(name, {x}, [join](Node& n, const tensor_list& g) {
+    tensor_list grads(g.size());
+    for (size_t i = 0; i < g.size(); ++i) {
+      const autograd::TensorMeta& meta = n.output_meta()[i];
+      grads[i] = g[i].defined() ? g[i] : zeros(meta.sizes, TensorOptions(meta.dtype).device(meta.device));
+    }
+    return tensor_list{join(grads)};
+  });
+  for (const Tensor& part : parts) autograd::set_history(part, node);
+  return parts;
 }
 
 }  // namespace
@@ -261,9 +284,13 @@ std::vector<Tensor> Tensor::split(int64_t split_size, int64_t d) const {
   // An empty dim splits into one empty part, as PyTorch.
   if (size(d) == 0) return {narrow(d, 0, 0)};
   std::vector<Tensor> parts;
-  for (int64_t start = 0; start < size(d); start += split_size)
-    parts.push_back(narrow(d, start, std::min(split_size, size(d) - start)));
-  return parts;
+  {
+    NoGradGuard no_grad;
+    for (int64_t start = 0; start < size(d); start += split_size)
+      parts.push_back(narrow(d, start, std::min(split_size, size(d) - start)));
+  }
+  return record_parts("SplitBackward", *this, std::move(parts),
+                      [d](const tensor_list& g) { return cat(g, d); });
 }
 
 std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t d) const {
@@ -278,8 +305,12 @@ std::vector<Tensor> Tensor::unbind(int64_t d) const {
   EMBER_CHECK(dim() > 0, "unbind: cannot unbind a 0-d tensor");
   d = wrap_dim(d, dim(), "unbind");
   std::vector<Tensor> parts;
-  for (int64_t i = 0; i < size(d); ++i) parts.push_back(select(d, i));
-  return parts;
+  {
+    NoGradGuard no_grad;
+    for (int64_t i = 0; i < size(d); ++i) parts.push_back(select(d, i));
+  }
+  return record_parts("UnbindBackward", *this, std::move(parts),
+                      [d](const tensor_list& g) { return stack(g, d); });
 }
 std::vector<Tensor> unbind(const Tensor& x, int64_t d) { return x.unbind(d); }
 
