@@ -13,6 +13,7 @@ double calculate_gain(Nonlinearity nonlinearity, double param) {
     case kTanh: return 5.0 / 3.0;
     case kReLU: return std::sqrt(2.0);
     case kLeakyReLU: return std::sqrt(2.0 / (1 + param * param));
+    case kGELU: EMBER_CHECK(false, "calculate_gain: unsupported nonlinearity GELU"); return 0;
     default: return 1.0;  // linear, conv and sigmoid
   }
 }

@@ -13,7 +13,7 @@ namespace ember {
 // The nonlinearity a layer feeds (calculate_gain), as torch::kReLU etc.
 enum class Nonlinearity {
   Linear, Conv1D, Conv2D, Conv3D, ConvTranspose1D, ConvTranspose2D, ConvTranspose3D,
-  Sigmoid, Tanh, ReLU, LeakyReLU
+  Sigmoid, Tanh, ReLU, LeakyReLU, GELU
 };
 inline constexpr Nonlinearity kLinear = Nonlinearity::Linear;
 inline constexpr Nonlinearity kConv1D = Nonlinearity::Conv1D;
@@ -26,6 +26,7 @@ inline constexpr Nonlinearity kSigmoid = Nonlinearity::Sigmoid;
 inline constexpr Nonlinearity kTanh = Nonlinearity::Tanh;
 inline constexpr Nonlinearity kReLU = Nonlinearity::ReLU;
 inline constexpr Nonlinearity kLeakyReLU = Nonlinearity::LeakyReLU;
+inline constexpr Nonlinearity kGELU = Nonlinearity::GELU;  // a Transformer activation; no gain
 
 // Which fan the kaiming variance preserves: forward (fan_in) or backward (fan_out).
 enum class FanMode { FanIn, FanOut };

@@ -20,6 +20,7 @@
 #include "ember/nn/modules/normalization.h"
 #include "ember/nn/modules/padding.h"
 #include "ember/nn/modules/pooling.h"
+#include "ember/nn/modules/transformer.h"
 #include "ember/nn/modules/rnn.h"
 #include "ember/nn/modules/rnn_cell.h"
 #include "ember/nn/modules/upsampling.h"
