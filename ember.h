@@ -30,6 +30,7 @@
 #include "ember/core/ops/reduce.h"
 #include "ember/core/ops/scan.h"
 #include "ember/core/ops/shape_ops.h"
+#include "ember/core/ops/sort.h"
 #include "ember/core/ops/unary.h"
 #include "ember/core/ops/views.h"
 #include "ember/core/parallel.h"
