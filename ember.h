@@ -32,6 +32,7 @@
 #include "ember/core/ops/shape_ops.h"
 #include "ember/core/ops/sort.h"
 #include "ember/core/ops/unary.h"
+#include "ember/core/ops/unique.h"
 #include "ember/core/ops/views.h"
 #include "ember/core/parallel.h"
 #include "ember/core/scalar.h"
