@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <memory>
 #include <numeric>
+#include <utility>
+#include <vector>
 
 #include "ember/core/parallel.h"
 #include "ember/kernels/common/sort_functors.h"
@@ -54,7 +56,15 @@ auto order(const T* v, bool descending) {
 void sort_indices(const Tensor& out, const Tensor& x, SortRows r, bool descending) {
   dispatch_all(x.scalar_type(), "sort", [&]<typename T>() {
     for_each_row<T>(out, x, r, r.n, [&](const T* v, int64_t* idx) {
-      std::sort(idx, idx + r.n, order(v, descending));
+      // (value, position) pairs side by side: the comparisons stay in cache
+      // instead of reading v through idx.
+      thread_local std::vector<std::pair<T, int64_t>> pairs;
+      pairs.resize(r.n);
+      for (int64_t i = 0; i < r.n; ++i) pairs[i] = {v[i], i};
+      std::sort(pairs.begin(), pairs.end(), [descending](const auto& a, const auto& b) {
+        return functors::sort_before(a.first, a.second, b.first, b.second, descending);
+      });
+      for (int64_t i = 0; i < r.n; ++i) idx[i] = pairs[i].second;
     });
   });
 }
