@@ -40,7 +40,8 @@ double keep_second(double, double b) { return b; }
 // Random distinct rows for each column: index (rows, cols) into a dim of size n >= rows.
 Tensor distinct_along_0(int64_t rows, int64_t cols, int64_t n) {
   std::vector<Tensor> columns;
-  for (int64_t j = 0; j < cols; ++j) columns.push_back(randperm(n).narrow(0, 0, rows).view({rows, 1}));
+  for (int64_t j = 0; j < cols; ++j)
+    columns.push_back(randperm(n).narrow(0, 0, rows).view({rows, 1}));
   return cat(columns, 1);
 }
 
@@ -191,7 +192,8 @@ TEST_CASE("scatter_reduce mean floors on int64; amax/amin start from the extreme
   require_values(self.scatter_reduce(1, index, src, "prod"), {200, 2, 90, 160, 15000, 6});
 }
 
-TEST_CASE("gradcheck: scatter_reduce sum, mean, amax, amin, with and without self",
+TEST_CASE("gradcheck and gradgradcheck: scatter_reduce sum, mean, amax, amin, with and "
+          "without self",
           "[scatter]") {
   manual_seed(11);
   const Tensor self = randn({3, 4}, kDouble).requires_grad_();
@@ -204,7 +206,7 @@ TEST_CASE("gradcheck: scatter_reduce sum, mean, amax, amin, with and without sel
         return scatter_reduce(in[0], 0, index, in[1], reduce, include_self);
       };
       REQUIRE_GRADCHECK(gradcheck(fn, {self, src}));
-      if (reduce == "sum" || reduce == "mean") REQUIRE_GRADCHECK(gradgradcheck(fn, {self, src}));
+      REQUIRE_GRADCHECK(gradgradcheck(fn, {self, src}));
     }
   }
 }
@@ -281,7 +283,9 @@ TEST_CASE("gradcheck: index_add, index_copy, index_fill (scalar and tensor value
   REQUIRE_GRADCHECK(gradgradcheck(copy, {self, source}));
   auto fill = [&](const tensor_list& in) { return in[0].index_fill(0, tensor({3, 1}), 2.0); };
   REQUIRE_GRADCHECK(gradcheck(fill, {self}));
-  auto fill_t = [&](const tensor_list& in) { return in[0].index_fill(0, tensor({3, 1, 3}), in[1]); };
+  auto fill_t = [&](const tensor_list& in) {
+    return in[0].index_fill(0, tensor({3, 1, 3}), in[1]);
+  };
   REQUIRE_GRADCHECK(gradcheck(fill_t, {self, value}));
   REQUIRE_GRADCHECK(gradgradcheck(fill_t, {self, value}));
   // By hand: value gets the summed gradient of rows 1 and 3, once each.
@@ -306,13 +310,15 @@ TEST_CASE("index_add, index_copy and index_fill errors name the op and what is w
   REQUIRE_THROWS_WITH(self.index_add(1, tensor({0, 5}), ones({3, 2})),
                       Contains("index_add: index 5 is out of bounds for dimension 1 with size 4"));
   REQUIRE_THROWS_WITH(self.index_copy(0, tensor({-1}), ones({1, 4})),
-                      Contains("index_copy: index -1 is out of bounds for dimension 0 with size 3"));
+                      Contains("index_copy: index -1 is out of bounds for dimension 0 with "
+                               "size 3"));
   REQUIRE_THROWS_WITH(self.index_fill(1, tensor({4}), 1.0),
                       Contains("index_fill: index 4 is out of bounds for dimension 1 with size 4"));
   REQUIRE_THROWS_WITH(self.index_add(1, tensor({0}), ones({3, 2})),
                       Contains("index_add: source [3, 2] must have self's shape [3, 4] with 1"));
   REQUIRE_THROWS_WITH(self.index_copy(1, tensor({0}), ones({3, 1}, kDouble)),
-                      Contains("index_copy: expected source to have self's dtype float32, got float64"));
+                      Contains("index_copy: expected source to have self's dtype float32, "
+                               "got float64"));
   REQUIRE_THROWS_WITH(self.index_fill(1, tensor({{0}}), 1.0),
                       Contains("index_fill: index must be 0-d or 1-d, got shape [1, 1]"));
   REQUIRE_THROWS_WITH(self.index_fill(1, tensor({0}), ones({1})),

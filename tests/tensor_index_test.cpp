@@ -126,7 +126,8 @@ TEST_CASE("bad index lists are refused with the op, the index and the shape", "[
   REQUIRE_THROWS_WITH(x.clone().index_put_({tensor({5})}, 1),
                       Contains("index_put_: index 5 is out of bounds for dimension 0 with size 2"));
   REQUIRE_THROWS_WITH(x.clone().index_put_({Slice(), tensor({-4})}, 1),
-                      Contains("index_put_: index -4 is out of bounds for dimension 1 with size 3"));
+                      Contains("index_put_: index -4 is out of bounds for dimension 1 with "
+                               "size 3"));
   REQUIRE_THROWS_WITH(x.index_put({tensor({0, 1})}, ones({2, 4})),
                       Contains("index_put: shape mismatch: value tensor of shape [2, 4] cannot be "
                                "broadcast to indexing result of shape [2, 3, 4]"));

@@ -114,8 +114,8 @@ Tensor take(const Tensor& self, const Tensor& index) {
   if (index.is_cpu()) {
     // Negative values wrap once: [-n, n) is valid.
     const std::optional<int64_t> bad = cpu::find_out_of_range(index + n, 2 * n);
-    EMBER_CHECK(!bad, "take: index ", bad.value_or(0) - n, " is out of range for a tensor of shape ",
-                self.sizes(), " with ", n, " elements (valid range [", -n, ", ", n - 1, "])");
+    EMBER_CHECK(!bad, "take: index ", bad.value_or(0) - n,
+                " is out of range for a tensor of shape ", self.sizes(), " with ", n, " elements (valid range [", -n, ", ", n - 1, "])");
   }
   // On CUDA a value still outside [0, n) after wrapping is reported by index_select's kernel.
   const Tensor wrapped = where(index < 0, index + n, index).reshape({-1});

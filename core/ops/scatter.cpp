@@ -136,7 +136,8 @@ Tensor scatter_reduce_forward(const Tensor& self, int64_t dim, const Tensor& ind
   const char* op = "scatter_reduce";
   Tensor out = self.clone();
   if (!include_self)
-    scatter_into(op, out, dim, index, value_as_src(op, out, index, reduce_identity(r, out.scalar_type())));
+    scatter_into(op, out, dim, index,
+                 value_as_src(op, out, index, reduce_identity(r, out.scalar_type())));
   switch (r) {
     case Reduce::kSum:
     case Reduce::kMean:

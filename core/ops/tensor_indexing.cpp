@@ -216,7 +216,7 @@ void put_indexed(const char* op, const Indexed& ix, const Tensor& values, bool a
   vals = vals.reshape(rows);
   const Tensor target = ix.view.permute(p.perm);
   // Written in place when the permuted view merges; else through a copy.
-  const Tensor flat = target.is_contiguous() ? target.view(p.merged) : target.contiguous().view(p.merged);
+  const Tensor flat = (target.is_contiguous() ? target : target.contiguous()).view(p.merged);
   if (accumulate)
     flat.index_add_(0, p.linear, vals);
   else

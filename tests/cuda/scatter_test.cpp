@@ -23,7 +23,8 @@ namespace {
 // Per column, `rows` distinct values in [0, n): a duplicate-free scatter index along dim 0.
 Tensor distinct_rows(int64_t rows, int64_t cols, int64_t n) {
   std::vector<Tensor> columns;
-  for (int64_t j = 0; j < cols; ++j) columns.push_back(randperm(n).narrow(0, 0, rows).view({rows, 1}));
+  for (int64_t j = 0; j < cols; ++j)
+    columns.push_back(randperm(n).narrow(0, 0, rows).view({rows, 1}));
   return cat(columns, 1);
 }
 
@@ -132,7 +133,9 @@ TEST_CASE("cuda scatter family gradients match the CPU's", "[cuda][cuda_scatter]
     check_same(gs, cs, 1e-12);
     check_same(gv, cv, 1e-12);
   };
-  compare([&](const Tensor& s, const Tensor& v) { return s.scatter(0, distinct.to(s.device()), v); });
+  compare([&](const Tensor& s, const Tensor& v) {
+    return s.scatter(0, distinct.to(s.device()), v);
+  });
   for (std::string reduce : {"sum", "mean", "amax", "amin"})
     for (bool include_self : {true, false}) {
       INFO(reduce << ", include_self " << include_self);
