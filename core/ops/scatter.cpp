@@ -1,7 +1,8 @@
 // scatter, scatter_reduce and their in-place forms. The shape and index
 // checks are gather/scatter_add's (core/ops/indexing_helpers.h); CUDA
 // reports bad indices asynchronously (kernels/cuda/indexing.h). Every
-// gradient is made of scatter, gather and scatter_add, so double backward works.
+// gradient is made of ops (scatter, gather, scatter_add, scatter_reduce),
+// so double backward works.
 #include "ember/core/ops/scatter.h"
 
 #include <limits>
@@ -16,6 +17,7 @@
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/indexing.h"
 #include "ember/core/ops/indexing_helpers.h"
+#include "ember/core/ops/logical.h"
 #include "ember/kernels/cpu/indexing.h"
 #include "ember/kernels/cuda/indexing.h"
 
@@ -160,6 +162,13 @@ Tensor scatter_reduce_forward(const Tensor& self, int64_t dim, const Tensor& ind
   return out;
 }
 
+// src's leading corner of index's shape: the elements a scatter reads.
+Tensor src_corner(const Tensor& src, const Tensor& index) {
+  Tensor corner = src;
+  for (int64_t d = 0; d < index.dim(); ++d) corner = corner.narrow(d, 0, index.size(d));
+  return corner;
+}
+
 // amax/amin: the gradient is shared evenly among the values equal to the
 // result at each position (self's, when included, and src's), as PyTorch.
 std::shared_ptr<Node> extremum_node(const Tensor& self, int64_t dim, const Tensor& index,
@@ -180,13 +189,55 @@ std::shared_ptr<Node> extremum_node(const Tensor& self, int64_t dim, const Tenso
   // include_self) and src's, over index's shape (src may be larger).
   Tensor self_hit = self == out;
   if (!include_self) self_hit = self_hit.scatter(dim, index, false);
-  Tensor src_corner = src;
-  for (int64_t d = 0; d < index.dim(); ++d) src_corner = src_corner.narrow(d, 0, index.size(d));
   node->save(index);
   node->save(self_hit);
-  node->save(src_corner == out.gather(dim, index));
+  node->save(src_corner(src, index) == out.gather(dim, index));
   return node;
 }
+
+// prod: each value's gradient is g times the product of the others met at
+// its position. Multiplying the others, not dividing by the value, keeps
+// zeros right (as PyTorch): self's product is taken with self as 1, and a
+// src that is the only zero at its position gets the product with it as 1;
+// any other value at a position with a zero gets 0. self_value: self's values
+// (a copy when scatter_reduce_ overwrites self).
+std::shared_ptr<Node> prod_node(const Tensor& self, int64_t dim, const Tensor& index,
+                                const Tensor& src, const Tensor& out, bool include_self,
+                                const Tensor& self_value) {
+  const DimVector src_sizes(src.sizes());
+  auto node = autograd::make_node("ScatterReduceBackward", {self, src},
+      [dim, src_sizes, include_self](Node& n, const tensor_list& g) {
+        const Tensor &index = n.saved(0), &self = n.saved(1), &src = n.saved(2), &out = n.saved(3);
+        Tensor g_self, g_src;
+        if (n.needs_input_grad(0) && include_self) {
+          const Tensor masked_self = self.masked_fill(self == 0, 1);
+          g_self = g[0] * masked_self.scatter_reduce(dim, index, src, "prod") / masked_self;
+        } else if (n.needs_input_grad(0)) {
+          g_self = g[0].scatter(dim, index, 0);
+        }
+        if (n.needs_input_grad(1)) {
+          const Tensor src_zero = src == 0;
+          const Tensor zeros_met = zeros_like(g[0])
+                                       .scatter_add(dim, index, src_zero.to(g[0].scalar_type()))
+                                       .gather(dim, index);
+          const Tensor only_zero = logical_and(src_zero, zeros_met == 1);
+          const Tensor without = self.scatter_reduce(dim, index, src.masked_fill(only_zero, 1),
+                                                     "prod", include_self);
+          g_src = where(only_zero, (g[0] * without).gather(dim, index),
+                        (g[0] * out).gather(dim, index) / src.masked_fill(src_zero, 1));
+          g_src = detail::pad_to(g_src, src_sizes, dim);
+        }
+        return tensor_list{g_self, g_src};
+      });
+  node->save(index);
+  node->save(self_value);
+  node->save(src_corner(src, index));
+  node->save(out, /*is_output=*/true);
+  return node;
+}
+
+Tensor scatter_reduce_impl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                           std::string_view reduce, bool include_self, const Tensor& self_value);
 
 }  // namespace
 
@@ -209,6 +260,13 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scala
 
 Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
                       std::string_view reduce, bool include_self) {
+  return scatter_reduce_impl(self, dim, index, src, reduce, include_self, self);
+}
+
+namespace {
+
+Tensor scatter_reduce_impl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                           std::string_view reduce, bool include_self, const Tensor& self_value) {
   const Reduce r = parse_reduce(reduce);
   dim = check_scatter("scatter_reduce", self, dim, index, &src);
   dispatch_numeric(self.scalar_type(), "scatter_reduce", []<typename>() {});
@@ -233,11 +291,7 @@ Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, cons
       node->save(index);
       break;
     case Reduce::kProd:
-      node = autograd::make_node("ScatterReduceBackward", {self, src},
-          [](Node&, const tensor_list&) -> tensor_list {
-            EMBER_ERROR("scatter_reduce: the gradient of reduce=\"prod\" is not implemented "
-                        "(\"sum\", \"mean\", \"amax\" and \"amin\" have one)");
-          });
+      node = prod_node(self, dim, index, src, out, include_self, self_value);
       break;
     case Reduce::kAmax:
     case Reduce::kAmin:
@@ -247,6 +301,8 @@ Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, cons
   autograd::set_history(out, node);
   return out;
 }
+
+}  // namespace
 
 // --- Tensor methods ---
 
@@ -284,11 +340,13 @@ Tensor Tensor::scatter_reduce(int64_t dim, const Tensor& index, const Tensor& sr
   return ember::scatter_reduce(*this, dim, index, src, reduce, include_self);
 }
 // Computed out of place, then copied in: copy_ makes the result's history
-// self's (as masked_fill_), and amax/amin's gradient needs the old self.
+// self's (as masked_fill_). prod's gradient reads the old self: a copy.
 Tensor& Tensor::scatter_reduce_(int64_t dim, const Tensor& index, const Tensor& src,
                                 std::string_view reduce, bool include_self) const {
   autograd::check_inplace(*this, "scatter_reduce_", {src});
-  return copy_(ember::scatter_reduce(*this, dim, index, src, reduce, include_self));
+  const bool keep_old = reduce == "prod" && autograd::needs_grad(*this, src);
+  return copy_(scatter_reduce_impl(*this, dim, index, src, reduce, include_self,
+                                   keep_old ? detach().clone() : *this));
 }
 
 }  // namespace ember
