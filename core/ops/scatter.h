@@ -13,7 +13,7 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tenso
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
 // self with src reduced into it at the indices: reduce is "sum", "prod",
 // "mean", "amax" or "amin"; include_self = false leaves self's values out at
-// the positions that receive any src. Gradients: all but "prod".
+// the positions that receive any src. Every reduce has a gradient.
 Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
                       std::string_view reduce, bool include_self = true);
 
