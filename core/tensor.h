@@ -12,6 +12,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -128,8 +129,11 @@ class Tensor {
   // bool masks) gather a copy. index_put_ writes through the same indices.
   Tensor index(ArrayRef<indexing::TensorIndex> indices) const;
   Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
-  Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& value) const;
-  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& value) const;
+  // accumulate: values add up where positions repeat (ops/tensor_indexing.cpp).
+  Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& value,
+                     bool accumulate = false) const;
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& value,
+                     bool accumulate = false) const;
   Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& value) const;
   Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar& value) const;
   Tensor expand(IntArrayRef size) const;
@@ -153,6 +157,37 @@ class Tensor {
   Tensor repeat(IntArrayRef repeats) const;
   Tensor tril(int64_t diagonal = 0) const;
   Tensor triu(int64_t diagonal = 0) const;
+
+  // --- scatter and index writes (ops/scatter.cpp, ops/index_ops.cpp, ops/tensor_indexing.cpp) ---
+  Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor scatter_reduce(int64_t dim, const Tensor& index, const Tensor& src,
+                        std::string_view reduce, bool include_self = true) const;
+  Tensor& scatter_reduce_(int64_t dim, const Tensor& index, const Tensor& src,
+                          std::string_view reduce, bool include_self = true) const;
+  Tensor index_add(int64_t dim, const Tensor& index, const Tensor& source,
+                   const Scalar& alpha = 1) const;
+  Tensor& index_add_(int64_t dim, const Tensor& index, const Tensor& source,
+                     const Scalar& alpha = 1) const;
+  Tensor index_copy(int64_t dim, const Tensor& index, const Tensor& source) const;
+  Tensor& index_copy_(int64_t dim, const Tensor& index, const Tensor& source) const;
+  Tensor index_fill(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor& index_fill_(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor index_fill(int64_t dim, const Tensor& index, const Tensor& value) const;
+  Tensor& index_fill_(int64_t dim, const Tensor& index, const Tensor& value) const;
+  Tensor take(const Tensor& index) const;
+  // libtorch's list form: a nullopt entry is a whole dim (":"); the
+  // TensorIndex form above takes every index kind. Out of place: index_put.
+  Tensor& index_put_(const std::vector<std::optional<Tensor>>& indices, const Tensor& values,
+                     bool accumulate = false) const;
+  Tensor index_put(const std::vector<std::optional<Tensor>>& indices, const Tensor& values,
+                   bool accumulate = false) const;
+  Tensor index_put(ArrayRef<indexing::TensorIndex> indices, const Tensor& values,
+                   bool accumulate = false) const;
+  Tensor index_put(std::initializer_list<indexing::TensorIndex> indices, const Tensor& values,
+                   bool accumulate = false) const;
 
   // --- indexing (ops/indexing.cpp) ---
   Tensor index_select(int64_t dim, const Tensor& index) const;

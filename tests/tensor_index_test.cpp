@@ -123,7 +123,114 @@ TEST_CASE("bad index lists are refused with the op, the index and the shape", "[
   REQUIRE_THROWS_WITH(x.index({tensor({true, false, true})}),
                       Contains("does not match the indexed shape"));
   REQUIRE_THROWS_WITH(x.index({Slice(0, None, -1)}), Contains("slice step must be positive"));
-  REQUIRE_THROWS_WITH(x.clone().index_put_({tensor({0})}, 1),
-                      Contains("index_put_: only a single bool mask"));
+  REQUIRE_THROWS_WITH(x.clone().index_put_({tensor({5})}, 1),
+                      Contains("index_put_: index 5 is out of bounds for dimension 0 with size 2"));
+  REQUIRE_THROWS_WITH(x.clone().index_put_({Slice(), tensor({-4})}, 1),
+                      Contains("index_put_: index -4 is out of bounds for dimension 1 with "
+                               "size 3"));
+  REQUIRE_THROWS_WITH(x.index_put({tensor({0, 1})}, ones({2, 4})),
+                      Contains("index_put: shape mismatch: value tensor of shape [2, 4] cannot be "
+                               "broadcast to indexing result of shape [2, 3, 4]"));
   REQUIRE_THROWS_WITH(x.index({"..x"}), Contains("the only string index is \"...\""));
+}
+
+// ---- index_put_ / index_put with int64 tensor indices ----
+
+TEST_CASE("index_put_ writes at int64 indices apart (B first) and adjacent (B in place), "
+          "values broadcast, negative positions", "[index]") {
+  // x[[1, 0], :, [3, -4]] = vals: B = (2) comes first, then dim 1: vals (3) broadcasts to (2, 3).
+  Tensor x = zeros({2, 3, 4});
+  const std::vector<double> vals = {10, 20, 30};
+  x.index_put_({tensor({1, 0}), Slice(), tensor({3, -4})}, tensor({10.0f, 20.0f, 30.0f}));
+  std::vector<double> want(24, 0);
+  for (int64_t j = 0; j < 3; ++j) {
+    want[12 * 1 + 4 * j + 3] = vals[j];
+    want[12 * 0 + 4 * j + 0] = vals[j];
+  }
+  REQUIRE(values(x) == want);
+
+  // y[:, [[2], [0]], [1, 3]] = w: B = (2, 2) replaces dims 1-2, w is (2, 2, 2).
+  Tensor y = zeros({2, 3, 4});
+  const Tensor w = arange(8, kFloat).view({2, 2, 2}) + 100;
+  y.index_put_({Slice(), tensor({{2}, {0}}), tensor({1, 3})}, w);
+  std::vector<double> want_y(24, 0);
+  const int64_t rows[] = {2, 0}, cols[] = {1, 3};
+  for (int64_t i = 0; i < 2; ++i)
+    for (int64_t a = 0; a < 2; ++a)
+      for (int64_t b = 0; b < 2; ++b)
+        want_y[12 * i + 4 * rows[a] + cols[b]] = 100 + 4 * i + 2 * a + b;
+  REQUIRE(values(y) == want_y);
+
+  // z[None, ..., [0, 2]] = 5 with a 0-d value.
+  Tensor z = zeros({2, 4});
+  z.index_put_({None, Ellipsis, tensor({0, 2})}, tensor(5.0f));
+  REQUIRE(values(z) == v({5, 0, 5, 0, 5, 0, 5, 0}));
+}
+
+TEST_CASE("index_put_ with accumulate adds repeated positions up; int64 too", "[index]") {
+  Tensor x = zeros({3}, kDouble);
+  x.index_put_({tensor({0, 0, 2, 0})}, tensor({1.0, 2.0, 3.0, 4.0}, kDouble), true);
+  REQUIRE(values(x) == v({7, 0, 3}));
+  Tensor m = zeros({2, 3}, kLong);
+  m.index_put_({tensor({1, 1, -2})}, tensor({1, 2, 3}), /*accumulate=*/true);
+  REQUIRE(values(m) == v({1, 2, 3, 2, 4, 6}));
+  // Without accumulate and without repeats, the values land as given.
+  Tensor p = ones({4}, kDouble);
+  p.index_put_({tensor({3, 1})}, tensor({8.0, 9.0}, kDouble), false);
+  REQUIRE(values(p) == v({1, 9, 1, 8}));
+}
+
+TEST_CASE("a bool mask takes one value per selected element; index_put leaves self as it was",
+          "[index]") {
+  const Tensor y = arange(6, kFloat).view({2, 3});
+  const Tensor mask = tensor({{true, false, true}, {false, true, false}});
+  const Tensor out = y.index_put({mask}, tensor({10.0f, 20.0f, 30.0f}));
+  REQUIRE(values(out) == v({10, 1, 20, 3, 30, 5}));
+  REQUIRE(values(y) == v({0, 1, 2, 3, 4, 5}));
+  REQUIRE(values(y.index_put({mask}, tensor({10.0f, 20.0f, 30.0f}), true)) ==
+          v({10, 1, 22, 3, 34, 5}));
+  Tensor c = y.clone();
+  c.index_put_({Slice(), tensor({false, true, true})}, tensor({{7.0f, 8.0f}, {9.0f, 6.0f}}));
+  REQUIRE(values(c) == v({0, 7, 8, 3, 9, 6}));
+}
+
+TEST_CASE("libtorch's list form: nullopt is a whole dim", "[index]") {
+  Tensor x = zeros({2, 3});
+  const std::vector<std::optional<Tensor>> list = {std::nullopt, tensor({2, 2})};
+  x.index_put_(list, tensor({1.0f, 2.0f}).view({2, 1}), /*accumulate=*/true);
+  REQUIRE(values(x) == v({0, 0, 2, 0, 0, 4}));
+  REQUIRE(values(index_put(x, {tensor({1})}, tensor(5.0f))) == v({0, 0, 2, 5, 5, 5}));
+  REQUIRE(values(x) == v({0, 0, 2, 0, 0, 4}));
+}
+
+TEST_CASE("gradcheck: index_put self and values, accumulate or not, in place on a non-leaf",
+          "[index]") {
+  manual_seed(2);
+  const Tensor self = randn({3, 4, 2}, kDouble).requires_grad_();
+  const Tensor vals = randn({4}, kDouble).requires_grad_();  // broadcast over B = (2) and dim 1
+  const Tensor i0 = tensor({2, 0}), i2 = tensor({1, 0});
+  for (bool acc : {false, true}) {
+    INFO("accumulate " << acc);
+    auto fn = [&](const tensor_list& in) {
+      return in[0].index_put({i0, Slice(), i2}, in[1].view({1, 4}), acc);
+    };
+    REQUIRE_GRADCHECK(autograd::gradcheck(fn, {self, vals}));
+    REQUIRE_GRADCHECK(autograd::gradgradcheck(fn, {self, vals}));
+  }
+  auto dup = [&](const tensor_list& in) {  // repeats only with accumulate
+    return in[0].index_put({tensor({1, 1, 2})}, in[1].view({1, 4, 1}), true);
+  };
+  REQUIRE_GRADCHECK(autograd::gradcheck(dup, {self, vals}));
+  auto inplace = [&](const tensor_list& in) {
+    Tensor y = in[0] * 2.0;
+    y.index_put_({Slice(), tensor({3, 0})}, in[1].view({2, 2}).unsqueeze(0));
+    return y;
+  };
+  REQUIRE_GRADCHECK(autograd::gradcheck(inplace, {self, vals}));
+  // By hand: written places give self nothing, values the gradient there.
+  const Tensor a = tensor({1.0, 2.0, 3.0}, kDouble).requires_grad_();
+  const Tensor b = tensor({4.0, 5.0}, kDouble).requires_grad_();
+  (a.index_put({tensor({2, 0})}, b) * tensor({1.0, 2.0, 3.0}, kDouble)).sum().backward();
+  REQUIRE(values(a.grad()) == v({0, 2, 0}));
+  REQUIRE(values(b.grad()) == v({3, 1}));
 }

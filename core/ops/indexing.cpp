@@ -14,6 +14,7 @@
 #include "ember/core/memory_overlap.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
+#include "ember/core/ops/indexing_helpers.h"
 #include "ember/kernels/cpu/indexing.h"
 #include "ember/kernels/cuda/elementwise.h"
 #include "ember/kernels/cuda/indexing.h"
@@ -22,14 +23,13 @@ namespace ember {
 
 using autograd::Node;
 
-namespace {
+namespace detail {
 
 void check_index_dtype(const char* op, const Tensor& index) {
   EMBER_CHECK(index.scalar_type() == kLong, op, ": expected an int64 index tensor, got ",
               index.scalar_type());
 }
 
-// CPU only: on CUDA the kernels check (see the file comment).
 void check_index_values(const char* op, const Tensor& index, int64_t dim, int64_t size) {
   if (index.is_cuda()) return;
   const std::optional<int64_t> bad = cpu::find_out_of_range(index, size);
@@ -41,11 +41,6 @@ void check_index_values(const char* op, const Tensor& index, int64_t dim, int64_
               " (valid range [0, ", size - 1, "])");
 }
 
-// 0-d tensors act as 1-d of one element (as PyTorch's gather/scatter do).
-Tensor at_least_1d(const Tensor& t) { return t.dim() > 0 ? t : t.view({1}); }
-
-// gather/scatter_add shape rules: equal ranks, index no larger than `other` in
-// any dim (src for scatter_add, none for gather), and than self in dims != dim.
 void check_index_shape(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
                        const Tensor* src) {
   const int64_t nd = std::max<int64_t>(self.dim(), 1);
@@ -66,8 +61,6 @@ void check_index_shape(const char* op, const Tensor& self, int64_t dim, const Te
   }
 }
 
-// g (index's shape) placed at the leading corner of zeros of `sizes`: the
-// gradient of a src larger than index. Itself a scatter_add, so differentiable.
 Tensor pad_to(const Tensor& g, IntArrayRef sizes, int64_t dim) {
   if (g.sizes() == sizes) return g;
   DimVector line(g.dim(), 1);
@@ -76,10 +69,18 @@ Tensor pad_to(const Tensor& g, IntArrayRef sizes, int64_t dim) {
   return scatter_add(zeros(sizes, g.options()), dim, positions, g);
 }
 
-Tensor scatter_add_grad_src(const Tensor& g, int64_t dim, const Tensor& index,
-                            IntArrayRef src_sizes) {
+Tensor scatter_grad_src(const Tensor& g, int64_t dim, const Tensor& index, IntArrayRef src_sizes) {
   return pad_to(g.gather(dim, index), src_sizes, dim);
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::at_least_1d;
+using detail::check_index_dtype;
+using detail::check_index_shape;
+using detail::check_index_values;
 
 std::shared_ptr<Node> scatter_add_node(const Tensor& self, int64_t dim, const Tensor& index,
                                        const Tensor& src) {
@@ -87,7 +88,7 @@ std::shared_ptr<Node> scatter_add_node(const Tensor& self, int64_t dim, const Te
   auto node = autograd::make_node("ScatterAddBackward", {self, src},
       [dim, src_sizes](Node& n, const tensor_list& g) {
         Tensor g_src;
-        if (n.needs_input_grad(1)) g_src = scatter_add_grad_src(g[0], dim, n.saved(0), src_sizes);
+        if (n.needs_input_grad(1)) g_src = detail::scatter_grad_src(g[0], dim, n.saved(0), src_sizes);
         return tensor_list{n.needs_input_grad(0) ? g[0] : Tensor(), g_src};
       });
   node->save(index);

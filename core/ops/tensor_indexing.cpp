@@ -11,6 +11,11 @@
 // picks the linear positions; B takes the place of the indexed dims when they
 // were adjacent, and comes first otherwise (PyTorch's rule). The gather is
 // made of differentiable ops, so the result has a gradient.
+//
+// index_put_ runs the same plan backwards: the values, broadcast to the shape
+// index would return, are written (index_copy_, or index_add_ when
+// accumulating) at the linear positions of the merged indexed dims. Under
+// grad it is computed out of place (IndexPutBackward) and copied in.
 #include <algorithm>
 #include <numeric>
 
@@ -18,6 +23,7 @@
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/compare.h"
 #include "ember/core/ops/factory.h"
+#include "ember/core/ops/index_ops.h"
 #include "ember/core/ops/indexing.h"
 #include "ember/core/ops/reduce.h"
 #include "ember/core/ops/views.h"
@@ -44,8 +50,6 @@ struct IndexedDim {
 struct Indexed {
   Tensor view;                       // x after the non-tensor indices
   std::vector<IndexedDim> tensors;   // in dim order
-  Tensor mask;                       // the bool mask, when it is the only tensor index
-  int64_t mask_dim = 0;
 };
 
 bool is_mask(const Tensor& t) { return t.scalar_type() == kBool; }
@@ -64,16 +68,15 @@ int64_t dims_used(const TensorIndex& i) {
 }
 
 Indexed apply_view_indices(const char* op, const Tensor& x, ArrayRef<TensorIndex> indices) {
-  int64_t used = 0, ellipses = 0, tensor_count = 0;
+  int64_t used = 0, ellipses = 0;
   for (const TensorIndex& i : indices) {
     used += dims_used(i);
     ellipses += i.kind() == Kind::kEllipsis;
-    tensor_count += i.kind() == Kind::kTensor;
   }
   EMBER_CHECK(ellipses <= 1, op, ": an index list may hold one Ellipsis, got ", ellipses);
   EMBER_CHECK(used <= x.dim(), op, ": too many indices for a tensor of shape ", x.sizes(), " (",
               used, " dims indexed)");
-  Indexed r{x, {}, {}, 0};
+  Indexed r{x, {}};
   int64_t d = 0, used_so_far = 0;
   for (const TensorIndex& i : indices) {
     switch (i.kind()) {
@@ -105,10 +108,6 @@ Indexed apply_view_indices(const char* op, const Tensor& x, ArrayRef<TensorIndex
           for (int64_t k = 0; k < t.dim(); ++k)
             EMBER_CHECK(t.size(k) == r.view.size(d + k), op, ": the mask of shape ", t.sizes(),
                         " does not match the indexed shape ", r.view.sizes(), " at dim ", d + k);
-          if (tensor_count == 1) {
-            r.mask = t;
-            r.mask_dim = d;
-          }
           const Tensor nz = nonzero(t);
           for (int64_t k = 0; k < t.dim(); ++k) r.tensors.push_back({d + k, nz.select(1, k)});
           d += t.dim();
@@ -135,8 +134,16 @@ Tensor wrapped_index(const char* op, const Tensor& i, int64_t n, int64_t dim) {
   return lo < 0 ? where(i < 0, i + n, i) : i;
 }
 
-// The view's elements at the tensor indices (see the note at the top).
-Tensor gather_indexed(const char* op, const Indexed& ix) {
+// Where the tensor indices of an Indexed land (see the note at the top).
+struct Gathering {
+  DimVector perm;        // indexed dims first, then the others in order
+  DimVector merged;      // the permuted view's shape with the indexed dims merged into one
+  Tensor linear;         // the row-major position over the indexed dims, of shape B, flat
+  DimVector out_sizes;   // B then the other dims
+  DimVector back;        // out_sizes' order to the result's; empty: the same
+};
+
+Gathering plan_gathering(const char* op, const Indexed& ix) {
   const Tensor& v = ix.view;
   const int64_t m = static_cast<int64_t>(ix.tensors.size());
   DimVector b(ix.tensors[0].index.sizes());
@@ -144,20 +151,19 @@ Tensor gather_indexed(const char* op, const Indexed& ix) {
   bool adjacent = true;
   for (int64_t k = 1; k < m; ++k) adjacent = adjacent && ix.tensors[k].dim == ix.tensors[k - 1].dim + 1;
 
-  // Indexed dims first, then the others in order.
-  DimVector perm, rest_sizes;
+  Gathering p;
+  DimVector rest_sizes;
   std::vector<bool> indexed(static_cast<size_t>(v.dim()), false);
   for (const IndexedDim& t : ix.tensors) {
-    perm.push_back(t.dim);
+    p.perm.push_back(t.dim);
     indexed[t.dim] = true;
   }
   for (int64_t d = 0; d < v.dim(); ++d)
     if (!indexed[d]) {
-      perm.push_back(d);
+      p.perm.push_back(d);
       rest_sizes.push_back(v.size(d));
     }
 
-  // The row-major position over the indexed dims.
   Tensor linear;
   int64_t span = 1;
   for (int64_t k = m - 1; k >= 0; --k) {
@@ -166,31 +172,111 @@ Tensor gather_indexed(const char* op, const Indexed& ix) {
     linear = linear.defined() ? linear + i * span : i * span;
     span *= n;
   }
-  DimVector merged{span};
-  for (int64_t s : rest_sizes) merged.push_back(s);
-  DimVector out_sizes(b);
-  for (int64_t s : rest_sizes) out_sizes.push_back(s);
-  const Tensor picked = v.permute(perm)
-                            .reshape(merged)
-                            .index_select(0, linear.expand(b).reshape({-1}))
-                            .view(out_sizes);
+  p.linear = linear.expand(b).reshape({-1});
+  p.merged = {span};
+  for (int64_t s : rest_sizes) p.merged.push_back(s);
+  p.out_sizes = b;
+  for (int64_t s : rest_sizes) p.out_sizes.push_back(s);
   const int64_t first = ix.tensors[0].dim;
-  if (!adjacent || first == 0) return picked;
-  // Move B's dims back to where the indexed dims were.
+  if (!adjacent || first == 0) return p;
+  // B's dims go back to where the indexed dims were.
   const int64_t nb = static_cast<int64_t>(b.size());
-  DimVector back;
-  for (int64_t k = 0; k < first; ++k) back.push_back(nb + k);
-  for (int64_t k = 0; k < nb; ++k) back.push_back(k);
-  for (int64_t k = nb + first; k < static_cast<int64_t>(out_sizes.size()); ++k) back.push_back(k);
-  return picked.permute(back);
+  for (int64_t k = 0; k < first; ++k) p.back.push_back(nb + k);
+  for (int64_t k = 0; k < nb; ++k) p.back.push_back(k);
+  for (int64_t k = nb + first; k < static_cast<int64_t>(p.out_sizes.size()); ++k) p.back.push_back(k);
+  return p;
 }
 
-// mask reshaped to broadcast against the view it indexes from mask_dim on.
-Tensor mask_for_view(const Indexed& ix) {
-  DimVector shape(static_cast<size_t>(ix.mask_dim), 1);
-  for (int64_t s : ix.mask.sizes()) shape.push_back(s);
-  while (static_cast<int64_t>(shape.size()) < ix.view.dim()) shape.push_back(1);
-  return ix.mask.reshape(shape);
+// The view's elements at the tensor indices.
+Tensor gather_indexed(const char* op, const Indexed& ix) {
+  const Gathering p = plan_gathering(op, ix);
+  const Tensor picked =
+      ix.view.permute(p.perm).reshape(p.merged).index_select(0, p.linear).view(p.out_sizes);
+  return p.back.empty() ? picked : picked.permute(p.back);
+}
+
+// Writes values (broadcast to the shape index would return) into the view at
+// the tensor indices: the gather above run backwards, an index_copy_ (or
+// index_add_ when accumulating) along the merged dim. No gradient recorded.
+void put_indexed(const char* op, const Indexed& ix, const Tensor& values, bool accumulate) {
+  const Gathering p = plan_gathering(op, ix);
+  DimVector result_sizes(p.out_sizes);
+  for (size_t j = 0; j < p.back.size(); ++j) result_sizes[j] = p.out_sizes[p.back[j]];
+  EMBER_CHECK(is_expandable_to(values.sizes(), result_sizes), op, ": shape mismatch: value "
+              "tensor of shape ", values.sizes(), " cannot be broadcast to indexing result of "
+              "shape ", result_sizes);
+  Tensor vals = values.to(ix.view.device(), ix.view.scalar_type()).expand(result_sizes);
+  if (!p.back.empty()) {
+    DimVector to_out(p.back.size());
+    for (size_t j = 0; j < p.back.size(); ++j) to_out[p.back[j]] = static_cast<int64_t>(j);
+    vals = vals.permute(to_out);
+  }
+  DimVector rows{p.linear.numel()};
+  for (size_t k = 1; k < p.merged.size(); ++k) rows.push_back(p.merged[k]);
+  vals = vals.reshape(rows);
+  const Tensor target = ix.view.permute(p.perm);
+  // Written in place when the permuted view merges; else through a copy.
+  const Tensor flat = (target.is_contiguous() ? target : target.contiguous()).view(p.merged);
+  if (accumulate)
+    flat.index_add_(0, p.linear, vals);
+  else
+    flat.index_copy_(0, p.linear, vals);
+  if (!flat.is_alias_of(target)) target.copy_(flat.view(target.sizes()));
+}
+
+// Writes values into self (no gradient recorded).
+void put(const char* op, const Tensor& self, ArrayRef<TensorIndex> indices, const Tensor& values,
+         bool accumulate) {
+  const Indexed ix = apply_view_indices(op, self, indices);
+  if (!ix.tensors.empty()) return put_indexed(op, ix, values, accumulate);
+  if (accumulate)
+    ix.view.add_(values);
+  else
+    ix.view.copy_(values);
+}
+
+// indices with each tensor replaced by an undefined one: what a backward
+// keeps (the tensors themselves are saved), and rebuilds with `saved`.
+std::vector<TensorIndex> without_tensors(ArrayRef<TensorIndex> indices) {
+  std::vector<TensorIndex> kept(indices.begin(), indices.end());
+  for (TensorIndex& i : kept)
+    if (i.kind() == Kind::kTensor) i = TensorIndex(Tensor());
+  return kept;
+}
+
+Tensor index_put_recorded(const Tensor& self, ArrayRef<TensorIndex> indices, const Tensor& values,
+                          bool accumulate) {
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    out = self.clone();
+    put("index_put", out, indices, values, accumulate);
+  }
+  if (!autograd::needs_grad(self, values)) return out;
+  // values get g at the written places (summed to their shape by the engine);
+  // self gets g, with the overwritten places zeroed unless accumulating.
+  auto node = autograd::make_node("IndexPutBackward", {self, values},
+      [kept = without_tensors(indices), accumulate](autograd::Node& n, const tensor_list& g) {
+        std::vector<TensorIndex> idx = kept;
+        size_t k = 0;
+        for (TensorIndex& i : idx)
+          if (i.kind() == Kind::kTensor) i = TensorIndex(n.saved(k++));
+        Tensor g_self;
+        if (n.needs_input_grad(0))
+          g_self = accumulate ? g[0] : g[0].index_put(idx, zeros({}, g[0].options()));
+        return tensor_list{g_self, n.needs_input_grad(1) ? g[0].index(idx) : Tensor()};
+      });
+  for (const TensorIndex& i : indices)
+    if (i.kind() == Kind::kTensor) node->save(i.tensor());
+  autograd::set_history(out, node);
+  return out;
+}
+
+std::vector<TensorIndex> as_index_list(const std::vector<std::optional<Tensor>>& indices) {
+  std::vector<TensorIndex> list;
+  for (const std::optional<Tensor>& i : indices)
+    list.emplace_back(i ? TensorIndex(*i) : TensorIndex(indexing::Slice()));
+  return list;
 }
 
 }  // namespace
@@ -204,24 +290,46 @@ Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const {
 }
 Tensor Tensor::operator[](const Tensor& index) const { return this->index({index}); }
 
-Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& value) const {
-  const char* op = "index_put_";
-  const Indexed ix = apply_view_indices(op, *this, indices);
-  if (ix.tensors.empty()) {
-    ix.view.copy_(value);
-  } else {
-    // A single mask writes a value that broadcasts to one element; int64
-    // indices (a scatter that may repeat positions) are not supported yet.
-    EMBER_CHECK(ix.mask.defined() && value.numel() == 1, op, ": only a single bool mask with a "
-                "one-element value is supported among tensor indices (got ", ix.tensors.size(),
-                " indexed dims", ix.mask.defined() ? "" : " from int64 indices",
-                " and a value of shape ", value.sizes(), ")");
-    ix.view.copy_(where(mask_for_view(ix), value.reshape({}), ix.view));
+// Under grad, computed out of place and copied in (the copy gives self the
+// result's history, as masked_fill_); else written directly.
+Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& value,
+                           bool accumulate) const {
+  if (autograd::needs_grad(*this, value)) {
+    autograd::check_inplace(*this, "index_put_", {value});
+    return copy_(index_put_recorded(*this, indices, value, accumulate));
   }
+  put("index_put_", *this, indices, value, accumulate);
   return const_cast<Tensor&>(*this);
 }
-Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Tensor& value) const {
-  return index_put_(ArrayRef<TensorIndex>(indices.begin(), indices.size()), value);
+Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Tensor& value,
+                           bool accumulate) const {
+  return index_put_(ArrayRef<TensorIndex>(indices.begin(), indices.size()), value, accumulate);
+}
+Tensor Tensor::index_put(ArrayRef<TensorIndex> indices, const Tensor& values,
+                         bool accumulate) const {
+  return index_put_recorded(*this, indices, values, accumulate);
+}
+Tensor Tensor::index_put(std::initializer_list<TensorIndex> indices, const Tensor& values,
+                         bool accumulate) const {
+  return index_put(ArrayRef<TensorIndex>(indices.begin(), indices.size()), values, accumulate);
+}
+Tensor& Tensor::index_put_(const std::vector<std::optional<Tensor>>& indices,
+                           const Tensor& values, bool accumulate) const {
+  const std::vector<TensorIndex> list = as_index_list(indices);
+  return index_put_(ArrayRef<TensorIndex>(list.data(), list.size()), values, accumulate);
+}
+Tensor Tensor::index_put(const std::vector<std::optional<Tensor>>& indices, const Tensor& values,
+                         bool accumulate) const {
+  const std::vector<TensorIndex> list = as_index_list(indices);
+  return index_put(ArrayRef<TensorIndex>(list.data(), list.size()), values, accumulate);
+}
+Tensor index_put(const Tensor& self, const std::vector<std::optional<Tensor>>& indices,
+                 const Tensor& values, bool accumulate) {
+  return self.index_put(indices, values, accumulate);
+}
+Tensor& index_put_(Tensor& self, const std::vector<std::optional<Tensor>>& indices,
+                   const Tensor& values, bool accumulate) {
+  return self.index_put_(indices, values, accumulate);
 }
 Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Scalar& value) const {
   return index_put_(indices, scalar_tensor(value, options().device(kCPU).requires_grad(false)));

@@ -98,6 +98,27 @@ void scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
   });
 }
 
+void scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  dispatch_all(self.scalar_type(), "scatter", [&]<typename T>() {
+    index_walk<T>(self, dim, index, src, /*race_free=*/false, [](T* s, const T* v) { *s = *v; });
+  });
+}
+
+void scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                    functors::ScatterReduce op) {
+  dispatch_numeric(self.scalar_type(), "scatter_reduce", [&]<typename T>() {
+    auto walk = [&](auto combine) {
+      index_walk<T>(self, dim, index, src, /*race_free=*/false,
+                    [combine](T* s, const T* v) { *s = combine(*s, *v); });
+    };
+    switch (op) {
+      case functors::ScatterReduce::kProd: return walk(functors::ScatterProd<T>{});
+      case functors::ScatterReduce::kAmax: return walk(functors::ScatterAmax<T>{});
+      case functors::ScatterReduce::kAmin: return walk(functors::ScatterAmin<T>{});
+    }
+  });
+}
+
 void index_select(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
   const int64_t k = index.numel();
   if (out.numel() == 0) return;

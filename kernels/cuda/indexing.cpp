@@ -227,6 +227,36 @@ void scatter_add(const char* op, const Tensor& self, int64_t dim, const Tensor& 
 #endif
 }
 
+void scatter(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
+             const Tensor& src) {
+#ifdef EMBER_WITH_CUDA
+  detail::raise_reported_index_error();
+  if (index.numel() == 0) return;
+  detail::launch_scatter(op, plan_scatter_add(op, self, dim, index, src), self.scalar_type(),
+                         src.data_ptr(), self.data_ptr(), index.data_ptr<int64_t>(),
+                         device_of(self), detail::index_error_sink(device_of(self)));
+#else
+  (void)dim, (void)index, (void)src;
+  no_cuda(op, self);
+#endif
+}
+
+void scatter_reduce(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
+                    const Tensor& src, functors::ScatterReduce reduce) {
+  dispatch_numeric(self.scalar_type(), op, []<typename>() {});  // as the CPU, even when empty
+#ifdef EMBER_WITH_CUDA
+  detail::raise_reported_index_error();
+  if (index.numel() == 0) return;
+  detail::launch_scatter_reduce(op, plan_scatter_add(op, self, dim, index, src),
+                                self.scalar_type(), src.data_ptr(), self.data_ptr(),
+                                index.data_ptr<int64_t>(), device_of(self),
+                                detail::index_error_sink(device_of(self)), reduce);
+#else
+  (void)dim, (void)index, (void)src, (void)reduce;
+  no_cuda(op, self);
+#endif
+}
+
 void check_index_errors() {
 #ifdef EMBER_WITH_CUDA
   if (made_reports.load(std::memory_order_acquire) == nullptr) return;  // nothing ever ran

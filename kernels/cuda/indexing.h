@@ -20,6 +20,7 @@
 // Unlike a device-side assert, the CUDA context stays usable. Without the
 // CUDA backend each function raises.
 #include "ember/core/tensor.h"
+#include "ember/kernels/common/scatter_functors.h"
 #include "ember/kernels/cuda/indexing_plan.h"
 
 namespace ember::cuda {
@@ -36,11 +37,21 @@ void index_select(const char* op, const Tensor& out, const Tensor& self, int64_t
 void scatter_add(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
                  const Tensor& src);
 
+// self[p with p[dim] = index[p]] = src[p] over index's shape (any dtype);
+// with repeated positions one write lands (unspecified which).
+void scatter(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
+             const Tensor& src);
+// self[p with p[dim] = index[p]] = reduce(that, src[p]) by atomic
+// compare-and-swap: scatter_reduce's prod, amax, amin (int64, float32, float64).
+void scatter_reduce(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
+                    const Tensor& src, functors::ScatterReduce reduce);
+
 // The launch plans of the above, exposed for the CPU tests.
 IndexLaunch plan_gather(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
                         const Tensor& index);
 IndexLaunch plan_index_select(const char* op, const Tensor& out, const Tensor& self,
                               int64_t dim, const Tensor& index);
+// scatter_add's plan serves scatter and scatter_reduce too (same geometry).
 IndexLaunch plan_scatter_add(const char* op, const Tensor& self, int64_t dim,
                              const Tensor& index, const Tensor& src);
 

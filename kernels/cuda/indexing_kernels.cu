@@ -1,10 +1,14 @@
 // The CUDA indexing kernels: a grid-stride walk over the iteration shape of an
-// IndexLaunch (kernels/cuda/indexing_plan.h). gather moves elements by size
-// (one instantiation per element width, not per dtype); scatter_add adds
-// with atomics, so repeated indices accumulate.
+// IndexLaunch (kernels/cuda/indexing_plan.h). gather and scatter move
+// elements by size (one instantiation per element width, not per dtype);
+// scatter_add adds with atomics, so repeated indices accumulate (atomicAdd:
+// float and double sums land in no fixed order, so they are not
+// deterministic); scatter_reduce's prod/amax/amin combine by compare-and-swap.
 #include "ember/kernels/cuda/indexing_launch.h"
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
@@ -79,6 +83,58 @@ __global__ void scatter_add_kernel(IndexLaunch l, const T* dense, T* indexed,
   }
 }
 
+// Scatter's plain store: with repeated positions, whichever write lands last wins.
+template <typename T>
+__global__ void scatter_kernel(IndexLaunch l, const T* dense, T* indexed, const int64_t* index,
+                               const char* op, IndexErrorSink errors) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < l.numel;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    int64_t off[3], k;
+    if (!element_index(l, i, index, op, errors, off, k)) continue;
+    indexed[off[kIndexedOperand] + k * l.indexed_stride] = dense[off[kDenseOperand]];
+  }
+}
+
+// *p = combine(*p, v) atomically, on the bits of a 4- or 8-byte T.
+template <typename T, typename Combine>
+__device__ __forceinline__ void atomic_combine(T* p, T v, Combine combine) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "atomic_combine: 4- or 8-byte types");
+  using Bits = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
+  Bits* bits = reinterpret_cast<Bits*>(p);
+  Bits seen = *bits, old;
+  do {
+    old = seen;
+    T current;
+    memcpy(&current, &old, sizeof(T));
+    const T next = combine(current, v);
+    Bits next_bits;
+    memcpy(&next_bits, &next, sizeof(T));
+    if (next_bits == old) return;  // unchanged: nothing to write
+    seen = atomicCAS(bits, old, next_bits);
+  } while (seen != old);
+}
+
+template <typename T, typename Combine>
+__global__ void scatter_reduce_kernel(IndexLaunch l, const T* dense, T* indexed,
+                                      const int64_t* index, const char* op,
+                                      IndexErrorSink errors, Combine combine) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < l.numel;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    int64_t off[3], k;
+    if (!element_index(l, i, index, op, errors, off, k)) continue;
+    atomic_combine(indexed + off[kIndexedOperand] + k * l.indexed_stride,
+                   dense[off[kDenseOperand]], combine);
+  }
+}
+
+template <typename T>
+void scatter_as(const char* op, const IndexLaunch& l, const void* dense, void* indexed,
+                const int64_t* index, const IndexErrorSink& errors) {
+  scatter_kernel<T><<<grid_for(l.numel), kThreads, 0, 0>>>(
+      l, static_cast<const T*>(dense), static_cast<T*>(indexed), index, op, errors);
+  EMBER_CUDA_CHECK_LAUNCH();
+}
+
 template <typename T>
 void gather_as(const char* op, const IndexLaunch& l, void* dense, const void* indexed,
                const int64_t* index, const IndexErrorSink& errors) {
@@ -111,6 +167,38 @@ void launch_scatter_add(const char* op, const IndexLaunch& l, ScalarType dtype,
     scatter_add_kernel<T><<<grid_for(l.numel), kThreads, 0, 0>>>(
         l, static_cast<const T*>(dense), static_cast<T*>(indexed), index, op, errors);
     EMBER_CUDA_CHECK_LAUNCH();
+  });
+}
+
+void launch_scatter(const char* op, const IndexLaunch& l, ScalarType dtype, const void* dense,
+                    void* indexed, const int64_t* index, int device,
+                    const IndexErrorSink& errors) {
+  if (l.numel == 0) return;
+  DeviceGuard guard(device);
+  switch (element_size(dtype)) {
+    case 1: return scatter_as<uint8_t>(op, l, dense, indexed, index, errors);
+    case 4: return scatter_as<uint32_t>(op, l, dense, indexed, index, errors);
+    case 8: return scatter_as<uint64_t>(op, l, dense, indexed, index, errors);
+  }
+  EMBER_INTERNAL_ASSERT(false, op, ": no scatter kernel for ", dtype);
+}
+
+void launch_scatter_reduce(const char* op, const IndexLaunch& l, ScalarType dtype,
+                           const void* dense, void* indexed, const int64_t* index, int device,
+                           const IndexErrorSink& errors, functors::ScatterReduce reduce) {
+  dispatch_numeric(dtype, op, [&]<typename T>() {
+    if (l.numel == 0) return;
+    DeviceGuard guard(device);
+    auto launch = [&](auto combine) {
+      scatter_reduce_kernel<<<grid_for(l.numel), kThreads, 0, 0>>>(
+          l, static_cast<const T*>(dense), static_cast<T*>(indexed), index, op, errors, combine);
+      EMBER_CUDA_CHECK_LAUNCH();
+    };
+    switch (reduce) {
+      case functors::ScatterReduce::kProd: return launch(functors::ScatterProd<T>{});
+      case functors::ScatterReduce::kAmax: return launch(functors::ScatterAmax<T>{});
+      case functors::ScatterReduce::kAmin: return launch(functors::ScatterAmin<T>{});
+    }
   });
 }
 

@@ -4,6 +4,7 @@
 // launch from the tensors. `errors` holds the device addresses of the
 // out-of-range report and its claim (indexing_plan.h); `op` a string literal.
 #include "ember/core/dtype.h"
+#include "ember/kernels/common/scatter_functors.h"
 #include "ember/kernels/cuda/indexing_plan.h"
 
 namespace ember::cuda::detail {
@@ -16,5 +17,16 @@ void launch_gather(const char* op, const IndexLaunch& l, ScalarType dtype, void*
 void launch_scatter_add(const char* op, const IndexLaunch& l, ScalarType dtype,
                         const void* dense, void* indexed, const int64_t* index, int device,
                         const IndexErrorSink& errors);
+
+// indexed[p at index[p]] = dense[p] (scatter), any dtype; where positions
+// repeat, one of the writes lands.
+void launch_scatter(const char* op, const IndexLaunch& l, ScalarType dtype, const void* dense,
+                    void* indexed, const int64_t* index, int device,
+                    const IndexErrorSink& errors);
+// indexed[p at index[p]] = reduce(that, dense[p]) by compare-and-swap loops
+// (scatter_reduce's prod, amax, amin); int64, float32, float64.
+void launch_scatter_reduce(const char* op, const IndexLaunch& l, ScalarType dtype,
+                           const void* dense, void* indexed, const int64_t* index, int device,
+                           const IndexErrorSink& errors, functors::ScatterReduce reduce);
 
 }  // namespace ember::cuda::detail
