@@ -47,10 +47,11 @@ Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double ba
   const double step = steps > 1 ? (b - a) / static_cast<double>(steps - 1) : 0.0;
   Tensor host = empty({steps}, kDouble);
   double* p = host.data_ptr<double>();
-  // The second half counts back from end, so that the last exponent is exactly end.
+  // The second half counts back from end, so that the last exponent is exactly
+  // end; one step is start alone.
   for (int64_t i = 0; i < steps; ++i) {
-    const double e = i < steps / 2 ? a + step * static_cast<double>(i)
-                                   : b - step * static_cast<double>(steps - 1 - i);
+    const double e = i < steps / 2 || steps == 1 ? a + step * static_cast<double>(i)
+                                                 : b - step * static_cast<double>(steps - 1 - i);
     p[i] = std::pow(base, e);
   }
   return finish(host, options);
