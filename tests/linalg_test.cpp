@@ -369,6 +369,12 @@ TEST_CASE("baddbmm, addbmm, addmv and addr are beta * self + alpha * product", "
   // beta = 0: self's NaN does not leak into the result
   const Tensor nan_self = full({3}, std::nan(""), kDouble);
   require_values(addmv(nan_self, m, v, 0.0), mvp);
+  // ... and gets a zero gradient, as libtorch (torch 1.13.1: addmv(s, m, v, beta=0) gives s.grad == 0)
+  Tensor s_leaf = nan_self.clone().requires_grad_();
+  Tensor y = addmv(s_leaf, m, v, 0.0);
+  require_values(y, mvp);
+  y.sum().backward();
+  require_values(s_leaf.grad(), {0, 0, 0});
   REQUIRE_THROWS_WITH(addmv(zeros({4}, kDouble), m, v), Catch::Contains("addmv: self of shape [4]"));
   REQUIRE_THROWS_WITH(addbmm(zeros({3, 2}, kDouble), b1, sample({2, 3, 2})), Catch::Contains("addbmm"));
   REQUIRE_THROWS_WITH(baddbmm(zeros({3, 2}), b1, b2), Catch::Contains("baddbmm: expected one dtype"));

@@ -6,7 +6,9 @@
 #include <mutex>
 #include <vector>
 
+#include "ember/autograd/function.h"
 #include "ember/core/ops/binary.h"
+#include "ember/core/ops/factory.h"
 #include "ember/core/ops/matmul.h"
 #include "ember/core/ops/reduce.h"
 #include "ember/core/ops/views.h"
@@ -30,7 +32,12 @@ Tensor add_scaled(const char* op, const Tensor& self, const Tensor& product, con
   EMBER_CHECK(is_expandable_to(self.sizes(), product.sizes()), op, ": self of shape ", self.sizes(),
               " does not broadcast to the product's shape ", product.sizes());
   Tensor out = alpha.toDouble() == 1 ? product : product * alpha;
-  if (beta.toDouble() == 0) return out;  // self not read: its NaN/inf do not leak
+  if (beta.toDouble() == 0) {
+    // self's values are not read (its NaN/inf do not leak), but it still gets
+    // a (zero) gradient, as libtorch's.
+    if (!autograd::needs_grad(self)) return out;
+    return out + where(zeros(self.sizes(), self.options().dtype(kBool)), self, 0);
+  }
   return out + (beta.toDouble() == 1 ? self : self * beta);
 }
 

@@ -13,7 +13,7 @@ Tensor tensordot(const Tensor& a, const Tensor& b, IntArrayRef dims_a, IntArrayR
 Tensor mv(const Tensor& mat, const Tensor& vec);  // (n, m) @ (m) -> (n)
 Tensor vdot(const Tensor& a, const Tensor& b);    // dot product (real dtypes: no conjugate)
 // beta * self + alpha * product; self broadcasts to the product's shape, and
-// beta = 0 ignores self (NaN included).
+// beta = 0 ignores self's values (NaN included; its gradient is zero).
 Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
                const Scalar& beta = 1, const Scalar& alpha = 1);  // product: bmm(batch1, batch2)
 Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
