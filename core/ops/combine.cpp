@@ -9,16 +9,16 @@ namespace ember {
 
 std::vector<Tensor> meshgrid(TensorList tensors, std::string_view indexing) {
   EMBER_CHECK(!tensors.empty(), "meshgrid: expected a non-empty list of tensors");
-  EMBER_CHECK(indexing == "ij" || indexing == "xy", "meshgrid: indexing must be \"ij\" or \"xy\", got \"",
-              indexing, "\"");
+  EMBER_CHECK(indexing == "ij" || indexing == "xy",
+              "meshgrid: indexing must be \"ij\" or \"xy\", got \"", indexing, "\"");
   const size_t n = tensors.size();
   for (size_t i = 0; i < n; ++i) {
     EMBER_CHECK(tensors[i].dim() <= 1, "meshgrid: expected 0-d or 1-d tensors, tensor ", i,
                 " has shape ", tensors[i].sizes());
     EMBER_CHECK(tensors[i].scalar_type() == tensors[0].scalar_type() &&
                     tensors[i].device() == tensors[0].device(),
-                "meshgrid: expected one dtype and device, tensor ", i, " is ", tensors[i].toString(),
-                ", tensor 0 is ", tensors[0].toString());
+                "meshgrid: expected one dtype and device, tensor ", i, " is ",
+                tensors[i].toString(), ", tensor 0 is ", tensors[0].toString());
   }
   const bool swap = indexing == "xy" && n >= 2;
   // dim_of[i]: the dim along which tensor i varies
@@ -66,7 +66,8 @@ Tensor block_diag(TensorList tensors) {
   int64_t left = 0;
   for (const Tensor& b : blocks) {
     const int64_t r = b.size(0), c = b.size(1);
-    rows.push_back(cat({zeros({r, left}, b.options()), b, zeros({r, cols - left - c}, b.options())}, 1));
+    rows.push_back(
+        cat({zeros({r, left}, b.options()), b, zeros({r, cols - left - c}, b.options())}, 1));
     left += c;
   }
   return cat(rows, 0);

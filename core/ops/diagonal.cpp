@@ -24,8 +24,8 @@ Tensor place_on_diagonal(const char* name, const Tensor& g, const DimVector& siz
     out.diagonal(offset, d1, d2).copy_(g);
   }
   if (autograd::needs_grad(g)) {
-    autograd::set_history(out, autograd::make_node(name, {g},
-        [offset, d1, d2](Node&, const tensor_list& gg) {
+    autograd::set_history(
+        out, autograd::make_node(name, {g}, [offset, d1, d2](Node&, const tensor_list& gg) {
           return tensor_list{gg[0].diagonal(offset, d1, d2)};
         }));
   }
@@ -38,8 +38,8 @@ Tensor Tensor::diagonal(int64_t offset, int64_t dim1, int64_t dim2) const {
   EMBER_CHECK(dim() >= 2, "diagonal: expected a tensor with at least 2 dims, got shape ", sizes());
   const int64_t d1 = wrap_dim(dim1, dim(), "diagonal"), d2 = wrap_dim(dim2, dim(), "diagonal");
   EMBER_CHECK(d1 != d2, "diagonal: dim1 and dim2 name the same dim ", d1, " (shape ", sizes(), ")");
-  const int64_t n = offset >= 0 ? std::min(size(d1), size(d2) - offset)
-                                : std::min(size(d1) + offset, size(d2));
+  const int64_t n =
+      offset >= 0 ? std::min(size(d1), size(d2) - offset) : std::min(size(d1) + offset, size(d2));
   const int64_t len = std::max<int64_t>(n, 0);
   int64_t start = storage_offset();
   if (len > 0) start += offset >= 0 ? offset * stride(d2) : -offset * stride(d1);

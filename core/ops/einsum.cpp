@@ -32,7 +32,8 @@ char label_char(int l) { return static_cast<char>(l < 26 ? 'A' + l : 'a' + (l - 
 
 // The letter whose global dim is g.
 char label_of(const std::array<int64_t, kNumLabels>& position, int64_t g) {
-  return label_char(static_cast<int>(std::find(position.begin(), position.end(), g) - position.begin()));
+  return label_char(
+      static_cast<int>(std::find(position.begin(), position.end(), g) - position.begin()));
 }
 
 // One operand's (or the output's) subscripts.
@@ -86,8 +87,8 @@ Equation parse(std::string_view equation, size_t num_operands) {
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  EMBER_CHECK(parsed.inputs.size() == num_operands, "einsum(): the equation \"", equation, "\" has ",
-              parsed.inputs.size(), " operand term(s) but ", num_operands,
+  EMBER_CHECK(parsed.inputs.size() == num_operands, "einsum(): the equation \"", equation,
+              "\" has ", parsed.inputs.size(), " operand term(s) but ", num_operands,
               " operand(s) were given");
   return parsed;
 }
@@ -100,9 +101,12 @@ Tensor contract_pair(Tensor a, Tensor b, const std::vector<bool>& sum) {
   for (int64_t d = 0; d < nd; ++d) {
     const bool in_a = a.size(d) != 1, in_b = b.size(d) != 1;
     if (sum[static_cast<size_t>(d)]) {
-      if (in_a && in_b) contracted.push_back(d);
-      else if (in_a) a_only.push_back(d);
-      else if (in_b) b_only.push_back(d);
+      if (in_a && in_b)
+        contracted.push_back(d);
+      else if (in_a)
+        a_only.push_back(d);
+      else if (in_b)
+        b_only.push_back(d);
     } else if (in_a && in_b) {
       batch.push_back(d);
     } else if (in_a) {
@@ -141,7 +145,8 @@ Tensor contract_pair(Tensor a, Tensor b, const std::vector<bool>& sum) {
                 nm = numel_of(b, right);
   // a: (batch, left, contracted) @ b: (batch, contracted, right) -> (batch, left, right)
   const Tensor a3 = a.permute(complete(concat({&batch, &left, &contracted}))).reshape({nb, nn, nk});
-  const Tensor b3 = b.permute(complete(concat({&batch, &contracted, &right}))).reshape({nb, nk, nm});
+  const Tensor b3 =
+      b.permute(complete(concat({&batch, &contracted, &right}))).reshape({nb, nk, nm});
   const Tensor c = bmm(a3, b3);
   // Back to the aligned layout: (batch..., left..., right..., 1 for the rest),
   // then each dim to its place.
@@ -151,7 +156,8 @@ Tensor contract_pair(Tensor a, Tensor b, const std::vector<bool>& sum) {
   for (int64_t d : left) sizes.push_back(a.size(d));
   for (int64_t d : right) sizes.push_back(b.size(d));
   sizes.resize(order.size(), 1);
-  for (size_t i = 0; i < order.size(); ++i) perm[static_cast<size_t>(order[i])] = static_cast<int64_t>(i);
+  for (size_t i = 0; i < order.size(); ++i)
+    perm[static_cast<size_t>(order[i])] = static_cast<int64_t>(i);
   return c.view(sizes).permute(perm);
 }
 
@@ -182,8 +188,8 @@ Tensor einsum(std::string_view equation, TensorList tensors) {
                   " (shape ", tensors[i].sizes(), ") and no ellipsis was given");
     } else {
       EMBER_CHECK(nl <= nd, "einsum(): the number of subscripts in the equation (", nl,
-                  ") is more than the number of dimensions (", nd, ") for operand ", i,
-                  " (shape ", tensors[i].sizes(), ")");
+                  ") is more than the number of dimensions (", nd, ") for operand ", i, " (shape ",
+                  tensors[i].sizes(), ")");
       ellipsis_dims[i] = nd - nl;
       num_ellipsis = std::max(num_ellipsis, nd - nl);
     }
@@ -192,7 +198,8 @@ Tensor einsum(std::string_view equation, TensorList tensors) {
   // Global dim of each used letter (Note [einsum's aligned operands]).
   std::array<int64_t, kNumLabels> position{};
   int64_t num_dims = num_ellipsis;
-  for (int l = 0; l < kNumLabels; ++l) position[static_cast<size_t>(l)] = count[l] ? num_dims++ : -1;
+  for (int l = 0; l < kNumLabels; ++l)
+    position[static_cast<size_t>(l)] = count[l] ? num_dims++ : -1;
 
   // The output's global dims, in output order.
   std::vector<int64_t> out_dims;
@@ -273,8 +280,8 @@ Tensor einsum(std::string_view equation, TensorList tensors) {
                       " covered by the ellipsis of operand ", i, " has size ", s,
                       ", which does not broadcast with size ", prev, " seen for it in operand ",
                       seen_in[static_cast<size_t>(g)]);
-        EMBER_ERROR("einsum(): subscript ", label_of(position, g), " has size ", s, " for operand ", i,
-                    " which does not broadcast with size ", prev, " seen for it in operand ",
+        EMBER_ERROR("einsum(): subscript ", label_of(position, g), " has size ", s, " for operand ",
+                    i, " which does not broadcast with size ", prev, " seen for it in operand ",
                     seen_in[static_cast<size_t>(g)]);
       }
       if (s != 1) {
@@ -310,8 +317,7 @@ Tensor einsum(std::string_view equation, TensorList tensors) {
   for (int64_t g = 0; g < num_dims; ++g)
     if (in_output[static_cast<size_t>(g)]) kept.push_back(g);
   DimVector perm;
-  for (int64_t d : out_dims)
-    perm.push_back(std::find(kept.begin(), kept.end(), d) - kept.begin());
+  for (int64_t d : out_dims) perm.push_back(std::find(kept.begin(), kept.end(), d) - kept.begin());
   return result.permute(perm);
 }
 

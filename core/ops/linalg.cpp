@@ -21,8 +21,8 @@ namespace {
 void check_same_kind(const char* op, const Tensor& a, const Tensor& b) {
   EMBER_CHECK(a.device() == b.device(), op, ": expected tensors on one device, got ", a.device(),
               " and ", b.device());
-  EMBER_CHECK(a.scalar_type() == b.scalar_type(), op, ": expected one dtype, got ",
-              a.scalar_type(), " and ", b.scalar_type());
+  EMBER_CHECK(a.scalar_type() == b.scalar_type(), op, ": expected one dtype, got ", a.scalar_type(),
+              " and ", b.scalar_type());
 }
 
 // beta * self + alpha * product (Scalars compared as doubles: 1 and 0 skip work).
@@ -57,12 +57,12 @@ Tensor tensordot(const Tensor& a, const Tensor& b, IntArrayRef dims_a, IntArrayR
                 "tensordot: a dim repeats in dims_a ", dims_a, " or dims_b ", dims_b);
     summed_a[static_cast<size_t>(p)] = summed_b[static_cast<size_t>(q)] = true;
     const int64_t sp = a.size(p), sq = b.size(q);
-    // A size 1 against n: that side is summed alone first (as libtorch).
+    EMBER_CHECK(sp == sq || sp == 1 || sq == 1, "tensordot: contracted dims differ: a's dim ", p,
+                " has size ", sp, ", b's dim ", q, " has size ", sq, " (shapes ", a.sizes(), " and ",
+                b.sizes(), ")");
+    // A size 1 against n: the other side is summed alone first (as libtorch).
     if (sp != sq && sq == 1) x = x.sum({p}, /*keepdim=*/true);
-    else if (sp != sq && sp == 1) y = y.sum({q}, /*keepdim=*/true);
-    else
-      EMBER_CHECK(sp == sq, "tensordot: contracted dims differ: a's dim ", p, " has size ", sp,
-                  ", b's dim ", q, " has size ", sq, " (shapes ", a.sizes(), " and ", b.sizes(), ")");
+    if (sp != sq && sp == 1) y = y.sum({q}, /*keepdim=*/true);
     da.push_back(p);
     db.push_back(q);
   }
@@ -113,8 +113,8 @@ Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, co
               const Scalar& alpha) {
   EMBER_CHECK(batch1.dim() == 3 && batch2.dim() == 3, "addbmm: expected 3-d tensors, got ",
               batch1.sizes(), " and ", batch2.sizes());
-  EMBER_CHECK(batch1.size(0) == batch2.size(0) && batch1.size(2) == batch2.size(1), "addbmm: ",
-              batch1.sizes(), " @ ", batch2.sizes(), ": batch or inner sizes differ");
+  EMBER_CHECK(batch1.size(0) == batch2.size(0) && batch1.size(2) == batch2.size(1),
+              "addbmm: ", batch1.sizes(), " @ ", batch2.sizes(), ": batch or inner sizes differ");
   const int64_t nb = batch1.size(0), n = batch1.size(1), k = batch1.size(2), m = batch2.size(2);
   const Tensor rows = batch1.permute({1, 0, 2}).reshape({n, nb * k});
   return add_scaled("addbmm", self, mm(rows, batch2.reshape({nb * k, m})), beta, alpha);
@@ -141,17 +141,18 @@ Tensor linalg_cross(const Tensor& a, const Tensor& b, int64_t dim) {
   broadcast_shapes(a.sizes(), b.sizes(), "linalg.cross");  // checks the other dims
   auto ai = [&](int64_t i) { return a.select(d, i); };
   auto bi = [&](int64_t i) { return b.select(d, i); };
-  return stack({ai(1) * bi(2) - ai(2) * bi(1), ai(2) * bi(0) - ai(0) * bi(2),
-                ai(0) * bi(1) - ai(1) * bi(0)},
-               d);
+  return stack(
+      {ai(1) * bi(2) - ai(2) * bi(1), ai(2) * bi(0) - ai(0) * bi(2), ai(0) * bi(1) - ai(1) * bi(0)},
+      d);
 }
 
 Tensor cross(const Tensor& a, const Tensor& b, std::optional<int64_t> dim) {
   if (dim) return linalg_cross(a, b, *dim);
   static std::once_flag warned;
   std::call_once(warned, [] {
-    std::cerr << "ember warning: cross without dim is deprecated (as in libtorch 1.13); it uses the "
-                 "first dim of size 3, which may change: pass dim, or use linalg_cross\n";
+    std::cerr
+        << "ember warning: cross without dim is deprecated (as in libtorch 1.13); it uses the "
+           "first dim of size 3, which may change: pass dim, or use linalg_cross\n";
   });
   for (int64_t d = 0; d < a.dim(); ++d)
     if (a.size(d) == 3) return linalg_cross(a, b, d);

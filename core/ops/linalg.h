@@ -17,7 +17,8 @@ Tensor vdot(const Tensor& a, const Tensor& b);    // dot product (real dtypes: n
 Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
                const Scalar& beta = 1, const Scalar& alpha = 1);  // product: bmm(batch1, batch2)
 Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
-              const Scalar& beta = 1, const Scalar& alpha = 1);  // product: bmm summed over the batch
+              const Scalar& beta = 1,
+              const Scalar& alpha = 1);  // product: bmm summed over the batch
 Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta = 1,
              const Scalar& alpha = 1);  // product: mv(mat, vec)
 Tensor addr(const Tensor& self, const Tensor& vec1, const Tensor& vec2, const Scalar& beta = 1,

@@ -22,7 +22,8 @@ Tensor finish(Tensor host, const TensorOptions& options) {
 template <typename Keep>
 Tensor triangle_indices(const char* op, int64_t row, int64_t col, const TensorOptions& options,
                         Keep keep) {
-  EMBER_CHECK(row >= 0 && col >= 0, op, ": row and col must be non-negative, got ", row, " and ", col);
+  EMBER_CHECK(row >= 0 && col >= 0, op, ": row and col must be non-negative, got ", row, " and ",
+              col);
   std::vector<int64_t> rows, cols;
   for (int64_t r = 0; r < row; ++r)
     for (int64_t c = 0; c < col; ++c)

@@ -20,10 +20,10 @@ inline Tensor make_view(const Tensor& x, DimVector sizes, DimVector strides, int
 template <typename Backward>
 Tensor record_view(const char* name, const Tensor& x, Tensor out, Backward backward) {
   if (autograd::needs_grad(x)) {
-    autograd::set_history(out, autograd::make_node(name, {x}, [backward](autograd::Node&,
-                                                                         const tensor_list& g) {
-      return tensor_list{backward(g[0])};
-    }));
+    autograd::set_history(
+        out, autograd::make_node(name, {x}, [backward](autograd::Node&, const tensor_list& g) {
+          return tensor_list{backward(g[0])};
+        }));
   }
   return out;
 }
