@@ -256,6 +256,13 @@ TEST_CASE("einsum's ellipsis covers broadcast batch dims", "[linalg]") {
   require_values(einsum("...ij->ij", {x}), naive_einsum({"aij"}, "ij", {x}));
 }
 
+TEST_CASE("einsum over an empty contracted letter gives zeros of the output's shape", "[linalg]") {
+  const Tensor r = einsum("ij,jk->ik", {ones({2, 0}, kDouble), ones({0, 3}, kDouble)});
+  REQUIRE(r.sizes() == IntArrayRef{2, 3});
+  require_values(r, std::vector<double>(6, 0.0));  // torch 1.13.1: zeros(2, 3)
+  REQUIRE(einsum("i,j->ij", {ones({0}), ones({3})}).sizes() == IntArrayRef{0, 3});
+}
+
 TEST_CASE("einsum contracts through one bmm, not a broadcast product", "[linalg]") {
   Tensor a = sample({2, 3}).requires_grad_(), b = sample({3, 4}).requires_grad_();
   const std::string graph = autograd::to_dot(einsum("ij,jk->ik", {a, b}));
