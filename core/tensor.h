@@ -397,6 +397,26 @@ class Tensor {
   Tensor addmm(const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
                const Scalar& alpha = 1) const;
 
+  // --- diagonals and linear-algebra composites (ops/diagonal.cpp, ops/linalg.cpp) ---
+  Tensor diagonal(int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) const;  // a view
+  Tensor diag(int64_t diagonal = 0) const;
+  Tensor diag_embed(int64_t offset = 0, int64_t dim1 = -2, int64_t dim2 = -1) const;
+  Tensor trace() const;
+  Tensor dot(const Tensor& other) const;
+  Tensor vdot(const Tensor& other) const;
+  Tensor mv(const Tensor& vec) const;
+  Tensor outer(const Tensor& vec2) const;
+  Tensor baddbmm(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1,
+                 const Scalar& alpha = 1) const;
+  Tensor addbmm(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1,
+                const Scalar& alpha = 1) const;
+  Tensor addmv(const Tensor& mat, const Tensor& vec, const Scalar& beta = 1,
+               const Scalar& alpha = 1) const;
+  Tensor addr(const Tensor& vec1, const Tensor& vec2, const Scalar& beta = 1,
+              const Scalar& alpha = 1) const;
+  Tensor cross(const Tensor& other, std::optional<int64_t> dim = std::nullopt) const;
+  Tensor kron(const Tensor& other) const;
+
   // --- autograd (autograd/tensor_autograd.cpp) ---
   bool requires_grad() const;
   Tensor& requires_grad_(bool requires_grad = true) const;

@@ -11,35 +11,18 @@
 #include "ember/core/ops/views.h"
 
 #include "ember/autograd/function.h"
-#include "ember/autograd/view_history.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/reduce.h"
+#include "ember/core/ops/view_helpers.h"
 #include "ember/core/shape.h"
 
 namespace ember {
 
 using autograd::Node;
+using detail::make_view;
+using detail::record_view;
 
 namespace {
-
-Tensor make_view(const Tensor& x, DimVector sizes, DimVector strides, int64_t offset) {
-  auto impl = std::make_shared<TensorImpl>(x.impl()->storage(), offset, std::move(sizes),
-                                           std::move(strides), x.scalar_type());
-  impl->set_is_view(true);
-  autograd::record_view_base(*impl, x);
-  return Tensor(std::move(impl));
-}
-
-// Records `name` for a view whose gradient is backward(g) (captures only sizes).
-template <typename Backward>
-Tensor record_view(const char* name, const Tensor& x, Tensor out, Backward backward) {
-  if (autograd::needs_grad(x)) {
-    autograd::set_history(out, autograd::make_node(name, {x}, [backward](Node&, const tensor_list& g) {
-      return tensor_list{backward(g[0])};
-    }));
-  }
-  return out;
-}
 
 // Zeros of `input_sizes` with g written at x.slice(dim, start, end, step).
 Tensor slice_backward(const Tensor& g, const DimVector& input_sizes, int64_t dim, int64_t start,
