@@ -2,6 +2,7 @@
 // (functors in kernels/common/pointwise_functors.h, launched through
 // binary_helpers.h), in-place forms, and derivatives written with ember ops.
 #include <numbers>
+#include <type_traits>
 
 #include "ember/autograd/function.h"
 #include "ember/core/ops/binary_helpers.h"
@@ -60,16 +61,24 @@ std::shared_ptr<Node> binary_node(const char* node_name, const Tensor& a, const 
   return node;
 }
 
-// The floating dtype a, b compute in (int64 and bool promote to float32).
-ScalarType floating_type(const Tensor& a, const Tensor& b) {
+// The floating dtype a, b compute in: xlogy and copysign promote int64 and
+// bool to float32; hypot, logaddexp(2) refuse them (promoted_only), as PyTorch.
+ScalarType floating_type(const char* name, const Tensor& a, const Tensor& b, bool promoted_only) {
   const ScalarType t = result_type(a, b);
-  return is_floating_point(t) ? t : kFloat;
+  if (is_floating_point(t)) return t;
+  if (promoted_only) dtype_not_supported(name, t, "float32 or float64");
+  return kFloat;
 }
+
+// Which ops refuse integer operands.
+template <template <typename> class Op>
+constexpr bool kFloatingOperands = !std::is_same_v<Op<float>, functors::Xlogy<float>> &&
+                                   !std::is_same_v<Op<float>, functors::Copysign<float>>;
 
 template <template <typename> class Op>
 Tensor floating_binary(const char* name, const char* node_name, const Tensor& a, const Tensor& b,
                        Derivatives derivatives) {
-  Tensor out = binary<Op>(name, a, b, floating_type(a, b));
+  Tensor out = binary<Op>(name, a, b, floating_type(name, a, b, kFloatingOperands<Op>));
   if (autograd::needs_grad(a, b))
     autograd::set_history(out, binary_node(node_name, a, b, a, derivatives));
   return out;
@@ -83,7 +92,7 @@ Tensor& floating_binary_(const char* name, const char* node_name, const Tensor& 
   std::shared_ptr<Node> node;
   if (autograd::needs_grad(self, other))
     node = binary_node(node_name, self, other, self.clone(), derivatives);
-  binary_inplace<Op>(name, self, other, floating_type(self, other));
+  binary_inplace<Op>(name, self, other, floating_type(name, self, other, kFloatingOperands<Op>));
   if (node) autograd::rebase_history(self, node);
   return const_cast<Tensor&>(self);
 }

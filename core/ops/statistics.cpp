@@ -115,13 +115,18 @@ Tensor logcumsumexp(const Tensor& x, int64_t dim) {
   if (autograd::needs_grad(x)) {
     // d out_i / d x_j = exp(x_j - out_i) for i >= j, so grad_j = sum_{i >= j}
     // g_i exp(x_j - out_i). Split g by sign and sum in log space, each part a
-    // reversed logcumsumexp: no exp of a large number.
+    // reversed logcumsumexp: no exp of a large number. An x_j at -inf gets 0;
+    // out_i is -inf only where every x_j up to i is, so those terms are
+    // replaced by finite ones that are masked off (no NaN for double backward,
+    // which runs this on inputs with -inf from log_positive).
     auto node = autograd::make_node("LogcumsumexpBackward", {x}, [d](Node& n, const tensor_list& g) {
       const Tensor x = n.saved(0), y = n.saved(1);
+      const Tensor dead = x == -INFINITY;
+      const Tensor x_safe = where(dead, 0.0, x), y_safe = where(y == -INFINITY, 0.0, y);
       auto part = [&](const Tensor& log_g) {
-        return exp(flip_dim(logcumsumexp(flip_dim(log_g - y, d), d), d) + x);
+        return exp(flip_dim(logcumsumexp(flip_dim(log_g - y_safe, d), d), d) + x_safe);
       };
-      return tensor_list{part(log_positive(g[0])) - part(log_positive(-g[0]))};
+      return tensor_list{where(dead, 0.0, part(log_positive(g[0])) - part(log_positive(-g[0])))};
     });
     node->save(x);
     autograd::set_history(out, node);

@@ -13,15 +13,18 @@ std::tuple<Tensor, Tensor> var_mean(const Tensor& x, IntArrayRef dim, bool unbia
                                     bool keepdim = false);
 std::tuple<Tensor, Tensor> std_mean(const Tensor& x, IntArrayRef dim, bool unbiased = true,
                                     bool keepdim = false);
-// Over all elements. unbiased must be a bool: an integer names a dim, as libtorch.
-template <typename Bool = bool, std::enable_if_t<std::is_same_v<Bool, bool>, int> = 0>
-std::tuple<Tensor, Tensor> var_mean(const Tensor& x, Bool unbiased = true) {
+// Over all elements. unbiased must be a bool: an integer (or {1}) names a
+// dim, as libtorch.
+template <typename Bool, std::enable_if_t<std::is_same_v<Bool, bool>, int> = 0>
+std::tuple<Tensor, Tensor> var_mean(const Tensor& x, Bool unbiased) {
   return var_mean(x, IntArrayRef{}, unbiased);
 }
-template <typename Bool = bool, std::enable_if_t<std::is_same_v<Bool, bool>, int> = 0>
-std::tuple<Tensor, Tensor> std_mean(const Tensor& x, Bool unbiased = true) {
+template <typename Bool, std::enable_if_t<std::is_same_v<Bool, bool>, int> = 0>
+std::tuple<Tensor, Tensor> std_mean(const Tensor& x, Bool unbiased) {
   return std_mean(x, IntArrayRef{}, unbiased);
 }
+inline std::tuple<Tensor, Tensor> var_mean(const Tensor& x) { return var_mean(x, IntArrayRef{}); }
+inline std::tuple<Tensor, Tensor> std_mean(const Tensor& x) { return std_mean(x, IntArrayRef{}); }
 
 // (values, indices) of the running maximum / minimum along dim: a NaN is kept
 // once seen, ties take the later index, as torch.cummax. The gradient of
