@@ -390,6 +390,63 @@ class Tensor {
   Tensor median() const;
   std::tuple<Tensor, Tensor> median(int64_t dim, bool keepdim = false) const;
 
+  // --- pointwise extras and statistics (ops/special_math.cpp, ops/pointwise_extras.cpp,
+  // ops/pointwise_binary.cpp, ops/pointwise_ternary.cpp, ops/statistics.cpp) ---
+  Tensor erf() const;
+  Tensor erfc() const;
+  Tensor erfinv() const;
+  Tensor lgamma() const;
+  Tensor digamma() const;
+  Tensor polygamma(int64_t n) const;
+  Tensor exp2() const;
+  Tensor sinc() const;
+  Tensor logit(std::optional<double> eps = std::nullopt) const;
+  Tensor nan_to_num(std::optional<double> nan = std::nullopt,
+                    std::optional<double> posinf = std::nullopt,
+                    std::optional<double> neginf = std::nullopt) const;
+  Tensor isinf() const;
+  Tensor isposinf() const;
+  Tensor isneginf() const;
+  Tensor signbit() const;
+  Tensor hypot(const Tensor& other) const;
+  Tensor xlogy(const Tensor& other) const;
+  Tensor xlogy(const Scalar& other) const;
+  Tensor copysign(const Tensor& other) const;
+  Tensor copysign(const Scalar& other) const;
+  Tensor logaddexp(const Tensor& other) const;
+  Tensor logaddexp2(const Tensor& other) const;
+  Tensor heaviside(const Tensor& values) const;
+  Tensor isclose(const Tensor& other, double rtol = 1e-05, double atol = 1e-08,
+                 bool equal_nan = false) const;
+  Tensor lerp(const Tensor& end, const Scalar& weight) const;
+  Tensor lerp(const Tensor& end, const Tensor& weight) const;
+  Tensor addcmul(const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1) const;
+  Tensor addcdiv(const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1) const;
+  std::tuple<Tensor, Tensor> cummax(int64_t dim) const;
+  std::tuple<Tensor, Tensor> cummin(int64_t dim) const;
+  Tensor logcumsumexp(int64_t dim) const;
+  Tensor& erf_() const;
+  Tensor& erfc_() const;
+  Tensor& erfinv_() const;
+  Tensor& lgamma_() const;
+  Tensor& digamma_() const;
+  Tensor& exp2_() const;
+  Tensor& sinc_() const;
+  Tensor& logit_(std::optional<double> eps = std::nullopt) const;
+  Tensor& nan_to_num_(std::optional<double> nan = std::nullopt,
+                      std::optional<double> posinf = std::nullopt,
+                      std::optional<double> neginf = std::nullopt) const;
+  Tensor& hypot_(const Tensor& other) const;
+  Tensor& xlogy_(const Tensor& other) const;
+  Tensor& xlogy_(const Scalar& other) const;
+  Tensor& copysign_(const Tensor& other) const;
+  Tensor& copysign_(const Scalar& other) const;
+  Tensor& heaviside_(const Tensor& values) const;
+  Tensor& lerp_(const Tensor& end, const Scalar& weight) const;
+  Tensor& lerp_(const Tensor& end, const Tensor& weight) const;
+  Tensor& addcmul_(const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1) const;
+  Tensor& addcdiv_(const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1) const;
+
   // --- linear algebra (ops/matmul.cpp) ---
   Tensor matmul(const Tensor& other) const;
   Tensor mm(const Tensor& other) const;

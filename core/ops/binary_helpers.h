@@ -5,6 +5,7 @@
 #include "ember/core/memory_overlap.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/kernels/common/binary_functors.h"
+#include "ember/kernels/common/pointwise_functors.h"
 #include "ember/kernels/cuda/elementwise.h"
 
 namespace ember::binary_detail {
@@ -33,6 +34,11 @@ EMBER_BINARY_DTYPES(Atan2, dispatch_floating)
 EMBER_BINARY_DTYPES(BitwiseAnd, dispatch_integral)
 EMBER_BINARY_DTYPES(BitwiseOr, dispatch_integral)
 EMBER_BINARY_DTYPES(BitwiseXor, dispatch_integral)
+EMBER_BINARY_DTYPES(Hypot, dispatch_floating)
+EMBER_BINARY_DTYPES(Xlogy, dispatch_floating)
+EMBER_BINARY_DTYPES(Copysign, dispatch_floating)
+EMBER_BINARY_DTYPES(LogAddExp, dispatch_floating)
+EMBER_BINARY_DTYPES(LogAddExp2, dispatch_floating)
 #undef EMBER_BINARY_DTYPES
 
 // out = Op<T>{args...}(a, b) on out's device, T = out's dtype (a and b are

@@ -42,9 +42,9 @@ bool equal(const Tensor& a, const Tensor& b) {
   return all_true(eq(a, b));
 }
 
-bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
   if (a.sizes() != b.sizes()) return false;
-  return all_true(bool_elementwise<functors::IsClose>("allclose", a, b, rtol, atol));
+  return all_true(bool_elementwise<functors::IsClose>("allclose", a, b, rtol, atol, equal_nan));
 }
 
 Tensor Tensor::eq(const Tensor& other) const { return ember::eq(*this, other); }

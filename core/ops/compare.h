@@ -18,8 +18,9 @@ Tensor gt(const Tensor& a, const Scalar& b);
 Tensor ge(const Tensor& a, const Tensor& b);
 Tensor ge(const Tensor& a, const Scalar& b);
 // True when the shapes match and all elements are equal / close
-// (|a - b| <= atol + rtol * |b|).
+// (|a - b| <= atol + rtol * |b|, isclose's test; NaNs only with equal_nan).
 bool equal(const Tensor& a, const Tensor& b);
-bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8);
+bool allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8,
+              bool equal_nan = false);
 
 }  // namespace ember

@@ -64,12 +64,12 @@ Tensor predicate(const char* name, const Tensor& x) {
                       [&]<typename T>() { return unary_kernel<Pred, T, bool>(name, x); });
 }
 
-// self = Op<T>(self) in self's dtype (not bool), then bumps the version.
-template <template <typename> class Op>
-void apply_inplace(const char* name, const Tensor& self) {
+// self = Op<T>{args...}(self) in self's dtype (not bool), then bumps the version.
+template <template <typename> class Op, typename... Args>
+void apply_inplace(const char* name, const Tensor& self, Args... args) {
   assert_no_internal_overlap(name, self);
   dispatch_numeric(self.scalar_type(), name,
-                   [&]<typename T>() { launch<Op, T>(name, self, self); });
+                   [&]<typename T>() { launch<Op, T>(name, self, self, args...); });
   self.impl()->bump_version();
 }
 
@@ -106,10 +106,11 @@ Tensor record(const char* name, const Tensor& x, const Tensor& y, Save save, Gra
 // self = f(self), the in-place form of an op whose result has dtype `result`
 // (exp_, sin_, abs_, ...): records the node of `record` before the write. Save::kInput saves a copy of
 // self's old values that keeps its history, so double backward still reaches
-// them; Save::kOutput saves self after the write, as relu_ does.
-template <template <typename> class Op, typename Grad>
+// them; Save::kOutput saves self after the write, as relu_ does. args are Op's
+// parameters (logit_'s eps).
+template <template <typename> class Op, typename Grad, typename... Args>
 Tensor& inplace_unary(const char* name, const char* node_name, const Tensor& self,
-                      ScalarType result, Save save, Grad grad) {
+                      ScalarType result, Save save, Grad grad, Args... args) {
   detail::check_inplace_dtype(name, self, result);
   autograd::check_inplace(self, name);
   std::shared_ptr<autograd::Node> node;
@@ -117,12 +118,27 @@ Tensor& inplace_unary(const char* name, const char* node_name, const Tensor& sel
     node = unary_node(node_name, self, save, grad);
     if (save == Save::kInput) node->save(self.clone());
   }
-  apply_inplace<Op>(name, self);
+  apply_inplace<Op>(name, self, args...);
   if (node) {
     autograd::rebase_history(self, node);
     if (save == Save::kOutput) node->save(self, /*is_output=*/true);
   }
   return const_cast<Tensor&>(self);
+}
+
+// y = Op(x) in x's floating dtype (float32 for bool and int64), recorded as
+// node_name with the derivative grad(g, saved): sin, erf, exp2, ...
+template <template <typename> class Op, typename Grad>
+Tensor floating_op(const char* name, const char* node_name, const Tensor& x, Save save,
+                   Grad grad) {
+  return record(node_name, x, floating_result_unary<Op>(name, x), save, grad);
+}
+
+// The in-place form of floating_op: self must be floating.
+template <template <typename> class Op, typename Grad>
+Tensor& floating_op_(const char* name, const char* node_name, const Tensor& self, Save save,
+                     Grad grad) {
+  return inplace_unary<Op>(name, node_name, self, floating_result_type(self), save, grad);
 }
 
 }  // namespace ember::unary_detail

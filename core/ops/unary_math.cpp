@@ -14,20 +14,6 @@ using namespace unary_detail;
 
 namespace {
 
-// y = Op(x) in x's floating dtype (float32 for bool and int64), recorded as
-// node_name with the derivative grad(g, saved).
-template <template <typename> class Op, typename Grad>
-Tensor floating_op(const char* name, const char* node_name, const Tensor& x, Save save,
-                   Grad grad) {
-  return record(node_name, x, floating_result_unary<Op>(name, x), save, grad);
-}
-
-template <template <typename> class Op, typename Grad>
-Tensor& floating_op_(const char* name, const char* node_name, const Tensor& self, Save save,
-                     Grad grad) {
-  return inplace_unary<Op>(name, node_name, self, floating_result_type(self), save, grad);
-}
-
 // ---- derivatives, from the saved input x or output y ----
 
 Tensor sin_grad(const Tensor& g, const Tensor& x) { return g * cos(x); }

@@ -30,15 +30,17 @@ template <typename T>
 struct Ge {
   EMBER_HOST_DEVICE bool operator()(T a, T b) const { return a >= b; }
 };
-// |a - b| <= atol + rtol |b| in float64, as torch.isclose (equal_nan=false):
-// a == b covers equal infinities; otherwise the difference must be finite
-// (diff - diff is NaN for inf and NaN), so inf is never close to a number.
+// |a - b| <= atol + rtol |b| in float64, as torch.isclose: a == b covers
+// equal infinities; otherwise the difference must be finite (diff - diff is
+// NaN for inf and NaN), so inf is never close to a number. Two NaNs are close
+// only with equal_nan.
 template <typename T>
 struct IsClose {
   double rtol, atol;
+  bool equal_nan = false;
   EMBER_HOST_DEVICE bool operator()(T a, T b) const {
     const double x = static_cast<double>(a), y = static_cast<double>(b);
-    if (x == y) return true;
+    if (x == y || (equal_nan && x != x && y != y)) return true;
     const double diff = x > y ? x - y : y - x;
     return diff - diff == 0 && diff <= atol + rtol * (y < 0 ? -y : y);
   }

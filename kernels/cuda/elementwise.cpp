@@ -85,23 +85,34 @@ void binary_kernel(const char* name, BinaryOp op, const Tensor& out, const Tenso
 }
 
 void unary_kernel(const char* name, UnaryOp op, const Tensor& out, const Tensor& x,
-                  const Scalar& p0, const Scalar& p1) {
+                  const Scalar& p0, const Scalar& p1, const Scalar& p2) {
 #ifdef EMBER_WITH_CUDA
   if (out.numel() == 0) return;
-  detail::launch_unary(name, op, plan_elementwise(name, out, {&x}), p0, p1);
+  detail::launch_unary(name, op, plan_elementwise(name, out, {&x}), p0, p1, p2);
 #else
-  (void)op, (void)x, (void)p0, (void)p1;
+  (void)op, (void)x, (void)p0, (void)p1, (void)p2;
   no_cuda(name, out);
 #endif
 }
 
 void compare_kernel(const char* name, CompareOp op, const Tensor& out, const Tensor& a,
-                    const Tensor& b, double rtol, double atol) {
+                    const Tensor& b, double rtol, double atol, bool equal_nan) {
 #ifdef EMBER_WITH_CUDA
   if (out.numel() == 0) return;
-  detail::launch_compare(name, op, plan_elementwise(name, out, {&a, &b}), rtol, atol);
+  detail::launch_compare(name, op, plan_elementwise(name, out, {&a, &b}), rtol, atol, equal_nan);
 #else
-  (void)op, (void)a, (void)b, (void)rtol, (void)atol;
+  (void)op, (void)a, (void)b, (void)rtol, (void)atol, (void)equal_nan;
+  no_cuda(name, out);
+#endif
+}
+
+void ternary_kernel(const char* name, TernaryOp op, const Tensor& out, const Tensor& a,
+                    const Tensor& b, const Tensor& c, const Scalar& value) {
+#ifdef EMBER_WITH_CUDA
+  if (out.numel() == 0) return;
+  detail::launch_ternary(name, op, plan_elementwise(name, out, {&a, &b, &c}), value);
+#else
+  (void)op, (void)a, (void)b, (void)c, (void)value;
   no_cuda(name, out);
 #endif
 }

@@ -9,6 +9,8 @@
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/binary_functors.h"
 #include "ember/kernels/common/compare_functors.h"
+#include "ember/kernels/common/pointwise_functors.h"
+#include "ember/kernels/common/special_functors.h"
 #include "ember/kernels/common/unary_functors.h"
 #include "ember/kernels/cuda/elementwise_geometry.h"
 #include "ember/kernels/cuda/elementwise_ops.h"
@@ -18,13 +20,19 @@ namespace ember::cuda {
 // out = Op(a, b), out, a and b of one dtype; alpha is add/sub's.
 void binary_kernel(const char* name, BinaryOp op, const Tensor& out, const Tensor& a,
                    const Tensor& b, double alpha = 1);
-// out = Op(x) with Op's parameters p0, p1 (leaky_relu's slope; clamp's and
-// in-range's bounds) in x's dtype; out has x's dtype, or bool for predicates.
+// out = Op(x) with Op's parameters p0, p1, p2 (leaky_relu's slope; clamp's and
+// in-range's bounds; logit's eps; nan_to_num's replacements) in x's dtype; out
+// has x's dtype, or bool for predicates.
 void unary_kernel(const char* name, UnaryOp op, const Tensor& out, const Tensor& x,
-                  const Scalar& p0 = Scalar(), const Scalar& p1 = Scalar());
-// out (bool) = Op(a, b), a and b of one dtype; rtol, atol are isclose's.
+                  const Scalar& p0 = Scalar(), const Scalar& p1 = Scalar(),
+                  const Scalar& p2 = Scalar());
+// out (bool) = Op(a, b), a and b of one dtype; rtol, atol, equal_nan are isclose's.
 void compare_kernel(const char* name, CompareOp op, const Tensor& out, const Tensor& a,
-                    const Tensor& b, double rtol = 0, double atol = 0);
+                    const Tensor& b, double rtol = 0, double atol = 0, bool equal_nan = false);
+// out = Op(a, b, c), every tensor of out's dtype (c may be a CPU scalar);
+// value is addcmul's and addcdiv's, in out's dtype.
+void ternary_kernel(const char* name, TernaryOp op, const Tensor& out, const Tensor& a,
+                    const Tensor& b, const Tensor& c, const Scalar& value = Scalar());
 // out = condition ? a : b, condition bool, a and b of out's dtype.
 void where_kernel(const Tensor& out, const Tensor& condition, const Tensor& a, const Tensor& b);
 // out = Op(inputs...), every tensor of out's floating dtype: log_sigmoid (x),
@@ -51,6 +59,8 @@ EMBER_CUDA_BINARY_OP(Div) EMBER_CUDA_BINARY_OP(Pow) EMBER_CUDA_BINARY_OP(Maximum
 EMBER_CUDA_BINARY_OP(Minimum) EMBER_CUDA_BINARY_OP(ReluBackward) EMBER_CUDA_BINARY_OP(Remainder)
 EMBER_CUDA_BINARY_OP(Fmod) EMBER_CUDA_BINARY_OP(FloorDivide) EMBER_CUDA_BINARY_OP(Atan2)
 EMBER_CUDA_BINARY_OP(BitwiseAnd) EMBER_CUDA_BINARY_OP(BitwiseOr) EMBER_CUDA_BINARY_OP(BitwiseXor)
+EMBER_CUDA_BINARY_OP(Hypot) EMBER_CUDA_BINARY_OP(Xlogy) EMBER_CUDA_BINARY_OP(Copysign)
+EMBER_CUDA_BINARY_OP(LogAddExp) EMBER_CUDA_BINARY_OP(LogAddExp2) EMBER_CUDA_BINARY_OP(Heaviside)
 #undef EMBER_CUDA_BINARY_OP
 
 template <template <typename> class Op>
@@ -73,6 +83,11 @@ EMBER_CUDA_UNARY_OP(Sinh) EMBER_CUDA_UNARY_OP(Cosh) EMBER_CUDA_UNARY_OP(Log1p)
 EMBER_CUDA_UNARY_OP(Expm1) EMBER_CUDA_UNARY_OP(Log2) EMBER_CUDA_UNARY_OP(Log10)
 EMBER_CUDA_UNARY_OP(Floor) EMBER_CUDA_UNARY_OP(Ceil) EMBER_CUDA_UNARY_OP(Round)
 EMBER_CUDA_UNARY_OP(Trunc) EMBER_CUDA_UNARY_OP(Frac) EMBER_CUDA_UNARY_OP(BitwiseNot)
+EMBER_CUDA_UNARY_OP(Erf) EMBER_CUDA_UNARY_OP(Erfc) EMBER_CUDA_UNARY_OP(Erfinv)
+EMBER_CUDA_UNARY_OP(Lgamma) EMBER_CUDA_UNARY_OP(Digamma) EMBER_CUDA_UNARY_OP(Trigamma)
+EMBER_CUDA_UNARY_OP(Exp2) EMBER_CUDA_UNARY_OP(Sinc) EMBER_CUDA_UNARY_OP(Logit)
+EMBER_CUDA_UNARY_OP(NanToNum) EMBER_CUDA_UNARY_OP(IsInf) EMBER_CUDA_UNARY_OP(IsPosInf)
+EMBER_CUDA_UNARY_OP(IsNegInf) EMBER_CUDA_UNARY_OP(Signbit)
 #undef EMBER_CUDA_UNARY_OP
 
 template <template <typename> class Op>
@@ -90,5 +105,11 @@ template <>
 struct CompareOpOf<functors::IsClose> {
   static constexpr CompareOp value = CompareOp::kIsClose;
 };
+
+template <template <typename> class Op>
+struct TernaryOpOf;
+template <> struct TernaryOpOf<functors::Lerp> { static constexpr TernaryOp value = TernaryOp::kLerp; };
+template <> struct TernaryOpOf<functors::Addcmul> { static constexpr TernaryOp value = TernaryOp::kAddcmul; };
+template <> struct TernaryOpOf<functors::Addcdiv> { static constexpr TernaryOp value = TernaryOp::kAddcdiv; };
 
 }  // namespace ember::cuda

@@ -1,12 +1,22 @@
 // The binary arithmetic kernels (add, sub, mul, div, pow, maximum, minimum,
-// relu's backward, remainder, fmod, floor_divide, atan2, bitwise and/or/xor): the shared functors over loops.cuh, one instantiation per
+// relu's backward, remainder, fmod, floor_divide, atan2, bitwise and/or/xor,
+// hypot, xlogy, copysign, logaddexp(2), heaviside): the shared functors over loops.cuh, one instantiation per
 // dtype each op accepts.
 #include "ember/kernels/common/binary_functors.h"
+#include "ember/kernels/common/pointwise_functors.h"
 #include "ember/kernels/common/unary_functors.h"
 #include "ember/kernels/cuda/elementwise_launch.h"
 #include "ember/kernels/cuda/loops.cuh"
 
 namespace ember::cuda::detail {
+namespace {
+
+template <template <typename> class Op>
+void floating(const char* name, const ElementwiseLaunch& l) {
+  dispatch_floating(l.out_dtype, name, [&]<typename T>() { loops::launch<T, T, T>(l, Op<T>{}); });
+}
+
+}  // namespace
 
 void launch_binary(const char* name, BinaryOp op, const ElementwiseLaunch& l, double alpha) {
   using namespace functors;
@@ -57,6 +67,14 @@ void launch_binary(const char* name, BinaryOp op, const ElementwiseLaunch& l, do
     case BinaryOp::kBitwiseXor:
       return dispatch_integral(t, name,
                                [&]<typename T>() { loops::launch<T, T, T>(l, BitwiseXor<T>{}); });
+    case BinaryOp::kHypot: return floating<Hypot>(name, l);
+    case BinaryOp::kXlogy: return floating<Xlogy>(name, l);
+    case BinaryOp::kCopysign: return floating<Copysign>(name, l);
+    case BinaryOp::kLogAddExp: return floating<LogAddExp>(name, l);
+    case BinaryOp::kLogAddExp2: return floating<LogAddExp2>(name, l);
+    case BinaryOp::kHeaviside:
+      return dispatch_all(t, name,
+                          [&]<typename T>() { loops::launch<T, T, T>(l, Heaviside<T>{}); });
   }
   EMBER_INTERNAL_ASSERT(false, name, ": unknown binary op ", static_cast<int>(op));
 }

@@ -20,7 +20,7 @@ void compare(const char* name, const ElementwiseLaunch& l) {
 }  // namespace
 
 void launch_compare(const char* name, CompareOp op, const ElementwiseLaunch& l, double rtol,
-                    double atol) {
+                    double atol, bool equal_nan) {
   using namespace functors;
   switch (op) {
     case CompareOp::kEq: return compare<Eq>(name, l);
@@ -34,7 +34,7 @@ void launch_compare(const char* name, CompareOp op, const ElementwiseLaunch& l, 
     case CompareOp::kLogicalXor: return compare<LogicalXor>(name, l);
     case CompareOp::kIsClose:
       return dispatch_all(l.input_dtypes[0], name, [&]<typename T>() {
-        loops::launch<bool, T, T>(l, IsClose<T>{rtol, atol});
+        loops::launch<bool, T, T>(l, IsClose<T>{rtol, atol, equal_nan});
       });
   }
   EMBER_INTERNAL_ASSERT(false, name, ": unknown comparison ", static_cast<int>(op));

@@ -10,9 +10,10 @@ namespace ember::cuda::detail {
 
 void launch_binary(const char* name, BinaryOp op, const ElementwiseLaunch& l, double alpha);
 void launch_unary(const char* name, UnaryOp op, const ElementwiseLaunch& l, const Scalar& p0,
-                  const Scalar& p1);
+                  const Scalar& p1, const Scalar& p2);
 void launch_compare(const char* name, CompareOp op, const ElementwiseLaunch& l, double rtol,
-                    double atol);
+                    double atol, bool equal_nan);
+void launch_ternary(const char* name, TernaryOp op, const ElementwiseLaunch& l, const Scalar& value);
 void launch_where(const ElementwiseLaunch& l);
 void launch_loss(const char* name, LossOp op, const ElementwiseLaunch& l);
 

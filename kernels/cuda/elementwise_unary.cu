@@ -1,6 +1,9 @@
-// The unary kernels (neg ... gelu, clamp, the predicates, sin ... frac, bitwise_not): the shared functors
+// The unary kernels (neg ... gelu, clamp, the predicates, sin ... frac, bitwise_not,
+// erf ... trigamma, exp2, sinc, logit, nan_to_num, isinf ... signbit): the shared functors
 // over loops.cuh, one instantiation per dtype each op accepts. Parameters
 // arrive as Scalars holding values of the compute dtype, so to<T>() is exact.
+#include "ember/kernels/common/pointwise_functors.h"
+#include "ember/kernels/common/special_functors.h"
 #include "ember/kernels/common/unary_functors.h"
 #include "ember/kernels/cuda/elementwise_launch.h"
 #include "ember/kernels/cuda/loops.cuh"
@@ -20,7 +23,7 @@ void to_bool(const ElementwiseLaunch& l) {
 }  // namespace
 
 void launch_unary(const char* name, UnaryOp op, const ElementwiseLaunch& l, const Scalar& p0,
-                  const Scalar& p1) {
+                  const Scalar& p1, const Scalar& p2) {
   using namespace functors;
   // The computing dtype is the input's (out is bool for the predicates).
   const ScalarType t = l.input_dtypes[0];
@@ -69,6 +72,26 @@ void launch_unary(const char* name, UnaryOp op, const ElementwiseLaunch& l, cons
     case UnaryOp::kLogicalNot: EMBER_PREDICATE(LogicalNot);
     case UnaryOp::kBitwiseNot:
       return dispatch_integral(t, name, [&]<typename T>() { same_dtype<BitwiseNot, T>(l); });
+    case UnaryOp::kErf: EMBER_FLOATING(Erf);
+    case UnaryOp::kErfc: EMBER_FLOATING(Erfc);
+    case UnaryOp::kErfinv: EMBER_FLOATING(Erfinv);
+    case UnaryOp::kLgamma: EMBER_FLOATING(Lgamma);
+    case UnaryOp::kDigamma: EMBER_FLOATING(Digamma);
+    case UnaryOp::kTrigamma: EMBER_FLOATING(Trigamma);
+    case UnaryOp::kExp2: EMBER_FLOATING(Exp2);
+    case UnaryOp::kSinc: EMBER_FLOATING(Sinc);
+    case UnaryOp::kIsInf: EMBER_PREDICATE(IsInf);
+    case UnaryOp::kIsPosInf: EMBER_PREDICATE(IsPosInf);
+    case UnaryOp::kIsNegInf: EMBER_PREDICATE(IsNegInf);
+    case UnaryOp::kSignbit: EMBER_PREDICATE(Signbit);
+    case UnaryOp::kLogit:
+      return dispatch_floating(t, name, [&]<typename T>() {
+        loops::launch<T, T>(l, Logit<T>{p0.to<T>()});
+      });
+    case UnaryOp::kNanToNum:
+      return dispatch_floating(t, name, [&]<typename T>() {
+        loops::launch<T, T>(l, NanToNum<T>{p0.to<T>(), p1.to<T>(), p2.to<T>()});
+      });
     case UnaryOp::kLeakyRelu:
       return dispatch_floating(t, name, [&]<typename T>() {
         loops::launch<T, T>(l, LeakyRelu<T>{p0.to<T>()});
