@@ -4,26 +4,12 @@
 // float or double; each computes in T's precision.
 #include <math.h>
 
-#include <type_traits>
-
 #include "ember/kernels/common/macros.h"
 #include "ember/kernels/common/unary_functors.h"
 
 namespace ember::functors {
 
 namespace special {
-#define EMBER_SPECIAL_MATH(name)            \
-  template <typename T>                     \
-  EMBER_HOST_DEVICE T name(T x) {           \
-    if constexpr (std::is_same_v<T, float>) \
-      return ::name##f(x);                  \
-    else                                    \
-      return ::name(x);                     \
-  }
-EMBER_SPECIAL_MATH(erfc)
-EMBER_SPECIAL_MATH(lgamma)
-#undef EMBER_SPECIAL_MATH
-
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kTwoOverSqrtPi = 1.12837916709551257390;  // erf'(0)
 }  // namespace special
@@ -34,7 +20,7 @@ struct Erf {
 };
 template <typename T>
 struct Erfc {
-  EMBER_HOST_DEVICE T operator()(T x) const { return special::erfc(x); }
+  EMBER_HOST_DEVICE T operator()(T x) const { return math::erfc(x); }
 };
 
 // erfinv(y): M. Giles' single-precision approximation ("Approximating the
@@ -81,7 +67,7 @@ struct Erfinv {
       // either side, where Newton on erfc itself overshoots far out.
       const T log_c = math::log(T(1) - a);
       for (int i = 0; i < 4; ++i) {
-        const T c = special::erfc(x);
+        const T c = math::erfc(x);
         x += (math::log(c) - log_c) * c / (T(special::kTwoOverSqrtPi) * math::exp(-x * x));
       }
     }
@@ -91,7 +77,7 @@ struct Erfinv {
 
 template <typename T>
 struct Lgamma {
-  EMBER_HOST_DEVICE T operator()(T x) const { return special::lgamma(x); }
+  EMBER_HOST_DEVICE T operator()(T x) const { return math::lgamma(x); }
 };
 
 // digamma = lgamma': the recurrence psi(x) = psi(x + 1) - 1/x up to x >= 10,
