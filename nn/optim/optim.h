@@ -3,6 +3,7 @@
 #include "ember/nn/optim/adagrad.h"
 #include "ember/nn/optim/adam.h"
 #include "ember/nn/optim/adamw.h"
+#include "ember/nn/optim/lbfgs.h"
 #include "ember/nn/optim/optimizer.h"
 #include "ember/nn/optim/rmsprop.h"
 #include "ember/nn/optim/schedulers/cosine_annealing_lr.h"

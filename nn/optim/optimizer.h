@@ -17,7 +17,8 @@
 namespace ember::optim {
 
 // A hyperparameter of an options or state type, as libtorch's TORCH_ARG:
-// `opts.name(v)` sets it and returns the object (to chain), `opts.name()` reads it.
+// `opts.name(v)` sets it and returns the object (to chain), `opts.name()` reads
+// it (by reference, so a container can be changed in place).
 #define EMBER_OPTIM_ARG(Type, name, default_value) \
  public:                                           \
   auto& name(const Type& v) {                      \
@@ -25,6 +26,7 @@ namespace ember::optim {
     return *this;                                  \
   }                                                \
   const Type& name() const { return name##_; }     \
+  Type& name() { return name##_; }                 \
                                                    \
  private:                                          \
   Type name##_ = default_value

@@ -87,4 +87,16 @@ void StateArchive::optional_tensor(const std::string& name, Tensor& value) {
   value.copy_(*t);
 }
 
+void StateArchive::optional_free_tensor(const std::string& name, Tensor& value) {
+  const Tensor* stored = is_loading() ? in_->find(prefix_ + name) : nullptr;
+  if (like_ == nullptr || stored == nullptr || !stored->defined()) {
+    optional_tensor(name, value);
+    return;
+  }
+  used_->insert(prefix_ + name);
+  NoGradGuard no_grad;
+  value = empty(stored->sizes(), TensorOptions(like_->dtype()).device(like_->device()));
+  value.copy_(*stored);
+}
+
 }  // namespace ember::optim

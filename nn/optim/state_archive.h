@@ -34,6 +34,9 @@ class StateArchive {
   void field(const std::string& name, std::tuple<double, double>& value);
   // An undefined tensor is saved as no key; a missing key loads as undefined.
   void optional_tensor(const std::string& name, Tensor& value);
+  // As optional_tensor, for state whose shape is not its parameter's (L-BFGS's
+  // flat vectors): loads any shape, in like's dtype and device.
+  void optional_free_tensor(const std::string& name, Tensor& value);
 
  private:
   const Tensor& read(const std::string& key);
