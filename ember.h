@@ -62,4 +62,5 @@
 #include "ember/nn/utils/clip_grad.h"
 #include "ember/nn/utils/csv_logger.h"
 #include "ember/nn/utils/progress_bar.h"
+#include "ember/nn/utils/rnn.h"
 #include "ember/nn/utils/tensorboard.h"

@@ -1,6 +1,7 @@
 #pragma once
 // nn::functional, as torch::nn::functional: namespace F = ember::nn::functional;
 #include "ember/nn/functional/activation.h"
+#include "ember/nn/functional/attention.h"
 #include "ember/nn/functional/conv.h"
 #include "ember/nn/functional/dropout.h"
 #include "ember/nn/functional/embedding.h"

@@ -21,6 +21,8 @@
 #include "ember/nn/modules/padding.h"
 #include "ember/nn/modules/pooling.h"
 #include "ember/nn/modules/transformer.h"
+#include "ember/nn/modules/transformer_decoder.h"
+#include "ember/nn/modules/transformer_model.h"
 #include "ember/nn/modules/rnn.h"
 #include "ember/nn/modules/rnn_cell.h"
 #include "ember/nn/modules/upsampling.h"

@@ -1,6 +1,8 @@
-// nn::MultiheadAttention (nn/modules/multihead_attention.cpp) against the
-// attention maths written out with loops on plain arrays below, PyTorch's
-// parameter names, the masks, add_bias_kv / add_zero_attn, gradcheck, errors.
+// nn::MultiheadAttention (nn/modules/multihead_attention.cpp) and
+// F::multi_head_attention_forward (nn/functional/attention.cpp), which the
+// module calls, against the attention maths written out with loops on plain
+// arrays below; PyTorch's parameter names, the masks, add_bias_kv /
+// add_zero_attn, static_k / static_v, gradcheck, errors.
 #include "test_helpers.h"
 
 #include <ember/nn/nn.h>
@@ -283,4 +285,138 @@ TEST_CASE("MultiheadAttention in training drops attention weights; errors name t
                       Contains("attn_mask must be (L, S) = [5, 5]") && Contains("[5, 4]"));
   REQUIRE_THROWS_WITH(m(q, q, q, zeros({3, 4}, kBool)),
                       Contains("key_padding_mask must be (N, S) = [3, 5]"));
+}
+
+// ------------------------------------------------------------------ F::multi_head_attention_forward
+
+namespace {
+
+namespace F = ember::nn::functional;
+
+// The reference's weights from in_proj (3E, E) / bias (3E) and out_proj.
+Weights weights_from(const Tensor& wq, const Tensor& wk, const Tensor& wv, const Tensor& b_in,
+                     const Tensor& w_out, const Tensor& b_out) {
+  const int64_t e = wq.size(0);
+  return {values(wq), values(wk), values(wv), values(b_in.narrow(0, 0, e)),
+          values(b_in.narrow(0, e, e)), values(b_in.narrow(0, 2 * e, e)), values(w_out),
+          values(b_out)};
+}
+
+}  // namespace
+
+TEST_CASE("F::multi_head_attention_forward attends with the weights passed in",
+          "[mha_functional]") {
+  manual_seed(31);
+  const int64_t L = 3, S = 4, N = 2, E = 4, heads = 2;
+  const Tensor w_in = random({3 * E, E}), b_in = random({3 * E});
+  const Tensor w_out = random({E, E}), b_out = random({E});
+  const Tensor q = random({L, N, E}), k = random({S, N, E}), v = random({S, N, E});
+  const std::vector<double> additive = {0.5, -1, 0, 2, 0, 0, -0.5, 1, 1, 0, 0, -2};
+  const std::vector<bool> padded = {false, true, false, false, false, false, false, true};
+  const Tensor kpm = tensor({false, true, false, false, false, false, false, true}).view({N, S});
+  auto options = F::MultiheadAttentionForwardFuncOptions(E, heads, w_in, b_in, {}, {}, false,
+                                                         0.5, w_out, b_out)
+                     .training(false)  // dropout_p applies in training only
+                     .key_padding_mask(kpm)
+                     .attn_mask(tensor(additive, kDouble).view({L, S}));
+  auto [out, weights] = F::multi_head_attention_forward(q, k, v, options);
+  const Reference r = attention(weights_from(w_in.narrow(0, 0, E), w_in.narrow(0, E, E),
+                                             w_in.narrow(0, 2 * E, E), b_in, w_out, b_out),
+                                values(q), values(k), values(v), L, S, N, E, E, E, heads,
+                                additive, padded);
+  require_values(out, r.out, 1e-12);
+  require_values(weights, r.weights, 1e-12);
+  auto [out_p, per_head] =
+      F::multi_head_attention_forward(q, k, v, options.average_attn_weights(false));
+  REQUIRE(per_head.sizes() == IntArrayRef{N, heads, L, S});
+  require_values(per_head.mean({1}), r.weights, 1e-12);
+  REQUIRE_FALSE(std::get<1>(F::multi_head_attention_forward(q, k, v, options.need_weights(false)))
+                    .defined());
+
+  // Separate projections for keys and values of other widths.
+  const int64_t kdim = 3, vdim = 5;
+  const Tensor wq = random({E, E}), wk = random({E, kdim}), wv = random({E, vdim});
+  const Tensor k2 = random({S, N, kdim}), v2 = random({S, N, vdim});
+  auto separate = F::MultiheadAttentionForwardFuncOptions(E, heads, {}, b_in, {}, {}, false, 0.0,
+                                                          w_out, b_out)
+                      .use_separate_proj_weight(true)
+                      .q_proj_weight(wq)
+                      .k_proj_weight(wk)
+                      .v_proj_weight(wv);
+  auto [out2, weights2] = F::multi_head_attention_forward(q, k2, v2, separate);
+  const Reference r2 = attention(weights_from(wq, wk, wv, b_in, w_out, b_out), values(q),
+                                 values(k2), values(v2), L, S, N, E, kdim, vdim, heads, {}, {});
+  require_values(out2, r2.out, 1e-12);
+  require_values(weights2, r2.weights, 1e-12);
+}
+
+TEST_CASE("F::multi_head_attention_forward uses static_k and static_v instead of projecting",
+          "[mha_functional]") {
+  manual_seed(32);
+  const int64_t L = 2, S = 3, N = 2, E = 4, heads = 2, d = 2;
+  const Tensor w_in = random({3 * E, E}), b_in = random({3 * E});
+  const Tensor w_out = random({E, E}), b_out = random({E});
+  const Tensor q = random({L, N, E}), k = random({S, N, E}), v = random({S, N, E});
+  const Tensor other_k = random({S, N, E}), other_v = random({S, N, E});
+  const auto options = F::MultiheadAttentionForwardFuncOptions(E, heads, w_in, b_in, {}, {},
+                                                               false, 0.0, w_out, b_out);
+  // other_k and other_v projected and split into heads by hand: (N * heads, S, d).
+  auto heads_of = [&](const Tensor& x, int64_t part) {
+    return F::linear(x, w_in.narrow(0, part * E, E), b_in.narrow(0, part * E, E))
+        .reshape({S, N * heads, d})
+        .transpose(0, 1);
+  };
+  auto fixed = options;
+  fixed.static_k(heads_of(other_k, 1)).static_v(heads_of(other_v, 2));
+  auto [out, weights] = F::multi_head_attention_forward(q, k, v, fixed);
+  auto [want, want_weights] = F::multi_head_attention_forward(q, other_k, other_v, options);
+  require_values(out, values(want), 1e-12);
+  require_values(weights, values(want_weights), 1e-12);
+}
+
+TEST_CASE("F::multi_head_attention_forward passes gradcheck; bad weights are errors",
+          "[mha_functional]") {
+  manual_seed(33);
+  const int64_t E = 4, heads = 2;
+  const Tensor q = random({2, 2, E}).requires_grad_(), k = random({3, 2, E}).requires_grad_();
+  const Tensor v = random({3, 2, E}).requires_grad_();
+  const Tensor w_in = random({3 * E, E}).requires_grad_(), b_in = random({3 * E}).requires_grad_();
+  const Tensor w_out = random({E, E}).requires_grad_(), b_out = random({E}).requires_grad_();
+  const Tensor bias_k = random({1, 1, E}).requires_grad_(), bias_v = random({1, 1, E}).requires_grad_();
+  const Tensor kpm = tensor({false, true, false, false, false, false}).view({2, 3});
+  const Tensor mask = random({2, 3});
+  const autograd::GradcheckFn run = [&](const tensor_list& in) {
+    auto [out, weights] = F::multi_head_attention_forward(
+        in[0], in[1], in[2],
+        F::MultiheadAttentionForwardFuncOptions(E, heads, in[3], in[4], in[7], in[8], true, 0.0,
+                                                in[5], in[6])
+            .key_padding_mask(kpm)
+            .attn_mask(mask));
+    return out.sum() + (weights * weights).sum();
+  };
+  REQUIRE_GRADCHECK(autograd::gradcheck(run, {q, k, v, w_in, b_in, w_out, b_out, bias_k, bias_v}));
+
+  const Tensor x = random({2, 2, E});
+  const auto good = F::MultiheadAttentionForwardFuncOptions(E, heads, random({3 * E, E}), {}, {},
+                                                            {}, false, 0.0, w_out, {});
+  auto short_in_proj = good;
+  short_in_proj.in_proj_weight(random({2 * E, E}));
+  REQUIRE_THROWS_WITH(F::multi_head_attention_forward(x, x, x, short_in_proj),
+                      Contains("multi_head_attention_forward: in_proj_weight must be (3 * 4, 4), "
+                               "got [8, 4]"));
+  REQUIRE_THROWS_WITH(
+      F::multi_head_attention_forward(x, random({2, 2, 3}), random({2, 2, 3}), good),
+      Contains("the key projection weight must be (4, 3) for key [2, 2, 3], got [4, 4]"));
+  auto bad_static = good;
+  bad_static.static_k(random({4, 2, 3}));
+  REQUIRE_THROWS_WITH(F::multi_head_attention_forward(x, x, x, bad_static),
+                      Contains("static_k must be (N * num_heads, S, head_dim) = [4, S, 2]"));
+  REQUIRE_THROWS_WITH(
+      F::multi_head_attention_forward(x, x, x, F::MultiheadAttentionForwardFuncOptions(
+          E, heads, random({3 * E, E}), {}, random({1, 1, E}), {}, false, 0.0, w_out, {})),
+      Contains("bias_k and bias_v must be given together"));
+  REQUIRE_THROWS_WITH(
+      F::multi_head_attention_forward(x, x, x, F::MultiheadAttentionForwardFuncOptions(
+          3, heads, random({9, 3}), {}, {}, {}, false, 0.0, w_out, {})),
+      Contains("expected query (L, N, 3)"));
 }

@@ -5,7 +5,8 @@
 //   auto [out, weights] = attn(x, x, x);  // self-attention: out (L, N, E), weights (N, L, S)
 // Each head h attends with q_h k_h^T / sqrt(E / num_heads), plus attn_mask,
 // with key_padding_mask's keys left out, softmax over the keys, dropout, then
-// the weighted sum of v_h; the heads are concatenated and go through out_proj.
+// the weighted sum of v_h; the heads are concatenated and go through out_proj
+// (F::multi_head_attention_forward with the module's weights).
 // Parameters carry PyTorch's names (in_proj_weight, or q/k/v_proj_weight when
 // kdim or vdim differ from embed_dim; in_proj_bias, bias_k, bias_v, out_proj),
 // so a PyTorch state_dict loads. Module hooks are not run (several inputs).

@@ -55,6 +55,24 @@ Sequence run_direction(const Tensor& x, int64_t time_dim, bool reverse, const RN
 
 }  // namespace
 
+RNNStep rnn_layer_step(Nonlinearity nonlinearity) {
+  return [nonlinearity](const Tensor& gx, const Tensor& gh, const Tensor&, const Tensor&) {
+    return std::tuple<Tensor, Tensor>{rnn_step(gx, gh, nonlinearity), Tensor()};
+  };
+}
+
+RNNStep lstm_layer_step() {
+  return [](const Tensor& gx, const Tensor& gh, const Tensor&, const Tensor& c) {
+    return lstm_step(gx, gh, c);
+  };
+}
+
+RNNStep gru_layer_step() {
+  return [](const Tensor& gx, const Tensor& gh, const Tensor& h, const Tensor&) {
+    return std::tuple<Tensor, Tensor>{gru_step(gx, gh, h), Tensor()};
+  };
+}
+
 RNNImplBase::RNNImplBase(const RNNOptionsBase& options) : options_base(options) {
   const char* name = mode_name(options.mode());
   const int64_t hidden = options.hidden_size(), proj = options.proj_size();
@@ -204,11 +222,7 @@ RNNImpl::RNNImpl(const RNNOptions& options_)
 std::tuple<Tensor, Tensor> RNNImpl::forward(const Tensor& input, Tensor hx) {
   const Tensor x = batched_input(input);
   const auto h0 = initial_states(input, hx, "hx", options.hidden_size());
-  const Nonlinearity nonlinearity = options.nonlinearity();
-  auto [output, h_n, c_n] = run(x, h0, {}, [nonlinearity](const Tensor& gx, const Tensor& gh,
-                                                          const Tensor&, const Tensor&) {
-    return std::tuple<Tensor, Tensor>{detail::rnn_step(gx, gh, nonlinearity), Tensor()};
-  });
+  auto [output, h_n, c_n] = run(x, h0, {}, detail::rnn_layer_step(options.nonlinearity()));
   return {unbatch(input, output, true), unbatch(input, h_n, false)};
 }
 
@@ -224,10 +238,7 @@ std::tuple<Tensor, std::tuple<Tensor, Tensor>> LSTMImpl::forward(
   const int64_t h_size = options.proj_size() > 0 ? options.proj_size() : options.hidden_size();
   const auto h0 = initial_states(input, hx, "hx", h_size);
   const auto c0 = initial_states(input, cx, "cx", options.hidden_size());
-  auto [output, h_n, c_n] =
-      run(x, h0, c0, [](const Tensor& gx, const Tensor& gh, const Tensor&, const Tensor& c) {
-        return detail::lstm_step(gx, gh, c);
-      });
+  auto [output, h_n, c_n] = run(x, h0, c0, detail::lstm_layer_step());
   return {unbatch(input, output, true),
           {unbatch(input, h_n, false), unbatch(input, c_n, false)}};
 }
@@ -238,10 +249,7 @@ GRUImpl::GRUImpl(const GRUOptions& options_)
 std::tuple<Tensor, Tensor> GRUImpl::forward(const Tensor& input, Tensor hx) {
   const Tensor x = batched_input(input);
   const auto h0 = initial_states(input, hx, "hx", options.hidden_size());
-  auto [output, h_n, c_n] =
-      run(x, h0, {}, [](const Tensor& gx, const Tensor& gh, const Tensor& h, const Tensor&) {
-        return std::tuple<Tensor, Tensor>{detail::gru_step(gx, gh, h), Tensor()};
-      });
+  auto [output, h_n, c_n] = run(x, h0, {}, detail::gru_layer_step());
   return {unbatch(input, output, true), unbatch(input, h_n, false)};
 }
 

@@ -12,7 +12,12 @@
 // weight_hh_l{k} (G*H, H), bias_ih_l{k}, bias_hh_l{k} (G*H), LSTM's
 // weight_hr_l{k} (proj_size, H), and the same with suffix _reverse for the
 // backward direction; all U(-1/sqrt(H), 1/sqrt(H)). Gate equations as the
-// cells' (rnn_gates.h). Packed sequences are not supported.
+// cells' (rnn_gates.h).
+// forward_with_packed_input takes a PackedSequence (nn/utils/rnn.h) of
+// (sum of lengths, input_size) rows instead, runs each sequence over its own
+// length only (rnn_packed.cpp), and returns the output packed the same way,
+// with h_n (and c_n) holding each sequence's last state, in the original
+// batch order; hx too is in the original order. batch_first does not apply.
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -21,6 +26,7 @@
 
 #include "ember/nn/module_holder.h"
 #include "ember/nn/options/rnn.h"
+#include "ember/nn/utils/rnn.h"
 
 namespace ember::nn {
 
@@ -35,6 +41,10 @@ struct RNNLayerWeights {
 // (gx_t, gh as in rnn_gates.h).
 using RNNStep = std::function<std::tuple<Tensor, Tensor>(const Tensor& gx, const Tensor& gh,
                                                          const Tensor& h, const Tensor& c)>;
+// The steps of RNN, LSTM and GRU.
+RNNStep rnn_layer_step(Nonlinearity nonlinearity);
+RNNStep lstm_layer_step();
+RNNStep gru_layer_step();
 
 // What RNN, LSTM and GRU share: the options, the parameters and the checks.
 class RNNImplBase : public Module {
@@ -67,6 +77,20 @@ class RNNImplBase : public Module {
   Tensor unbatch(const Tensor& input, const Tensor& result, bool is_output) const;
   int64_t num_directions() const { return options_base.bidirectional() ? 2 : 1; }
 
+  // Checks a packed input against the layer and returns its batch size.
+  int64_t packed_batch(const utils::rnn::PackedSequence& input) const;
+  // initial_states for a packed input: checked against (L*D, batch, columns)
+  // and put in the packed (sorted) batch order.
+  std::vector<Tensor> packed_initial_states(const utils::rnn::PackedSequence& input,
+                                            int64_t batch, const Tensor& state,
+                                            const char* label, int64_t columns) const;
+  // run() over a packed input: returns (output data, h_n, c_n), the states
+  // in the original batch order.
+  std::tuple<Tensor, Tensor, Tensor> run_packed(const utils::rnn::PackedSequence& input,
+                                                const std::vector<Tensor>& h0,
+                                                const std::vector<Tensor>& c0,
+                                                const RNNStep& step);
+
   std::vector<RNNLayerWeights> layer_weights_;  // index: layer * D + direction
 };
 
@@ -81,6 +105,8 @@ class RNNImpl : public detail::RNNImplBase {
   explicit RNNImpl(const RNNOptions& options);
 
   std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
+  std::tuple<utils::rnn::PackedSequence, Tensor> forward_with_packed_input(
+      const utils::rnn::PackedSequence& packed_input, Tensor hx = {});
 
   RNNOptions options;
 };
@@ -95,6 +121,9 @@ class LSTMImpl : public detail::RNNImplBase {
 
   std::tuple<Tensor, std::tuple<Tensor, Tensor>> forward(
       const Tensor& input, std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
+  std::tuple<utils::rnn::PackedSequence, std::tuple<Tensor, Tensor>> forward_with_packed_input(
+      const utils::rnn::PackedSequence& packed_input,
+      std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
 
   LSTMOptions options;
 };
@@ -108,6 +137,8 @@ class GRUImpl : public detail::RNNImplBase {
   explicit GRUImpl(const GRUOptions& options);
 
   std::tuple<Tensor, Tensor> forward(const Tensor& input, Tensor hx = {});
+  std::tuple<utils::rnn::PackedSequence, Tensor> forward_with_packed_input(
+      const utils::rnn::PackedSequence& packed_input, Tensor hx = {});
 
   GRUOptions options;
 };

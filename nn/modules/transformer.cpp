@@ -1,7 +1,7 @@
 #include "ember/nn/modules/transformer.h"
 
-#include "ember/autograd/grad_mode.h"
 #include "ember/core/ops/unary.h"
+#include "ember/nn/modules/layer_copy.h"
 
 namespace ember::nn {
 
@@ -59,20 +59,6 @@ void TransformerEncoderLayerImpl::pretty_print(std::ostream& stream) const {
          << ", nhead=" << options.nhead() << ")";
 }
 
-namespace {
-
-// A new layer with `layer`'s options and a copy of its parameters and buffers.
-TransformerEncoderLayer copy_of(const TransformerEncoderLayer& layer) {
-  TransformerEncoderLayer copy(layer->options);
-  NoGradGuard no_grad;
-  const auto params = layer->named_parameters(), buffers = layer->named_buffers();
-  for (auto& item : copy->named_parameters()) Tensor(item.value()).copy_(params[item.key()]);
-  for (auto& item : copy->named_buffers()) Tensor(item.value()).copy_(buffers[item.key()]);
-  return copy;
-}
-
-}  // namespace
-
 TransformerEncoderImpl::TransformerEncoderImpl(TransformerEncoderOptions options_)
     : options(std::move(options_)) {
   EMBER_CHECK(!options.encoder_layer().is_empty(), "TransformerEncoder: the encoder layer is null");
@@ -80,7 +66,7 @@ TransformerEncoderImpl::TransformerEncoderImpl(TransformerEncoderOptions options
               options.num_layers());
   layers = register_module("layers", ModuleList());
   for (int64_t i = 0; i < options.num_layers(); ++i)
-    layers->push_back(copy_of(options.encoder_layer()));
+    layers->push_back(detail::copy_of(options.encoder_layer()));
   if (!options.norm().is_empty()) {
     norm = options.norm();
     register_module("norm", norm.ptr());
