@@ -7,6 +7,7 @@
 #include "ember/nn/functional/embedding.h"
 #include "ember/nn/functional/linear.h"
 #include "ember/nn/functional/loss.h"
+#include "ember/nn/functional/loss_extra.h"
 #include "ember/nn/functional/normalization.h"
 #include "ember/nn/functional/padding.h"
 #include "ember/nn/functional/pooling.h"

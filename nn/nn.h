@@ -17,6 +17,7 @@
 #include "ember/nn/modules/embedding.h"
 #include "ember/nn/modules/linear.h"
 #include "ember/nn/modules/loss.h"
+#include "ember/nn/modules/loss_extra.h"
 #include "ember/nn/modules/multihead_attention.h"
 #include "ember/nn/modules/normalization.h"
 #include "ember/nn/modules/padding.h"
