@@ -2,6 +2,7 @@
 // nn::functional, as torch::nn::functional: namespace F = ember::nn::functional;
 #include "ember/nn/functional/activation.h"
 #include "ember/nn/functional/conv.h"
+#include "ember/nn/functional/ctc_loss.h"
 #include "ember/nn/functional/distance.h"
 #include "ember/nn/functional/dropout.h"
 #include "ember/nn/functional/embedding.h"

@@ -12,6 +12,7 @@
 #include "ember/nn/modules/container/module_list.h"
 #include "ember/nn/modules/container/sequential.h"
 #include "ember/nn/modules/conv.h"
+#include "ember/nn/modules/ctc_loss.h"
 #include "ember/nn/modules/distance.h"
 #include "ember/nn/modules/dropout.h"
 #include "ember/nn/modules/embedding.h"
