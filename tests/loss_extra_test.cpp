@@ -823,3 +823,29 @@ TEST_CASE("the extra loss modules print their names and main options", "[loss_ex
           "TripletMarginLoss(margin=1, p=2, eps=1e-06, swap=false) "
           "TripletMarginWithDistanceLoss(margin=1, swap=false)");
 }
+
+TEST_CASE("the extra losses read non-contiguous inputs as their contiguous copies",
+          "[loss_extra]") {
+  manual_seed(43);
+  const Tensor x = randn({3, 4}, kDouble).t(), y = randn({3, 4}, kDouble).t();  // (4, 3) views
+  REQUIRE_FALSE(x.is_contiguous());
+  const Tensor xc = x.contiguous(), yc = y.contiguous(), labels = tensor({0, 2, 1, 2});
+  auto same = [](const Tensor& a, const Tensor& b) { require_values(a, values(b), 1e-14); };
+  auto none = [](auto opts) { return opts.reduction(kNone); };
+  same(F::huber_loss(x, y, none(F::HuberLossFuncOptions())),
+       F::huber_loss(xc, yc, none(F::HuberLossFuncOptions())));
+  same(F::kl_div(x, y, F::KLDivFuncOptions().reduction(kNone).log_target(true)),
+       F::kl_div(xc, yc, F::KLDivFuncOptions().reduction(kNone).log_target(true)));
+  same(F::multi_margin_loss(x, labels, none(F::MultiMarginLossFuncOptions())),
+       F::multi_margin_loss(xc, labels, none(F::MultiMarginLossFuncOptions())));
+  same(
+      F::multilabel_soft_margin_loss(x, sigmoid(y), none(F::MultilabelSoftMarginLossFuncOptions())),
+      F::multilabel_soft_margin_loss(xc, sigmoid(yc),
+                                     none(F::MultilabelSoftMarginLossFuncOptions())));
+  same(F::triplet_margin_loss(x, y, x * 2, none(F::TripletMarginLossFuncOptions())),
+       F::triplet_margin_loss(xc, yc, xc * 2, none(F::TripletMarginLossFuncOptions())));
+  same(F::cosine_embedding_loss(x, y, tensor({1, -1, 1, -1}),
+                                none(F::CosineEmbeddingLossFuncOptions())),
+       F::cosine_embedding_loss(xc, yc, tensor({1, -1, 1, -1}),
+                                none(F::CosineEmbeddingLossFuncOptions())));
+}
