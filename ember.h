@@ -20,6 +20,7 @@
 #include "ember/core/ops/compare.h"
 #include "ember/core/ops/conv.h"
 #include "ember/core/ops/diagonal.h"
+#include "ember/core/ops/distance.h"
 #include "ember/core/ops/dropout.h"
 #include "ember/core/ops/einsum.h"
 #include "ember/core/ops/factory.h"
