@@ -362,3 +362,62 @@ TEST_CASE("linalg_cond is s_max / s_min (p = -2: s_min / s_max); other p are ref
   REQUIRE_GRADCHECK(gradcheck([](const tensor_list& in) { return linalg_cond(in[0]); }, {X}));
   REQUIRE_THROWS_WITH(linalg_cond(A, 1), Catch::Contains("linalg.cond: p = 1 needs an inverse"));
 }
+
+TEST_CASE("decompositions of empty matrices and empty batches have the right shapes",
+          "[linalg_spectral]") {
+  const auto [U, S, Vh] = linalg_svd(zeros({2, 0, 3}, kDouble));
+  REQUIRE(U.sizes() == IntArrayRef{2, 0, 0});
+  REQUIRE(S.sizes() == IntArrayRef{2, 0});
+  REQUIRE(Vh.sizes() == IntArrayRef{2, 3, 3});
+  REQUIRE(max_diff(Vh, eye(3, kDouble)) == 0);  // an orthonormal basis
+  REQUIRE(std::get<2>(linalg_svd(zeros({0, 3}, kDouble), false)).sizes() == IntArrayRef{0, 3});
+  const auto [L, V] = linalg_eigh(zeros({3, 0, 0}, kDouble));
+  REQUIRE(L.sizes() == IntArrayRef{3, 0});
+  REQUIRE(V.sizes() == IntArrayRef{3, 0, 0});
+  REQUIRE(linalg_eigvalsh(zeros({0, 2, 2})).sizes() == IntArrayRef{0, 2});
+  const auto [Q, R] = linalg_qr(zeros({3, 0}, kDouble), "complete");
+  REQUIRE(max_diff(Q, eye(3, kDouble)) == 0);
+  REQUIRE(R.sizes() == IntArrayRef{3, 0});
+  REQUIRE(linalg_pinv(zeros({0, 3}, kDouble)).sizes() == IntArrayRef{3, 0});
+  require_values(linalg_matrix_rank(zeros({2, 0, 3}, kDouble)), {0, 0});
+}
+
+TEST_CASE("linalg_lstsq solves overdetermined, underdetermined and rank-deficient systems",
+          "[linalg_spectral]") {
+  // A^T A = 3 I and A^T b = (8, 1): x = (8/3, 1/3), residual (5/3, -5/3, 0, -5/3).
+  const Tensor A = tensor({{1.0, 0.0}, {0.0, 1.0}, {1.0, 1.0}, {1.0, -1.0}}, kDouble);
+  const auto [x, res, rank, sv] = linalg_lstsq(A, tensor({1.0, 2.0, 3.0, 4.0}, kDouble));
+  require_values(x, {8.0 / 3, 1.0 / 3}, 1e-14);
+  require_values(res, {25.0 / 3}, 1e-13);
+  require_values(rank, {2});
+  require_values(sv, {std::sqrt(3.0), std::sqrt(3.0)}, 1e-14);
+  // One equation x0 + x1 = 2: the smallest solution (1, 1); no residuals.
+  const auto [x2, res2, rank2, sv2] = linalg::lstsq(tensor({{1.0, 1.0}}, kDouble), tensor({2.0}, kDouble));
+  require_values(x2, {1, 1}, 1e-14);
+  REQUIRE(res2.numel() == 0);
+  // Rank 1 with m > n: the smallest solution of x0 + x1 = 2 (the mean of b); no residuals.
+  const Tensor ones3 = ones({3, 2}, kDouble);
+  const auto [x3, res3, rank3, sv3] = linalg_lstsq(ones3, tensor({{1.0}, {2.0}, {3.0}}, kDouble));
+  require_values(x3, {1, 1}, 1e-14);
+  REQUIRE(res3.numel() == 0);
+  require_values(rank3, {1});
+}
+
+TEST_CASE("linalg_lstsq over a batch meets the normal equations; gradients pass gradcheck",
+          "[linalg_spectral]") {
+  manual_seed(15);
+  const Tensor A = randn({2, 5, 3}, kDouble), B = randn({2, 5, 4}, kDouble);
+  const auto [X, res, rank, sv] = linalg_lstsq(A, B);
+  REQUIRE(X.sizes() == IntArrayRef{2, 3, 4});
+  REQUIRE(res.sizes() == IntArrayRef{2, 4});
+  const Tensor r = matmul(A, X) - B;
+  REQUIRE(max_diff(matmul(mT(A), r), zeros({1}, kDouble)) < 1e-12);
+  require_values(res, values((r * r).sum({-2})), 1e-12);
+  const Tensor a = randn({4, 2}, kDouble).requires_grad_(), b = randn({4, 2}, kDouble).requires_grad_();
+  REQUIRE_GRADCHECK(gradcheck(
+      [](const tensor_list& in) { return std::get<0>(linalg_lstsq(in[0], in[1])); }, {a, b}));
+  REQUIRE_THROWS_WITH(linalg_lstsq(A, randn({2, 4, 4}, kDouble)),
+                      Catch::Contains("linalg.lstsq: A and B must have the same number of rows"));
+  REQUIRE_THROWS_WITH(linalg_lstsq(A, B, std::nullopt, "qr"),
+                      Catch::Contains("linalg.lstsq: driver must be"));
+}

@@ -2,7 +2,7 @@
 // Spectral and orthogonal decompositions, batched over leading dims, float32
 // and float64, CPU only so far: eigh/eigvalsh, svd/svdvals (and the old svd),
 // qr (and the old qr); and what is built on them: pinv, matrix_rank, cond,
-// matrix_power. The signs of eigenvectors, singular vectors and of QR's
+// matrix_power, lstsq. The signs of eigenvectors, singular vectors and of QR's
 // factors are fixed as kernels/cpu/linalg_spectral.h's Note [Decomposition
 // signs] says. Gradients assume distinct eigenvalues (distinct, nonzero
 // singular values), as libtorch's.
@@ -49,6 +49,16 @@ Tensor linalg_matrix_power(const Tensor& A, int64_t n);
 // The 2-norm condition number s_max / s_min (p = -2: s_min / s_max); other p
 // need an inverse and are refused.
 Tensor linalg_cond(const Tensor& A, std::optional<Scalar> p = std::nullopt);
+// The least-squares solution X of A X = B with the smallest norm, from the
+// SVD of A (singular values <= rcond * largest dropped; rcond defaults to
+// eps(dtype) * max(m, n)). B: (*, m, k), or (*, m) for one right-hand side;
+// batch dims broadcast. Returns (solution (*, n, k), residuals: the squared
+// column norms of A X - B when m > n and every A has full rank, else empty;
+// rank (int64); singular values). Every driver computes this (libtorch's
+// gelsd); driver only has to be one of libtorch's names.
+std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(
+    const Tensor& A, const Tensor& B, std::optional<double> rcond = std::nullopt,
+    std::optional<std::string_view> driver = std::nullopt);
 
 // libtorch's torch::linalg:: names.
 namespace linalg {
@@ -80,6 +90,11 @@ inline Tensor matrix_rank(const Tensor& A, double tol, bool hermitian = false) {
   return linalg_matrix_rank(A, tol, hermitian);
 }
 inline Tensor matrix_power(const Tensor& A, int64_t n) { return linalg_matrix_power(A, n); }
+inline std::tuple<Tensor, Tensor, Tensor, Tensor> lstsq(
+    const Tensor& A, const Tensor& B, std::optional<double> rcond = std::nullopt,
+    std::optional<std::string_view> driver = std::nullopt) {
+  return linalg_lstsq(A, B, rcond, driver);
+}
 inline Tensor cond(const Tensor& A, std::optional<Scalar> p = std::nullopt) {
   return linalg_cond(A, p);
 }

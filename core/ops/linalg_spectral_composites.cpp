@@ -1,5 +1,5 @@
 // What is built on the decompositions, composed of ember ops: pinv,
-// matrix_rank, cond, matrix_power. Autograd comes from the ops they call.
+// matrix_rank, cond, matrix_power, lstsq. Autograd comes from the ops they call.
 #include <algorithm>
 #include <limits>
 
@@ -11,6 +11,7 @@
 #include "ember/core/ops/matmul.h"
 #include "ember/core/ops/reduce.h"
 #include "ember/core/ops/unary.h"
+#include "ember/core/ops/views.h"
 
 namespace ember {
 
@@ -18,15 +19,18 @@ namespace {
 
 Tensor mT(const Tensor& t) { return t.transpose(-2, -1); }
 
+double machine_epsilon(const Tensor& A) {
+  return A.scalar_type() == kFloat ? std::numeric_limits<float>::epsilon()
+                                   : std::numeric_limits<double>::epsilon();
+}
+
 // max(atol, rtol * the largest of `values`) per matrix, shaped (..., 1);
 // values: (..., k), non-negative, outside autograd. Defaults as linalg_pinv's.
 Tensor tolerance(const Tensor& values, const Tensor& A, std::optional<double> atol,
                  std::optional<double> rtol) {
-  const double eps = A.scalar_type() == kFloat ? std::numeric_limits<float>::epsilon()
-                                               : std::numeric_limits<double>::epsilon();
-  const double r = rtol                     ? *rtol
-                   : atol && *atol > 0      ? 0.0
-                                            : eps * static_cast<double>(std::max(A.size(-2), A.size(-1)));
+  const double r = rtol                ? *rtol
+                   : atol && *atol > 0 ? 0.0
+                                       : machine_epsilon(A) * static_cast<double>(std::max(A.size(-2), A.size(-1)));
   DimVector one_per_matrix(values.sizes());
   one_per_matrix[one_per_matrix.size() - 1] = 1;
   const Tensor largest = values.size(-1) > 0 ? amax(values, {-1}, /*keepdim=*/true)
@@ -107,6 +111,45 @@ Tensor linalg_cond(const Tensor& A, std::optional<Scalar> p) {
   const Tensor s = linalg_svdvals(A);
   const Tensor largest = amax(s, {-1}), smallest = amin(s, {-1});
   return order == 2 ? largest / smallest : smallest / largest;
+}
+
+std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(const Tensor& A, const Tensor& B,
+                                                        std::optional<double> rcond,
+                                                        std::optional<std::string_view> driver) {
+  const char* op = "linalg.lstsq";
+  check_cpu(op, A);
+  EMBER_CHECK(A.dim() >= 2, op, ": expected A to be a matrix or a batch of matrices, got shape ",
+              A.sizes());
+  EMBER_CHECK(B.dim() >= 1 && (A.dim() == B.dim() || A.dim() == B.dim() + 1), op,
+              ": B must have as many dims as A, or one fewer (one right-hand side), got shapes ",
+              A.sizes(), " and ", B.sizes());
+  EMBER_CHECK(A.device() == B.device() && A.scalar_type() == B.scalar_type(), op,
+              ": expected A and B of one dtype and device, got ", A.scalar_type(), " on ",
+              A.device(), " and ", B.scalar_type(), " on ", B.device());
+  EMBER_CHECK(!driver || *driver == "gels" || *driver == "gelsy" || *driver == "gelsd" ||
+                  *driver == "gelss",
+              op, ": driver must be \"gels\", \"gelsy\", \"gelsd\" or \"gelss\", got \"",
+              *driver, "\"");
+  const bool one_rhs = A.dim() == B.dim() + 1;
+  const Tensor b = one_rhs ? B.unsqueeze(-1) : B;
+  const int64_t m = A.size(-2), n = A.size(-1);
+  EMBER_CHECK(b.size(-2) == m, op, ": A and B must have the same number of rows, got shapes ",
+              A.sizes(), " and ", B.sizes());
+  const auto [U, S, Vh] = linalg_svd(A, /*full_matrices=*/false);
+  // A negative rcond means machine precision, as LAPACK's.
+  std::optional<double> rtol = rcond;
+  if (rcond && *rcond < 0) rtol = machine_epsilon(A);
+  const Tensor keep = S.detach() > tolerance(S.detach(), A, std::nullopt, rtol);
+  Tensor X = matmul(mT(Vh) * inverse_where(keep, S).unsqueeze(-2), matmul(mT(U), b));
+  const Tensor rank = sum(keep, {-1});
+  Tensor residuals = empty({0}, A.options());
+  if (m > n && all(rank == n).item<bool>()) {
+    const Tensor r = matmul(A, X) - b;
+    residuals = sum(r * r, {-2});
+    if (one_rhs) residuals = residuals.squeeze(-1);
+  }
+  if (one_rhs) X = X.squeeze(-1);
+  return {X, residuals, rank, S};
 }
 
 }  // namespace ember

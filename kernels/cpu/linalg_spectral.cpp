@@ -65,6 +65,7 @@ bool eigh_impl(const Tensor& a, bool upper, const Tensor& values, const Tensor& 
   return for_each_matrix(batch, [&](int64_t b) {
     const ConstMatMap<T> m(in + b * n * n, n, n);
     if (!m.allFinite()) return false;
+    if (n == 0) return true;
     // Eigen reads the lower triangle; the upper one of m is the lower one of m^T.
     const Mat<T> lower = upper ? Mat<T>(m.transpose()) : Mat<T>(m);
     const int opts = vectors.defined() ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly;
@@ -92,6 +93,13 @@ bool svd_impl(const Tensor& a, bool full, const Tensor& u_out, const Tensor& s_o
   return for_each_matrix(batch, [&](int64_t b) {
     const ConstMatMap<T> x(in + b * m * n, m, n);
     if (!x.allFinite()) return false;
+    if (k == 0) {  // no singular values; any orthonormal basis will do
+      if (vectors) {
+        matrix<T>(u_out, b, m, full ? m : k).setIdentity();
+        matrix<T>(vh_out, b, full ? n : k, n).setIdentity();
+      }
+      return true;
+    }
     // Column-major: Eigen's thin U and V need a dynamic column-major matrix.
     Eigen::JacobiSVD<Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>> solver(x, opts);
     VecMap<T>(s_out.data_ptr<T>() + b * k, k) = solver.singularValues();
@@ -115,6 +123,11 @@ bool qr_impl(const Tensor& a, bool complete, const Tensor& q_out, const Tensor& 
   return for_each_matrix(batch, [&](int64_t b) {
     const ConstMatMap<T> x(in + b * m * n, m, n);
     if (!x.allFinite()) return false;
+    if (k == 0) {
+      matrix<T>(r_out, b, r_rows, n).setZero();
+      matrix<T>(q_out, b, m, q_cols).setIdentity();
+      return true;
+    }
     Eigen::HouseholderQR<Mat<T>> solver(x);
     MatMap<T> r = matrix<T>(r_out, b, r_rows, n);
     r.setZero();
