@@ -8,5 +8,6 @@
 #include "ember/nn/functional/loss.h"
 #include "ember/nn/functional/normalization.h"
 #include "ember/nn/functional/padding.h"
+#include "ember/nn/functional/pixelshuffle.h"
 #include "ember/nn/functional/pooling.h"
 #include "ember/nn/functional/upsampling.h"

@@ -19,6 +19,7 @@
 #include "ember/nn/modules/multihead_attention.h"
 #include "ember/nn/modules/normalization.h"
 #include "ember/nn/modules/padding.h"
+#include "ember/nn/modules/pixelshuffle.h"
 #include "ember/nn/modules/pooling.h"
 #include "ember/nn/modules/transformer.h"
 #include "ember/nn/modules/rnn.h"
