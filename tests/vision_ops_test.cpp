@@ -97,3 +97,124 @@ TEST_CASE("pixel_shuffle and pixel_unshuffle reject sizes the factor does not di
                       Catch::Contains("pixel_unshuffle") && Catch::Contains("[1, 1, 4, 3]") &&
                           Catch::Contains("downscale_factor 2"));
 }
+
+// ------------------------------------------------------------- unfold and fold
+
+namespace {
+
+// One window geometry, with naive loops over it.
+struct Geometry {
+  int64_t n, c, h, w, kh, kw, dh, dw, ph, pw, sh, sw;
+  int64_t oh() const { return (h + 2 * ph - dh * (kh - 1) - 1) / sh + 1; }
+  int64_t ow() const { return (w + 2 * pw - dw * (kw - 1) - 1) / sw + 1; }
+  nn::UnfoldOptions unfold_options() const {
+    return nn::UnfoldOptions({kh, kw}).dilation({dh, dw}).padding({ph, pw}).stride({sh, sw});
+  }
+  nn::FoldOptions fold_options() const {
+    return nn::FoldOptions({h, w}, {kh, kw}).dilation({dh, dw}).padding({ph, pw}).stride({sh, sw});
+  }
+  // Calls f(n, c, i, j, y, x, row, col) for every window element whose input
+  // pixel (row, col) lies inside the image (not in the padding).
+  template <typename Fn>
+  void for_each_tap(Fn f) const {
+    for (int64_t b = 0; b < n; ++b)
+      for (int64_t k = 0; k < c; ++k)
+        for (int64_t i = 0; i < kh; ++i)
+          for (int64_t j = 0; j < kw; ++j)
+            for (int64_t y = 0; y < oh(); ++y)
+              for (int64_t x = 0; x < ow(); ++x) {
+                const int64_t row = y * sh - ph + i * dh, col = x * sw - pw + j * dw;
+                if (row >= 0 && row < h && col >= 0 && col < w) f(b, k, i, j, y, x, row, col);
+              }
+  }
+  int64_t col_index(int64_t b, int64_t k, int64_t i, int64_t j, int64_t y, int64_t x) const {
+    return ((b * c + k) * kh * kw + i * kw + j) * oh() * ow() + y * ow() + x;
+  }
+  int64_t pixel_index(int64_t b, int64_t k, int64_t row, int64_t col) const {
+    return ((b * c + k) * h + row) * w + col;
+  }
+};
+
+const Geometry kGeometry{2, 3, 5, 6, 2, 3, 2, 1, 1, 2, 2, 1};
+
+}  // namespace
+
+TEST_CASE("unfold matches a naive im2col loop (dilation, padding, stride)", "[vision_ops]") {
+  const Geometry g = kGeometry;
+  const Tensor x = randn({g.n, g.c, g.h, g.w}, kDouble);
+  const std::vector<double> xv = values(x);
+  std::vector<double> want(static_cast<size_t>(g.n * g.c * g.kh * g.kw * g.oh() * g.ow()), 0.0);
+  g.for_each_tap([&](int64_t b, int64_t k, int64_t i, int64_t j, int64_t y, int64_t xo, int64_t r,
+                     int64_t cl) { want[g.col_index(b, k, i, j, y, xo)] = xv[g.pixel_index(b, k, r, cl)]; });
+  const Tensor cols = F::unfold(x, g.unfold_options());
+  REQUIRE(cols.sizes() == IntArrayRef{g.n, g.c * g.kh * g.kw, g.oh() * g.ow()});
+  require_values(cols, want);
+  // (C, H, W) without the batch dim
+  require_values(F::unfold(x[1], g.unfold_options()), values(cols[1]));
+}
+
+TEST_CASE("fold matches a naive col2im loop and fold(unfold(x)) is x times the overlap count",
+          "[vision_ops]") {
+  const Geometry g = kGeometry;
+  const Tensor cols = randn({g.n, g.c * g.kh * g.kw, g.oh() * g.ow()}, kDouble);
+  const std::vector<double> cv = values(cols);
+  std::vector<double> want(static_cast<size_t>(g.n * g.c * g.h * g.w), 0.0), count = want;
+  g.for_each_tap([&](int64_t b, int64_t k, int64_t i, int64_t j, int64_t y, int64_t xo, int64_t r,
+                     int64_t cl) {
+    want[g.pixel_index(b, k, r, cl)] += cv[g.col_index(b, k, i, j, y, xo)];
+    count[g.pixel_index(b, k, r, cl)] += 1;
+  });
+  require_values(F::fold(cols, g.fold_options()), want);
+  require_values(F::fold(cols[0], g.fold_options()),
+                 std::vector<double>(want.begin(), want.begin() + g.c * g.h * g.w));
+
+  const Tensor x = randn({g.n, g.c, g.h, g.w}, kDouble);
+  std::vector<double> scaled = values(x);
+  for (size_t i = 0; i < scaled.size(); ++i) scaled[i] *= count[i];
+  REQUIRE(*std::max_element(count.begin(), count.end()) > 1);  // windows overlap
+  require_values(F::fold(F::unfold(x, g.unfold_options()), g.fold_options()), scaled);
+}
+
+TEST_CASE("unfold and fold pass gradcheck and gradgradcheck on non-contiguous inputs",
+          "[vision_ops]") {
+  const Geometry g{1, 2, 4, 5, 2, 2, 1, 2, 1, 0, 1, 2};
+  const Tensor x = randn({g.n, g.c, g.w, g.h}, kDouble).transpose(2, 3).requires_grad_();
+  auto unfold_fn = [&](const tensor_list& in) { return F::unfold(in[0], g.unfold_options()); };
+  REQUIRE_GRADCHECK(gradcheck(unfold_fn, {x}));
+  REQUIRE_GRADCHECK(gradgradcheck(unfold_fn, {x}));
+  const Tensor cols =
+      randn({g.oh() * g.ow(), g.c * g.kh * g.kw}, kDouble).t().unsqueeze(0).requires_grad_();
+  auto fold_fn = [&](const tensor_list& in) { return F::fold(in[0], g.fold_options()); };
+  REQUIRE_GRADCHECK(gradcheck(fold_fn, {cols}));
+  REQUIRE_GRADCHECK(gradgradcheck(fold_fn, {cols}));
+}
+
+TEST_CASE("Unfold and Fold modules call the functionals and print their options",
+          "[vision_ops]") {
+  nn::Unfold unfold(nn::UnfoldOptions(2).stride(2));
+  nn::Fold fold(nn::FoldOptions({4, 4}, 2).stride(2));
+  const Tensor x = randn({1, 2, 4, 4}, kDouble);
+  const Tensor cols = unfold(x);
+  require_values(cols, values(F::unfold(x, F::UnfoldFuncOptions(2).stride(2))));
+  require_values(fold(cols), values(x));  // stride = kernel: no overlap
+  REQUIRE(printed(*unfold) ==
+          "Unfold(kernel_size=[2, 2], dilation=[1, 1], padding=[0, 0], stride=[2, 2])");
+  REQUIRE(printed(*fold) == "Fold(output_size=[4, 4], kernel_size=[2, 2], dilation=[1, 1], "
+                            "padding=[0, 0], stride=[2, 2])");
+}
+
+TEST_CASE("unfold and fold reject bad shapes and options naming them", "[vision_ops]") {
+  REQUIRE_THROWS_WITH(F::unfold(zeros({4, 4}), F::UnfoldFuncOptions(2)),
+                      Catch::Contains("unfold: expected a 3-D") && Catch::Contains("[4, 4]"));
+  REQUIRE_THROWS_WITH(F::unfold(zeros({1, 1, 2, 2}), F::UnfoldFuncOptions(3)),
+                      Catch::Contains("unfold: the height 2 with padding 0 is smaller than the "
+                                      "dilated kernel (3)"));
+  REQUIRE_THROWS_WITH(F::unfold(zeros({1, 1, 4, 4}), F::UnfoldFuncOptions(2).stride({1, 0})),
+                      Catch::Contains("unfold: stride must be positive, got [1, 0]"));
+  REQUIRE_THROWS_WITH(F::fold(zeros({1, 5, 9}), F::FoldFuncOptions(4, 2)),
+                      Catch::Contains("fold: the size of dim 1 of input [1, 5, 9] must be "
+                                      "divisible by the product of kernel_size (4)"));
+  REQUIRE_THROWS_WITH(F::fold(zeros({1, 4, 8}), F::FoldFuncOptions(4, 2)),
+                      Catch::Contains("fold: input [1, 4, 8] has 8 blocks") &&
+                          Catch::Contains("3 x 3 = 9"));
+}
