@@ -218,3 +218,182 @@ TEST_CASE("unfold and fold reject bad shapes and options naming them", "[vision_
                       Catch::Contains("fold: input [1, 4, 8] has 8 blocks") &&
                           Catch::Contains("3 x 3 = 9"));
 }
+
+// ------------------------------------------------------ affine_grid, grid_sample
+
+namespace {
+
+enum class Pad { Zeros, Border, Reflection };
+
+// Mirrors x at lo and hi until it lies in [lo, hi].
+double mirror_into(double x, double lo, double hi) {
+  if (hi <= lo) return lo;
+  while (x < lo || x > hi) x = x < lo ? 2 * lo - x : 2 * hi - x;
+  return x;
+}
+
+// Normalized grid coordinate -> pixel coordinate along a dim of n pixels:
+// -1 and 1 are the outer edges of the end pixels, or their centres with
+// align_corners; border clips into [0, n - 1]; reflection mirrors at the edges
+// (the centres with align_corners, else the outer edges), then clips.
+double pixel_coordinate(double g, int64_t n, bool align, Pad pad) {
+  double x = align ? (g + 1) / 2 * static_cast<double>(n - 1)
+                   : ((g + 1) * static_cast<double>(n) - 1) / 2;
+  if (pad == Pad::Reflection)
+    x = align ? mirror_into(x, 0, static_cast<double>(n - 1))
+              : mirror_into(x, -0.5, static_cast<double>(n) - 0.5);
+  if (pad != Pad::Zeros) x = std::min(std::max(x, 0.0), static_cast<double>(n - 1));
+  return x;
+}
+
+// Naive grid_sample of input (N, C, H, W) at grid (N, Ho, Wo, 2). Bilinear:
+// out = sum over the 4 pixels around (y, x) of value * (1 - |y - row|) * (1 - |x - col|),
+// a pixel outside the input reading 0. Nearest: the pixel at the rounded
+// (halves to even) coordinates, 0 outside.
+std::vector<double> naive_grid_sample(const Tensor& input, const Tensor& grid, bool nearest,
+                                      Pad pad, bool align) {
+  const int64_t n = input.size(0), c = input.size(1), h = input.size(2), w = input.size(3);
+  const int64_t ho = grid.size(1), wo = grid.size(2);
+  const std::vector<double> in = values(input), gr = values(grid);
+  auto at = [&](int64_t b, int64_t k, int64_t row, int64_t col) {
+    return row < 0 || row >= h || col < 0 || col >= w ? 0.0 : in[((b * c + k) * h + row) * w + col];
+  };
+  std::vector<double> out;
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t k = 0; k < c; ++k)
+      for (int64_t i = 0; i < ho; ++i)
+        for (int64_t j = 0; j < wo; ++j) {
+          const size_t g = static_cast<size_t>(((b * ho + i) * wo + j) * 2);
+          const double x = pixel_coordinate(gr[g], w, align, pad);
+          const double y = pixel_coordinate(gr[g + 1], h, align, pad);
+          if (nearest) {
+            out.push_back(at(b, k, static_cast<int64_t>(std::nearbyint(y)),
+                             static_cast<int64_t>(std::nearbyint(x))));
+            continue;
+          }
+          const auto r0 = static_cast<int64_t>(std::floor(y));
+          const auto c0 = static_cast<int64_t>(std::floor(x));
+          double v = 0;
+          for (int64_t row = r0; row <= r0 + 1; ++row)
+            for (int64_t col = c0; col <= c0 + 1; ++col)
+              v += at(b, k, row, col) * (1 - std::abs(y - static_cast<double>(row))) *
+                   (1 - std::abs(x - static_cast<double>(col)));
+          out.push_back(v);
+        }
+  return out;
+}
+
+F::GridSamplePaddingMode padding_mode_of(Pad pad) {
+  if (pad == Pad::Border) return ember::kBorder;
+  if (pad == Pad::Reflection) return ember::kReflection;
+  return ember::kZeros;
+}
+
+}  // namespace
+
+TEST_CASE("grid_sample matches a naive float64 loop for each mode, padding and align_corners",
+          "[vision_ops]") {
+  manual_seed(7);
+  const Tensor input = randn({2, 3, 4, 5}, kDouble);
+  const Tensor grid = rand({2, 3, 4, 2}, kDouble) * 2.8 - 1.4;  // partly outside [-1, 1]
+  for (Pad pad : {Pad::Zeros, Pad::Border, Pad::Reflection})
+    for (bool align : {false, true})
+      for (bool nearest : {false, true}) {
+        INFO("padding " << static_cast<int>(pad) << ", align_corners " << align << ", nearest "
+                        << nearest);
+        const Tensor got = F::grid_sample(input, grid,
+                                          F::GridSampleFuncOptions()
+                                              .mode(nearest ? ember::kNearest : ember::kBilinear)
+                                              .padding_mode(padding_mode_of(pad))
+                                              .align_corners(align));
+        REQUIRE(got.sizes() == IntArrayRef{2, 3, 3, 4});
+        require_values(got, naive_grid_sample(input, grid, nearest, pad, align));
+      }
+}
+
+TEST_CASE("affine_grid maps each pixel centre (x, y, 1) through theta", "[vision_ops]") {
+  const Tensor theta = tensor({{{0.5, -0.25, 0.1}, {0.3, 2.0, -0.4}}}, kDouble);  // (1, 2, 3)
+  for (bool align : {false, true}) {
+    // centres of 3 columns and 2 rows
+    const std::vector<double> xs = align ? std::vector<double>{-1, 0, 1}
+                                         : std::vector<double>{-2.0 / 3, 0, 2.0 / 3};
+    const std::vector<double> ys = align ? std::vector<double>{-1, 1} : std::vector<double>{-0.5, 0.5};
+    std::vector<double> want;
+    for (double y : ys)
+      for (double x : xs) {
+        want.push_back(0.5 * x - 0.25 * y + 0.1);
+        want.push_back(0.3 * x + 2.0 * y - 0.4);
+      }
+    const Tensor grid = F::affine_grid(theta, {1, 4, 2, 3}, align);
+    REQUIRE(grid.sizes() == IntArrayRef{1, 2, 3, 2});
+    require_values(grid, want);
+  }
+  // A size of 1 puts its one centre at 0.
+  require_values(F::affine_grid(theta, {1, 1, 1, 1}, true), {0.1, -0.4});
+}
+
+TEST_CASE("grid_sample at the identity affine_grid reproduces the input", "[vision_ops]") {
+  const Tensor input = randn({2, 3, 4, 5}, kDouble);
+  const Tensor identity = tensor({{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}}, kDouble).expand({2, 2, 3});
+  for (bool align : {true, false}) {
+    const Tensor grid = F::affine_grid(identity, {2, 3, 4, 5}, align);
+    require_values(F::grid_sample(input, grid, F::GridSampleFuncOptions().align_corners(align)),
+                   values(input), 1e-12);
+  }
+}
+
+TEST_CASE("grid_sample passes gradcheck wrt input and grid for each padding mode",
+          "[vision_ops]") {
+  manual_seed(11);
+  const Tensor input = randn({1, 2, 3, 4}, kDouble).requires_grad_();
+  // Off the pixel grid and off the reflection and clipping points (kinks).
+  const Tensor grid = (rand({1, 3, 2, 2}, kDouble) * 2.4 - 1.2).requires_grad_();
+  for (Pad pad : {Pad::Zeros, Pad::Border, Pad::Reflection})
+    for (bool align : {false, true}) {
+      INFO("padding " << static_cast<int>(pad) << ", align_corners " << align);
+      auto fn = [&](const tensor_list& in) {
+        return F::grid_sample(
+            in[0], in[1],
+            F::GridSampleFuncOptions().padding_mode(padding_mode_of(pad)).align_corners(align));
+      };
+      REQUIRE_GRADCHECK(gradcheck(fn, {input, grid}));
+    }
+  auto zeros_fn = [](const tensor_list& in) { return F::grid_sample(in[0], in[1]); };
+  REQUIRE_GRADCHECK(gradgradcheck(zeros_fn, {input, grid}));
+  // affine_grid's gradient wrt theta, through grid_sample
+  const Tensor theta = tensor({{{0.9, 0.2, 0.05}, {-0.1, 1.1, 0.13}}}, kDouble).requires_grad_();
+  auto affine_fn = [](const tensor_list& in) {
+    return F::grid_sample(in[0], F::affine_grid(in[1], {1, 2, 3, 4}));
+  };
+  REQUIRE_GRADCHECK(gradcheck(affine_fn, {input, theta}));
+}
+
+TEST_CASE("nearest grid_sample passes gradcheck wrt its input", "[vision_ops]") {
+  const Tensor input = randn({1, 2, 3, 4}, kDouble).transpose(2, 3).requires_grad_();  // (1, 2, 4, 3)
+  const Tensor grid = rand({1, 2, 3, 2}, kDouble) * 2 - 1;
+  REQUIRE_GRADCHECK(gradcheck(
+      [&](const tensor_list& in) {
+        return F::grid_sample(in[0], grid, F::GridSampleFuncOptions().mode(ember::kNearest));
+      },
+      {input}));
+}
+
+TEST_CASE("grid_sample and affine_grid reject bad shapes, dtypes and padding modes",
+          "[vision_ops]") {
+  REQUIRE_THROWS_WITH(F::grid_sample(zeros({1, 1, 2, 2, 2}), zeros({1, 2, 2, 2, 3})),
+                      Catch::Contains("grid_sample: expected a 4-D input") &&
+                          Catch::Contains("[1, 1, 2, 2, 2]"));
+  REQUIRE_THROWS_WITH(F::grid_sample(zeros({2, 1, 2, 2}), zeros({1, 2, 2, 2})),
+                      Catch::Contains("grid_sample: expected grid of shape (N, Ho, Wo, 2) with "
+                                      "N = 2") && Catch::Contains("[1, 2, 2, 2]"));
+  REQUIRE_THROWS_WITH(F::grid_sample(zeros({1, 1, 2, 2}), zeros({1, 2, 2, 2}, kDouble)),
+                      Catch::Contains("same floating point dtype, got float32 and float64"));
+  REQUIRE_THROWS_WITH(F::GridSampleFuncOptions().padding_mode(ember::kReflect),
+                      Catch::Contains("grid_sample: padding_mode must be kZeros, kBorder or "
+                                      "kReflection, got kReflect"));
+  REQUIRE_THROWS_WITH(F::affine_grid(zeros({2, 2, 3}), {1, 1, 2, 2}),
+                      Catch::Contains("affine_grid: expected theta of shape (N, 2, 3) = [1, 2, 3]") &&
+                          Catch::Contains("[2, 2, 3]"));
+  REQUIRE_THROWS_WITH(F::affine_grid(zeros({1, 3, 4}), {1, 1, 2, 2, 2}),
+                      Catch::Contains("affine_grid: size must be {N, C, H, W}"));
+}
