@@ -4,6 +4,7 @@
 #include "ember/nn/functional/conv.h"
 #include "ember/nn/functional/dropout.h"
 #include "ember/nn/functional/embedding.h"
+#include "ember/nn/functional/embedding_bag.h"
 #include "ember/nn/functional/fold.h"
 #include "ember/nn/functional/linear.h"
 #include "ember/nn/functional/loss.h"

@@ -397,3 +397,147 @@ TEST_CASE("grid_sample and affine_grid reject bad shapes, dtypes and padding mod
   REQUIRE_THROWS_WITH(F::affine_grid(zeros({1, 3, 4}), {1, 1, 2, 2, 2}),
                       Catch::Contains("affine_grid: size must be {N, C, H, W}"));
 }
+
+// ----------------------------------------------------------------- embedding_bag
+
+namespace {
+
+// Naive bag reduction: weight (num, dim) as a flat vector, bags as lists of
+// (index, scale) pairs; mode "sum", "mean" or "max"; an empty bag gives zeros.
+std::vector<double> naive_bags(const std::vector<double>& weight, int64_t dim,
+                               const std::vector<std::vector<std::pair<int64_t, double>>>& bags,
+                               const std::string& mode) {
+  std::vector<double> out;
+  for (const auto& bag : bags)
+    for (int64_t d = 0; d < dim; ++d) {
+      double acc = mode == "max" ? -1e300 : 0.0;
+      for (const auto& [index, scale] : bag) {
+        const double v = weight[static_cast<size_t>(index * dim + d)] * scale;
+        acc = mode == "max" ? std::max(acc, v) : acc + v;
+      }
+      if (bag.empty()) acc = 0;
+      if (mode == "mean" && !bag.empty()) acc /= static_cast<double>(bag.size());
+      out.push_back(acc);
+    }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("embedding_bag sums, averages and maxes each bag of rows given by offsets",
+          "[vision_ops]") {
+  const Tensor weight = randn({6, 3}, kDouble);
+  const std::vector<double> wv = values(weight);
+  const Tensor input = tensor({4, 0, 4, 2, 5, 1}, kLong);
+  const Tensor offsets = tensor({0, 3, 3, 5}, kLong);  // bags [0, 3), [3, 3) (empty), [3, 5), [5, 6)
+  const std::vector<std::vector<std::pair<int64_t, double>>> bags = {
+      {{4, 1}, {0, 1}, {4, 1}}, {}, {{2, 1}, {5, 1}}, {{1, 1}}};
+  require_values(F::embedding_bag(input, weight, F::EmbeddingBagFuncOptions().offsets(offsets).mode(ember::kSum)),
+                 naive_bags(wv, 3, bags, "sum"));
+  require_values(F::embedding_bag(input, weight, F::EmbeddingBagFuncOptions().offsets(offsets)),
+                 naive_bags(wv, 3, bags, "mean"));  // kMean is the default
+  require_values(F::embedding_bag(input, weight, F::EmbeddingBagFuncOptions().offsets(offsets).mode(ember::kMax)),
+                 naive_bags(wv, 3, bags, "max"));
+}
+
+TEST_CASE("embedding_bag takes a 2-D input as fixed-size bags, per_sample_weights, "
+          "padding_idx and include_last_offset",
+          "[vision_ops]") {
+  const Tensor weight = randn({5, 2}, kDouble);
+  const std::vector<double> wv = values(weight);
+  const Tensor input = tensor({{1, 3, 3}, {0, 4, 2}}, kLong);
+  require_values(F::embedding_bag(input, weight, F::EmbeddingBagFuncOptions().mode(ember::kMax)),
+                 naive_bags(wv, 2, {{{1, 1}, {3, 1}, {3, 1}}, {{0, 1}, {4, 1}, {2, 1}}}, "max"));
+
+  const Tensor psw = tensor({{0.5, -2.0, 1.5}, {3.0, 0.25, -1.0}}, kDouble);
+  require_values(
+      F::embedding_bag(input, weight,
+                       F::EmbeddingBagFuncOptions().mode(ember::kSum).per_sample_weights(psw)),
+      naive_bags(wv, 2, {{{1, 0.5}, {3, -2.0}, {3, 1.5}}, {{0, 3.0}, {4, 0.25}, {2, -1.0}}}, "sum"));
+
+  // padding_idx 3 is left out of its bag and of the mean's count.
+  require_values(F::embedding_bag(input, weight, F::EmbeddingBagFuncOptions().padding_idx(3)),
+                 naive_bags(wv, 2, {{{1, 1}}, {{0, 1}, {4, 1}, {2, 1}}}, "mean"));
+  require_values(F::embedding_bag(input, weight,
+                                  F::EmbeddingBagFuncOptions().padding_idx(-2).mode(ember::kMax)),
+                 naive_bags(wv, 2, {{{1, 1}}, {{0, 1}, {4, 1}, {2, 1}}}, "max"));
+
+  // include_last_offset: the last offset ends the last bag; position 5 is in no bag.
+  const Tensor flat = tensor({1, 3, 3, 0, 4, 2}, kLong);
+  require_values(F::embedding_bag(flat, weight,
+                                  F::EmbeddingBagFuncOptions()
+                                      .offsets(tensor({0, 2, 5}, kLong))
+                                      .include_last_offset(true)
+                                      .mode(ember::kSum)),
+                 naive_bags(wv, 2, {{{1, 1}, {3, 1}}, {{3, 1}, {0, 1}, {4, 1}}}, "sum"));
+}
+
+TEST_CASE("embedding_bag passes gradcheck wrt weight and per_sample_weights", "[vision_ops]") {
+  const Tensor weight = randn({5, 3}, kDouble).requires_grad_();
+  const Tensor input = tensor({2, 0, 2, 4, 1, 3, 3}, kLong);
+  const Tensor offsets = tensor({0, 2, 2, 5}, kLong);
+  for (const nn::EmbeddingBagMode mode : {nn::EmbeddingBagMode(ember::kSum),
+                                          nn::EmbeddingBagMode(ember::kMean),
+                                          nn::EmbeddingBagMode(ember::kMax)}) {
+    INFO("mode " << mode);
+    auto fn = [&](const tensor_list& in) {
+      return F::embedding_bag(input, in[0],
+                              F::EmbeddingBagFuncOptions().offsets(offsets).mode(mode).padding_idx(4));
+    };
+    REQUIRE_GRADCHECK(gradcheck(fn, {weight}));
+  }
+  const Tensor psw = randn({7}, kDouble).requires_grad_();
+  auto weighted = [&](const tensor_list& in) {
+    return F::embedding_bag(
+        input, in[0],
+        F::EmbeddingBagFuncOptions().offsets(offsets).mode(ember::kSum).per_sample_weights(in[1]));
+  };
+  REQUIRE_GRADCHECK(gradcheck(weighted, {weight, psw}));
+  REQUIRE_GRADCHECK(gradgradcheck(weighted, {weight, psw}));
+}
+
+TEST_CASE("EmbeddingBag module starts N(0, 1) with a zero padding row and calls embedding_bag",
+          "[vision_ops]") {
+  nn::EmbeddingBag bag(nn::EmbeddingBagOptions(10, 4).mode(ember::kSum).padding_idx(-1));
+  REQUIRE(bag->weight.sizes() == IntArrayRef{10, 4});
+  REQUIRE(*bag->options.padding_idx() == 9);
+  require_values(bag->weight[9], {0, 0, 0, 0});
+  const Tensor input = tensor({1, 9, 2, 7}, kLong), offsets = tensor({0, 1}, kLong);
+  const Tensor psw = tensor({2.0f, 1.0f, -1.0f, 0.5f});
+  require_values(bag(input, offsets, psw),
+                 values(F::embedding_bag(input, bag->weight,
+                                         F::EmbeddingBagFuncOptions()
+                                             .offsets(offsets)
+                                             .mode(ember::kSum)
+                                             .per_sample_weights(psw)
+                                             .padding_idx(9))),
+                 1e-6);
+  REQUIRE(printed(*bag) == "EmbeddingBag(num_embeddings=10, embedding_dim=4, mode=kSum, padding_idx=9)");
+  REQUIRE(printed(*nn::EmbeddingBag(3, 2)) == "EmbeddingBag(num_embeddings=3, embedding_dim=2, mode=kMean)");
+}
+
+TEST_CASE("embedding_bag rejects bad offsets, modes and per_sample_weights naming them",
+          "[vision_ops]") {
+  const Tensor weight = zeros({4, 2});
+  REQUIRE_THROWS_WITH(F::embedding_bag(tensor({0, 1}, kLong), weight,
+                                       F::EmbeddingBagFuncOptions()
+                                           .offsets(tensor({0, 1}, kLong))
+                                           .per_sample_weights(ones({2}))),
+                      Catch::Contains("per_sample_weights is only supported for mode kSum, got kMean"));
+  REQUIRE_THROWS_WITH(F::embedding_bag(tensor({0, 1}, kLong), weight),
+                      Catch::Contains("embedding_bag: a 1-D input needs 1-D int64 offsets"));
+  REQUIRE_THROWS_WITH(F::embedding_bag(tensor({0, 1, 2}, kLong), weight,
+                                       F::EmbeddingBagFuncOptions().offsets(tensor({1, 2}, kLong))),
+                      Catch::Contains("embedding_bag: offsets[0] must be 0, got 1"));
+  REQUIRE_THROWS_WITH(F::embedding_bag(tensor({0, 1, 2}, kLong), weight,
+                                       F::EmbeddingBagFuncOptions().offsets(tensor({0, 2, 1}, kLong))),
+                      Catch::Contains("offsets[1] = 2 and offsets[2] = 1"));
+  REQUIRE_THROWS_WITH(F::embedding_bag(tensor({{0, 1}}, kLong), weight,
+                                       F::EmbeddingBagFuncOptions().offsets(tensor({0}, kLong))),
+                      Catch::Contains("offsets must be undefined for a 2-D input [1, 2]"));
+  REQUIRE_THROWS_WITH(F::embedding_bag(tensor({0.5}), weight),
+                      Catch::Contains("embedding_bag: input must be 1-D or 2-D int64") &&
+                          Catch::Contains("float32"));
+  REQUIRE_THROWS_WITH(nn::EmbeddingBagOptions(3, 2).mode(ember::kNone),
+                      Catch::Contains("EmbeddingBag: mode must be kSum, kMean or kMax, got kNone"));
+}
