@@ -378,11 +378,130 @@ TEST_CASE("nearest grid_sample passes gradcheck wrt its input", "[vision_ops]") 
       {input}));
 }
 
+namespace {
+
+// Naive 5-D grid_sample of input (N, C, D, H, W) at grid (N, Do, Ho, Wo, 3)
+// (x, y, z): trilinear is the sum over the 8 voxels around (z, y, x) of value *
+// (1 - |z - depth|) * (1 - |y - row|) * (1 - |x - col|); nearest rounds halves to
+// even; voxels outside read 0.
+std::vector<double> naive_grid_sample_3d(const Tensor& input, const Tensor& grid, bool nearest,
+                                         Pad pad, bool align) {
+  const int64_t n = input.size(0), c = input.size(1);
+  const int64_t s[3] = {input.size(2), input.size(3), input.size(4)};
+  const int64_t m = grid.size(1) * grid.size(2) * grid.size(3);
+  const std::vector<double> in = values(input), gr = values(grid);
+  auto at = [&](int64_t b, int64_t k, const int64_t* v) {
+    for (int i = 0; i < 3; ++i)
+      if (v[i] < 0 || v[i] >= s[i]) return 0.0;
+    return in[static_cast<size_t>((((b * c + k) * s[0] + v[0]) * s[1] + v[1]) * s[2] + v[2])];
+  };
+  std::vector<double> out;
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t k = 0; k < c; ++k)
+      for (int64_t p = 0; p < m; ++p) {
+        const size_t g = static_cast<size_t>((b * m + p) * 3);
+        double q[3];  // (z, y, x) in voxels
+        for (int i = 0; i < 3; ++i) q[i] = pixel_coordinate(gr[g + 2 - i], s[i], align, pad);
+        if (nearest) {
+          const int64_t v[3] = {static_cast<int64_t>(std::nearbyint(q[0])),
+                                static_cast<int64_t>(std::nearbyint(q[1])),
+                                static_cast<int64_t>(std::nearbyint(q[2]))};
+          out.push_back(at(b, k, v));
+          continue;
+        }
+        double acc = 0;
+        for (int corner = 0; corner < 8; ++corner) {
+          int64_t v[3];
+          double weight = 1;
+          for (int i = 0; i < 3; ++i) {
+            v[i] = static_cast<int64_t>(std::floor(q[i])) + ((corner >> i) & 1);
+            weight *= 1 - std::abs(q[i] - static_cast<double>(v[i]));
+          }
+          acc += at(b, k, v) * weight;
+        }
+        out.push_back(acc);
+      }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("5-D grid_sample matches a naive trilinear / nearest loop", "[vision_ops]") {
+  manual_seed(5);
+  const Tensor input = randn({2, 2, 3, 4, 5}, kDouble);
+  const Tensor grid = rand({2, 2, 3, 2, 3}, kDouble) * 2.8 - 1.4;
+  for (Pad pad : {Pad::Zeros, Pad::Border, Pad::Reflection})
+    for (bool align : {false, true})
+      for (bool nearest : {false, true}) {
+        INFO("padding " << static_cast<int>(pad) << ", align_corners " << align << ", nearest "
+                        << nearest);
+        const Tensor got = F::grid_sample(input, grid,
+                                          F::GridSampleFuncOptions()
+                                              .mode(nearest ? ember::kNearest : ember::kBilinear)
+                                              .padding_mode(padding_mode_of(pad))
+                                              .align_corners(align));
+        REQUIRE(got.sizes() == IntArrayRef{2, 2, 2, 3, 2});
+        require_values(got, naive_grid_sample_3d(input, grid, nearest, pad, align));
+      }
+}
+
+TEST_CASE("5-D affine_grid maps each voxel centre (x, y, z, 1) through theta, and the identity "
+          "reproduces the input",
+          "[vision_ops]") {
+  const Tensor theta =
+      tensor({{{0.5, -0.25, 0.1, 0.2}, {0.3, 2.0, -0.4, 0.0}, {1.0, 0.0, 0.5, -0.3}}}, kDouble);
+  const std::vector<double> zs = {-0.5, 0.5}, ys = {-2.0 / 3, 0, 2.0 / 3}, xs = {0};  // D 2, H 3, W 1
+  std::vector<double> want;
+  for (double z : zs)
+    for (double y : ys)
+      for (double x : xs) {
+        want.push_back(0.5 * x - 0.25 * y + 0.1 * z + 0.2);
+        want.push_back(0.3 * x + 2.0 * y - 0.4 * z);
+        want.push_back(1.0 * x + 0.5 * z - 0.3);
+      }
+  const Tensor grid = F::affine_grid(theta, {1, 1, 2, 3, 1});
+  REQUIRE(grid.sizes() == IntArrayRef{1, 2, 3, 1, 3});
+  require_values(grid, want);
+
+  const Tensor input = randn({1, 2, 3, 4, 5}, kDouble);
+  const Tensor identity =
+      tensor({{{1.0, 0.0, 0.0, 0.0}, {0.0, 1.0, 0.0, 0.0}, {0.0, 0.0, 1.0, 0.0}}}, kDouble);
+  for (bool align : {true, false})
+    require_values(F::grid_sample(input, F::affine_grid(identity, {1, 2, 3, 4, 5}, align),
+                                  F::GridSampleFuncOptions().align_corners(align)),
+                   values(input), 1e-12);
+}
+
+TEST_CASE("5-D grid_sample passes gradcheck wrt input, grid and theta", "[vision_ops]") {
+  manual_seed(13);
+  const Tensor input = randn({1, 2, 2, 3, 3}, kDouble).requires_grad_();
+  const Tensor grid = (rand({1, 2, 1, 2, 3}, kDouble) * 2.4 - 1.2).requires_grad_();
+  for (Pad pad : {Pad::Zeros, Pad::Reflection}) {
+    INFO("padding " << static_cast<int>(pad));
+    auto fn = [&](const tensor_list& in) {
+      return F::grid_sample(in[0], in[1], F::GridSampleFuncOptions().padding_mode(padding_mode_of(pad)));
+    };
+    REQUIRE_GRADCHECK(gradcheck(fn, {input, grid}));
+  }
+  const Tensor theta =
+      tensor({{{0.9, 0.2, 0.05, 0.1}, {-0.1, 1.1, 0.13, 0.0}, {0.2, 0.0, 0.8, -0.07}}}, kDouble)
+          .requires_grad_();
+  REQUIRE_GRADCHECK(gradcheck(
+      [](const tensor_list& in) {
+        return F::grid_sample(in[0], F::affine_grid(in[1], {1, 2, 2, 2, 3}, true),
+                              F::GridSampleFuncOptions().align_corners(true));
+      },
+      {input, theta}));
+}
+
 TEST_CASE("grid_sample and affine_grid reject bad shapes, dtypes and padding modes",
           "[vision_ops]") {
-  REQUIRE_THROWS_WITH(F::grid_sample(zeros({1, 1, 2, 2, 2}), zeros({1, 2, 2, 2, 3})),
-                      Catch::Contains("grid_sample: expected a 4-D input") &&
-                          Catch::Contains("[1, 1, 2, 2, 2]"));
+  REQUIRE_THROWS_WITH(F::grid_sample(zeros({1, 2, 2}), zeros({1, 2, 2})),
+                      Catch::Contains("grid_sample: expected a 4-D (N, C, H, W) or 5-D") &&
+                          Catch::Contains("[1, 2, 2]"));
+  REQUIRE_THROWS_WITH(F::grid_sample(zeros({1, 1, 2, 2, 2}), zeros({1, 2, 2, 2, 2})),
+                      Catch::Contains("expected grid of shape (N, Do, Ho, Wo, 3) with N = 1") &&
+                          Catch::Contains("[1, 2, 2, 2, 2]"));
   REQUIRE_THROWS_WITH(F::grid_sample(zeros({2, 1, 2, 2}), zeros({1, 2, 2, 2})),
                       Catch::Contains("grid_sample: expected grid of shape (N, Ho, Wo, 2) with "
                                       "N = 2") && Catch::Contains("[1, 2, 2, 2]"));
@@ -394,8 +513,11 @@ TEST_CASE("grid_sample and affine_grid reject bad shapes, dtypes and padding mod
   REQUIRE_THROWS_WITH(F::affine_grid(zeros({2, 2, 3}), {1, 1, 2, 2}),
                       Catch::Contains("affine_grid: expected theta of shape (N, 2, 3) = [1, 2, 3]") &&
                           Catch::Contains("[2, 2, 3]"));
-  REQUIRE_THROWS_WITH(F::affine_grid(zeros({1, 3, 4}), {1, 1, 2, 2, 2}),
-                      Catch::Contains("affine_grid: size must be {N, C, H, W}"));
+  REQUIRE_THROWS_WITH(F::affine_grid(zeros({1, 2, 3}), {1, 1, 2, 2, 2}),
+                      Catch::Contains("affine_grid: expected theta of shape (N, 3, 4) = [1, 3, 4]"));
+  REQUIRE_THROWS_WITH(F::affine_grid(zeros({1, 2, 3}), {1, 1, 2}),
+                      Catch::Contains("affine_grid: size must be {N, C, H, W} or {N, C, D, H, W}, "
+                                      "got [1, 1, 2]"));
 }
 
 // ----------------------------------------------------------------- embedding_bag

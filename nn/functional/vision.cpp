@@ -1,5 +1,8 @@
 #include "ember/nn/functional/vision.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/binary_math.h"
 #include "ember/core/ops/compare.h"
@@ -43,66 +46,116 @@ Tensor source_coordinate(const Tensor& coord, int64_t size, bool align_corners,
   return x;
 }
 
-// input (N, C, H, W) at integral pixel coordinates rows, cols (N, Ho, Wo) ->
-// (N, C, Ho, Wo), zero where (row, col) lies outside the input.
-Tensor pixels_at(const Tensor& input, const Tensor& rows, const Tensor& cols) {
-  const int64_t n = input.size(0), c = input.size(1), h = input.size(2), w = input.size(3);
-  const int64_t ho = rows.size(1), wo = rows.size(2);
-  const Tensor inside = logical_and(logical_and(rows.ge(0), rows.le(h - 1)),
-                                    logical_and(cols.ge(0), cols.le(w - 1)));
-  const Tensor flat = (clamp(rows, 0, h - 1) * w + clamp(cols, 0, w - 1)).to(kLong);
-  const Tensor v = gather(input.reshape({n, c, h * w}), 2,
-                          flat.view({n, 1, ho * wo}).expand({n, c, ho * wo}))
-                       .view({n, c, ho, wo});
+// input (N, C, *S) at integral pixel coordinates coords (each (N, *So)), one
+// per spatial dim in the input's order ((D,) H, W) -> (N, C, *So), zero where
+// the point lies outside the input.
+Tensor pixels_at(const Tensor& input, const std::vector<Tensor>& coords) {
+  const int64_t n = input.size(0), c = input.size(1);
+  Tensor inside, flat;  // flat: the row-major position in the (*S) plane
+  int64_t plane = 1;
+  for (size_t i = 0; i < coords.size(); ++i) {
+    const int64_t s = input.size(2 + static_cast<int64_t>(i));
+    const Tensor in_i = logical_and(coords[i].ge(0), coords[i].le(s - 1));
+    inside = inside.defined() ? logical_and(inside, in_i) : in_i;
+    const Tensor at = clamp(coords[i], 0, s - 1);
+    flat = flat.defined() ? flat * s + at : at;
+    plane *= s;
+  }
+  const int64_t m = flat.numel() / std::max<int64_t>(n, 1);
+  std::vector<int64_t> shape(flat.sizes().begin(), flat.sizes().end());
+  shape.insert(shape.begin() + 1, c);
+  const Tensor v = gather(input.reshape({n, c, plane}), 2,
+                          flat.to(kLong).reshape({n, 1, m}).expand({n, c, m}))
+                       .view(shape);
   return where(inside.unsqueeze(1), v, 0.0);
 }
 
 }  // namespace
 
 Tensor affine_grid(const Tensor& theta, IntArrayRef size, bool align_corners) {
-  EMBER_CHECK(size.size() == 4, "affine_grid: size must be {N, C, H, W} (only 4-D sizes are "
-              "supported), got ", size);
+  EMBER_CHECK(size.size() == 4 || size.size() == 5,
+              "affine_grid: size must be {N, C, H, W} or {N, C, D, H, W}, got ", size);
   EMBER_CHECK(is_floating_point(theta.scalar_type()),
               "affine_grid: theta must be floating point, got ", theta.scalar_type());
-  EMBER_CHECK(theta.dim() == 3 && theta.size(0) == size[0] && theta.size(1) == 2 &&
-                  theta.size(2) == 3,
-              "affine_grid: expected theta of shape (N, 2, 3) = [", size[0], ", 2, 3] for size ",
-              size, ", got ", theta.sizes());
-  const int64_t h = size[2], w = size[3];
-  const Tensor xs = linspace_from_neg_one(w, align_corners, theta.options());
-  const Tensor ys = linspace_from_neg_one(h, align_corners, theta.options());
-  const Tensor base = cat({xs.view({1, w, 1}).expand({h, w, 1}), ys.view({h, 1, 1}).expand({h, w, 1}),
-                           ones({h, w, 1}, theta.options())},
-                          2);  // (H, W, 3): (x, y, 1)
-  // (1, H * W, 3) @ (N, 3, 2) -> (N, H * W, 2)
-  return matmul(base.view({1, h * w, 3}), theta.transpose(1, 2)).view({size[0], h, w, 2});
+  const int64_t k = static_cast<int64_t>(size.size()) - 2;  // spatial dims
+  EMBER_CHECK(theta.dim() == 3 && theta.size(0) == size[0] && theta.size(1) == k &&
+                  theta.size(2) == k + 1,
+              "affine_grid: expected theta of shape (N, ", k, ", ", k + 1, ") = [", size[0], ", ",
+              k, ", ", k + 1, "] for size ", size, ", got ", theta.sizes());
+  // base (*S, k + 1): the point (x, y, (z,) 1) of each output pixel, x along
+  // the last dim.
+  std::vector<int64_t> spatial(size.begin() + 2, size.end()), one_column = spatial;
+  one_column.push_back(1);
+  int64_t m = 1;
+  for (int64_t s : spatial) m *= s;
+  std::vector<Tensor> columns;
+  for (int64_t j = 0; j < k; ++j) {
+    const int64_t d = k - 1 - j;  // the spatial dim component j runs along
+    std::vector<int64_t> shape(static_cast<size_t>(k + 1), 1);
+    shape[static_cast<size_t>(d)] = spatial[static_cast<size_t>(d)];
+    columns.push_back(linspace_from_neg_one(spatial[static_cast<size_t>(d)], align_corners,
+                                            theta.options())
+                          .view(shape)
+                          .expand(one_column));
+  }
+  columns.push_back(ones(one_column, theta.options()));
+  const Tensor base = cat(columns, k);
+  // (1, M, k + 1) @ (N, k + 1, k) -> (N, M, k)
+  std::vector<int64_t> out = {size[0]};
+  out.insert(out.end(), spatial.begin(), spatial.end());
+  out.push_back(k);
+  return matmul(base.view({1, m, k + 1}), theta.transpose(1, 2)).view(out);
 }
 
 Tensor grid_sample(const Tensor& input, const Tensor& grid, const GridSampleFuncOptions& options) {
-  EMBER_CHECK(input.dim() == 4, "grid_sample: expected a 4-D input (N, C, H, W) (5-D is not "
-              "supported), got ", input.sizes());
-  EMBER_CHECK(grid.dim() == 4 && grid.size(3) == 2 && grid.size(0) == input.size(0),
-              "grid_sample: expected grid of shape (N, Ho, Wo, 2) with N = ", input.size(0),
+  EMBER_CHECK(input.dim() == 4 || input.dim() == 5,
+              "grid_sample: expected a 4-D (N, C, H, W) or 5-D (N, C, D, H, W) input, got ",
+              input.sizes());
+  const int64_t k = input.dim() - 2;  // spatial dims
+  EMBER_CHECK(grid.dim() == input.dim() && grid.size(-1) == k && grid.size(0) == input.size(0),
+              "grid_sample: expected grid of shape ",
+              k == 2 ? "(N, Ho, Wo, 2)" : "(N, Do, Ho, Wo, 3)", " with N = ", input.size(0),
               " for input ", input.sizes(), ", got ", grid.sizes());
   EMBER_CHECK(is_floating_point(input.scalar_type()) && input.scalar_type() == grid.scalar_type(),
               "grid_sample: input and grid must have the same floating point dtype, got ",
               input.scalar_type(), " and ", grid.scalar_type());
   EMBER_CHECK(input.device() == grid.device(), "grid_sample: input and grid must be on one "
               "device, got ", input.device(), " and ", grid.device());
-  EMBER_CHECK(input.size(2) > 0 && input.size(3) > 0,
-              "grid_sample: the input's height and width must be positive, got ", input.sizes());
+  for (int64_t i = 2; i < input.dim(); ++i)
+    EMBER_CHECK(input.size(i) > 0, "grid_sample: the input's spatial sizes must be positive, got ",
+                input.sizes());
   const bool align = options.align_corners().value_or(false);
   const auto padding = options.padding_mode().kind();
-  const Tensor x = source_coordinate(grid.select(3, 0), input.size(3), align, padding);
-  const Tensor y = source_coordinate(grid.select(3, 1), input.size(2), align, padding);
-  if (options.mode() == kNearest) return pixels_at(input, round(y.detach()), round(x.detach()));
-  // The 4 neighbours, each weighted by the area of the opposite sub-rectangle.
-  const Tensor x0 = floor(x.detach()), y0 = floor(y.detach());
-  const Tensor wx1 = x - x0, wy1 = y - y0, wx0 = 1 - wx1, wy0 = 1 - wy1;
-  return pixels_at(input, y0, x0) * (wy0 * wx0).unsqueeze(1) +
-         pixels_at(input, y0, x0 + 1) * (wy0 * wx1).unsqueeze(1) +
-         pixels_at(input, y0 + 1, x0) * (wy1 * wx0).unsqueeze(1) +
-         pixels_at(input, y0 + 1, x0 + 1) * (wy1 * wx1).unsqueeze(1);
+  // Pixel coordinates in the input's dim order; grid's last entry is x (along W).
+  std::vector<Tensor> at(static_cast<size_t>(k));
+  for (int64_t i = 0; i < k; ++i)
+    at[static_cast<size_t>(i)] =
+        source_coordinate(grid.select(-1, k - 1 - i), input.size(2 + i), align, padding);
+  if (options.mode() == kNearest) {
+    for (Tensor& a : at) a = round(a.detach());
+    return pixels_at(input, at);
+  }
+  // The 2^k neighbours, each weighted by the volume of the opposite sub-box.
+  std::vector<Tensor> lower, frac;
+  for (const Tensor& a : at) {
+    lower.push_back(floor(a.detach()));
+    frac.push_back(a - lower.back());
+  }
+  Tensor out;
+  for (int64_t corner = 0; corner < (int64_t{1} << k); ++corner) {
+    std::vector<Tensor> point;
+    Tensor weight;
+    for (int64_t i = 0; i < k; ++i) {
+      const bool upper = (corner >> (k - 1 - i)) & 1;
+      const size_t u = static_cast<size_t>(i);
+      point.push_back(upper ? lower[u] + 1 : lower[u]);
+      const Tensor w = upper ? frac[u] : 1 - frac[u];
+      weight = weight.defined() ? weight * w : w;
+    }
+    const Tensor term = pixels_at(input, point) * weight.unsqueeze(1);
+    out = out.defined() ? out + term : term;
+  }
+  return out;
 }
 
 }  // namespace ember::nn::functional
