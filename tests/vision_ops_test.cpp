@@ -494,6 +494,76 @@ TEST_CASE("5-D grid_sample passes gradcheck wrt input, grid and theta", "[vision
       {input, theta}));
 }
 
+namespace {
+
+// Keys' cubic convolution kernel with A = -0.75: (A + 2)|s|^3 - (A + 3)|s|^2 + 1
+// for |s| <= 1, A|s|^3 - 5A|s|^2 + 8A|s| - 4A for 1 < |s| < 2, else 0.
+double keys_cubic(double s) {
+  const double a = -0.75, d = std::abs(s);
+  if (d <= 1) return (a + 2) * d * d * d - (a + 3) * d * d + 1;
+  if (d < 2) return a * d * d * d - 5 * a * d * d + 8 * a * d - 4 * a;
+  return 0;
+}
+
+// Naive bicubic grid_sample: the 4 x 4 pixels around the unpadded pixel
+// coordinate (y, x), each weighted by keys_cubic(y - row) * keys_cubic(x - col);
+// the padding mode moves each tap (row, col) inside (border: clip; reflection:
+// mirror, then clip), zeros reads 0 outside.
+std::vector<double> naive_bicubic(const Tensor& input, const Tensor& grid, Pad pad, bool align) {
+  const int64_t n = input.size(0), c = input.size(1), h = input.size(2), w = input.size(3);
+  const int64_t m = grid.size(1) * grid.size(2);
+  const std::vector<double> in = values(input), gr = values(grid);
+  auto tap = [&](int64_t t, int64_t size) {
+    double v = static_cast<double>(t);
+    const double top = static_cast<double>(size - 1);
+    if (pad == Pad::Reflection) v = align ? mirror_into(v, 0, top) : mirror_into(v, -0.5, top + 0.5);
+    if (pad != Pad::Zeros) v = std::min(std::max(v, 0.0), top);
+    return static_cast<int64_t>(std::nearbyint(v));
+  };
+  std::vector<double> out;
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t k = 0; k < c; ++k)
+      for (int64_t p = 0; p < m; ++p) {
+        const size_t g = static_cast<size_t>((b * m + p) * 2);
+        const double x = pixel_coordinate(gr[g], w, align, Pad::Zeros);
+        const double y = pixel_coordinate(gr[g + 1], h, align, Pad::Zeros);
+        double acc = 0;
+        for (int64_t row = static_cast<int64_t>(std::floor(y)) - 1; row <= std::floor(y) + 2; ++row)
+          for (int64_t col = static_cast<int64_t>(std::floor(x)) - 1; col <= std::floor(x) + 2; ++col) {
+            const int64_t r = tap(row, h), cl = tap(col, w);
+            const double v = r < 0 || r >= h || cl < 0 || cl >= w ? 0.0 : in[((b * c + k) * h + r) * w + cl];
+            acc += v * keys_cubic(y - static_cast<double>(row)) * keys_cubic(x - static_cast<double>(col));
+          }
+        out.push_back(acc);
+      }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("bicubic grid_sample matches a naive cubic convolution loop and passes gradcheck",
+          "[vision_ops]") {
+  manual_seed(17);
+  const Tensor input = randn({2, 2, 4, 5}, kDouble);
+  const Tensor grid = rand({2, 3, 2, 2}, kDouble) * 2.8 - 1.4;
+  for (Pad pad : {Pad::Zeros, Pad::Border, Pad::Reflection})
+    for (bool align : {false, true}) {
+      INFO("padding " << static_cast<int>(pad) << ", align_corners " << align);
+      const auto options = F::GridSampleFuncOptions()
+                               .mode(ember::kBicubic)
+                               .padding_mode(padding_mode_of(pad))
+                               .align_corners(align);
+      require_values(F::grid_sample(input, grid, options), naive_bicubic(input, grid, pad, align));
+      const Tensor x = input.narrow(0, 0, 1).detach().requires_grad_();
+      const Tensor g = grid.narrow(0, 0, 1).detach().requires_grad_();
+      REQUIRE_GRADCHECK(gradcheck(
+          [&](const tensor_list& t) { return F::grid_sample(t[0], t[1], options); }, {x, g}));
+    }
+  REQUIRE_THROWS_WITH(F::grid_sample(zeros({1, 1, 2, 2, 2}), zeros({1, 1, 1, 1, 3}),
+                                     F::GridSampleFuncOptions().mode(ember::kBicubic)),
+                      Catch::Contains("grid_sample: mode kBicubic supports only 4-D inputs"));
+}
+
 TEST_CASE("grid_sample and affine_grid reject bad shapes, dtypes and padding modes",
           "[vision_ops]") {
   REQUIRE_THROWS_WITH(F::grid_sample(zeros({1, 2, 2}), zeros({1, 2, 2})),

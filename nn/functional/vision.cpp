@@ -34,16 +34,31 @@ Tensor reflect(const Tensor& x, double lo, double hi) {
   return where(odd, span - extra, extra) + lo;
 }
 
-// Normalized coordinates along a dim of `size` pixels -> pixel coordinates,
-// with the padding mode's folding of points outside.
-Tensor source_coordinate(const Tensor& coord, int64_t size, bool align_corners,
-                         GridSamplePaddingMode::Kind padding) {
+// Normalized coordinates along a dim of `size` pixels -> pixel coordinates.
+Tensor unnormalize(const Tensor& coord, int64_t size, bool align_corners) {
   const double n = static_cast<double>(size);
-  Tensor x = align_corners ? (coord + 1) * ((n - 1) / 2) : ((coord + 1) * n - 1) / 2;
-  if (padding == GridSamplePaddingMode::Kind::Reflection)
-    x = align_corners ? reflect(x, 0, n - 1) : reflect(x, -0.5, n - 0.5);
-  if (padding != GridSamplePaddingMode::Kind::Zeros) x = clamp(x, 0, n - 1);
-  return x;
+  return align_corners ? (coord + 1) * ((n - 1) / 2) : ((coord + 1) * n - 1) / 2;
+}
+
+// The padding mode's folding of pixel coordinates x outside [0, size - 1].
+Tensor fold_inside(const Tensor& x, int64_t size, bool align_corners,
+                   GridSamplePaddingMode::Kind padding) {
+  const double n = static_cast<double>(size);
+  if (padding == GridSamplePaddingMode::Kind::Zeros) return x;
+  const Tensor r = padding == GridSamplePaddingMode::Kind::Border ? x
+                   : align_corners                                ? reflect(x, 0, n - 1)
+                                                                  : reflect(x, -0.5, n - 0.5);
+  return clamp(r, 0, n - 1);
+}
+
+// Keys' cubic convolution kernel (A = -0.75) at distance s: the weight of a
+// tap s pixels from the sample point.
+Tensor cubic_weight(const Tensor& s) {
+  constexpr double a = -0.75;
+  const Tensor d = abs(s);
+  const Tensor near = ((a + 2) * d - (a + 3)) * d * d + 1;  // |s| <= 1
+  const Tensor far = ((a * d - 5 * a) * d + 8 * a) * d - 4 * a;  // 1 < |s| < 2
+  return where(d.le(1), near, far);
 }
 
 // input (N, C, *S) at integral pixel coordinates coords (each (N, *So)), one
@@ -126,12 +141,31 @@ Tensor grid_sample(const Tensor& input, const Tensor& grid, const GridSampleFunc
                 input.sizes());
   const bool align = options.align_corners().value_or(false);
   const auto padding = options.padding_mode().kind();
+  const auto mode = options.mode().kind();
+  EMBER_CHECK(mode != GridSampleMode::Kind::Bicubic || k == 2,
+              "grid_sample: mode kBicubic supports only 4-D inputs, got ", input.sizes());
   // Pixel coordinates in the input's dim order; grid's last entry is x (along W).
   std::vector<Tensor> at(static_cast<size_t>(k));
   for (int64_t i = 0; i < k; ++i)
-    at[static_cast<size_t>(i)] =
-        source_coordinate(grid.select(-1, k - 1 - i), input.size(2 + i), align, padding);
-  if (options.mode() == kNearest) {
+    at[static_cast<size_t>(i)] = unnormalize(grid.select(-1, k - 1 - i), input.size(2 + i), align);
+  if (mode == GridSampleMode::Kind::Bicubic) {
+    // 4 x 4 taps around (y, x); the padding folds each tap's position, as PyTorch.
+    const Tensor y0 = floor(at[0].detach()), x0 = floor(at[1].detach());
+    Tensor out;
+    for (int64_t i = -1; i <= 2; ++i)
+      for (int64_t j = -1; j <= 2; ++j) {
+        const Tensor row = fold_inside(y0 + i, input.size(2), align, padding);
+        const Tensor col = fold_inside(x0 + j, input.size(3), align, padding);
+        const Tensor w = cubic_weight(at[0] - (y0 + i)) * cubic_weight(at[1] - (x0 + j));
+        const Tensor term = pixels_at(input, {round(row), round(col)}) * w.unsqueeze(1);
+        out = out.defined() ? out + term : term;
+      }
+    return out;
+  }
+  for (int64_t i = 0; i < k; ++i)
+    at[static_cast<size_t>(i)] = fold_inside(at[static_cast<size_t>(i)], input.size(2 + i), align,
+                                             padding);
+  if (mode == GridSampleMode::Kind::Nearest) {
     for (Tensor& a : at) a = round(a.detach());
     return pixels_at(input, at);
   }

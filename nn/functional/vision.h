@@ -18,7 +18,9 @@ Tensor affine_grid(const Tensor& theta, IntArrayRef size, bool align_corners = f
 // is x (along W), grid[..., 1] is y (along H), grid[..., 2] is z (along D), all
 // normalized to [-1, 1] as in affine_grid. kBilinear weights the 4 (volumes:
 // 8) nearest pixels (gradients wrt input and grid); kNearest takes the nearest
-// one, halves to even (gradient wrt input only).
+// one, halves to even (gradient wrt input only); kBicubic (4-D only) weights
+// the 4 x 4 nearest by Keys' cubic kernel (A = -0.75), the padding mode moving
+// each of them inside (gradients wrt input and grid).
 Tensor grid_sample(const Tensor& input, const Tensor& grid,
                    const GridSampleFuncOptions& options = {});
 

@@ -11,16 +11,32 @@
 
 namespace ember {
 
-// grid_sample's padding modes by name, as libtorch's torch::kBorder and
-// torch::kReflection (kZeros is PadMode's, core/ops/pad_mode.h).
+// grid_sample's names, as libtorch's torch::kBicubic, torch::kBorder and
+// torch::kReflection (kBilinear and kNearest are InterpolateMode's,
+// nn/options/upsampling.h; kZeros is PadMode's, core/ops/pad_mode.h).
 namespace enumtype {
+struct kBicubic {};
 struct kBorder {};
 struct kReflection {};
 }  // namespace enumtype
+inline constexpr enumtype::kBicubic kBicubic{};
 inline constexpr enumtype::kBorder kBorder{};
 inline constexpr enumtype::kReflection kReflection{};
 
 namespace nn::functional {
+
+// How grid_sample interpolates: kBilinear, kNearest or kBicubic (4-D only).
+class GridSampleMode {
+ public:
+  enum class Kind { Bilinear, Nearest, Bicubic };
+  GridSampleMode(InterpolateMode mode)  // NOLINT: kBilinear or kNearest
+      : kind_(mode == kNearest ? Kind::Nearest : Kind::Bilinear) {}
+  GridSampleMode(enumtype::kBicubic) : kind_(Kind::Bicubic) {}  // NOLINT
+  Kind kind() const { return kind_; }
+
+ private:
+  Kind kind_;
+};
 
 // What grid_sample reads outside the input: kZeros (zero), kBorder (the
 // nearest edge pixel) or kReflection (the input mirrored at its edges).
@@ -39,10 +55,10 @@ class GridSamplePaddingMode {
   Kind kind_;
 };
 
-// mode: kBilinear or kNearest; align_corners: whether -1 and 1 are the centres
+// align_corners: whether -1 and 1 are the centres
 // of the corner pixels (true) or their outer edges (false, the default).
 struct GridSampleFuncOptions {
-  EMBER_ARG(InterpolateMode, mode) = kBilinear;
+  EMBER_ARG(GridSampleMode, mode) = kBilinear;
   EMBER_ARG(GridSamplePaddingMode, padding_mode) = kZeros;
   EMBER_ARG(std::optional<bool>, align_corners) = std::nullopt;
 };
