@@ -81,9 +81,9 @@ Tensor fold(const Tensor& input, const FoldFuncOptions& options) {
               " blocks, but output_size ", options.output_size(), " with these kernel_size, "
               "dilation, padding and stride gives ", oh, " x ", ow, " = ", oh * ow);
   const int64_t c = cols.size(1) / k, hp = h + 2 * g.ph, wp = w + 2 * g.pw;
+  const Tensor index = window_index(g, oh, ow, wp, cols.device());
   const Tensor image =
-      index_add(zeros({n, c, hp * wp}, cols.options()), 2, window_index(g, oh, ow, wp, cols.device()),
-                cols.reshape({n, c, k * oh * ow}))
+      index_add(zeros({n, c, hp * wp}, cols.options()), 2, index, cols.reshape({n, c, k * oh * ow}))
           .view({n, c, hp, wp})
           .narrow(2, g.ph, h)
           .narrow(3, g.pw, w);

@@ -16,7 +16,8 @@ std::vector<int64_t> batch_dims(const Tensor& x) {
 
 Tensor pixel_shuffle(const Tensor& input, const PixelShuffleFuncOptions& options) {
   const int64_t r = options.upscale_factor();
-  EMBER_CHECK(input.dim() >= 3, "pixel_shuffle: expected an input of at least 3 dims (*, C, H, W), got ",
+  EMBER_CHECK(input.dim() >= 3,
+              "pixel_shuffle: expected an input of at least 3 dims (*, C, H, W), got ",
               input.sizes());
   EMBER_CHECK(r > 0, "pixel_shuffle: upscale_factor must be positive, got ", r);
   const int64_t c = input.size(-3), h = input.size(-2), w = input.size(-1);

@@ -18,8 +18,8 @@ Tensor FoldImpl::forward(const Tensor& input) {
 }
 
 void FoldImpl::pretty_print(std::ostream& stream) const {
-  stream << "Fold(output_size=" << options.output_size() << ", kernel_size=" << options.kernel_size()
-         << ", dilation=" << options.dilation() << ", padding=" << options.padding()
+  stream << "Fold(output_size=" << options.output_size()
+         << ", kernel_size=" << options.kernel_size() << ", dilation=" << options.dilation() << ", padding=" << options.padding()
          << ", stride=" << options.stride() << ")";
 }
 
