@@ -26,6 +26,7 @@
 #include "ember/core/ops/index_ops.h"
 #include "ember/core/ops/indexing.h"
 #include "ember/core/ops/linalg.h"
+#include "ember/core/ops/linalg_solve.h"
 #include "ember/core/ops/logical.h"
 #include "ember/core/ops/matmul.h"
 #include "ember/core/ops/normalization.h"
