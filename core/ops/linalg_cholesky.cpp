@@ -19,8 +19,8 @@ Tensor cholesky_lower(const char* op, const Tensor& A) {
   {
     NoGradGuard no_grad;
     Tensor l = detail::batch_copy(A, detail::batch_dims(A));
-    Tensor info = empty({l.size(0)}, A.options().dtype(kLong));
-    cpu::cholesky(l, info);
+    Tensor info = empty({l.size(0)}, TensorOptions().dtype(kLong));
+    detail::cholesky_kernel(l, info);
     detail::raise_on_info(op, info, A.dim() > 2, [](int64_t order) {
       return detail::str_cat("the input is not positive-definite (its leading minor of order ",
                              order, " is not positive-definite)");

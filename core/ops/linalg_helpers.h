@@ -9,14 +9,13 @@
 #include "ember/core/shape.h"
 #include "ember/core/tensor.h"
 #include "ember/kernels/cpu/linalg_solve.h"
+#include "ember/kernels/cuda/linalg_solve.h"
 
 namespace ember::detail {
 
-// A float32/float64 CPU tensor of at least 2 dims (square when `square`).
+// A float32/float64 tensor of at least 2 dims (square when `square`).
 inline void check_matrix(const char* op, const char* name, const Tensor& A, bool square) {
   EMBER_CHECK(A.defined(), op, ": ", name, " is undefined");
-  EMBER_CHECK(!A.is_cuda(), op, ": CUDA tensors are not supported yet (CPU only for now), got ",
-              name, " as ", A.toString());
   EMBER_CHECK(A.dim() >= 2, op, ": ", name, " must have at least 2 dims, got shape ", A.sizes());
   EMBER_CHECK(A.scalar_type() == kFloat || A.scalar_type() == kDouble, op, ": ", name,
               " must be float32 or float64, got ", A.scalar_type());
@@ -59,6 +58,25 @@ inline DimVector with_matrix(IntArrayRef batch, int64_t rows, int64_t cols) {
   return s;
 }
 
+// The kernels of kernels/{cpu,cuda}/linalg_solve.h for the tensors' device
+// (`info` is a CPU tensor either way).
+inline void lu_factor_kernel(const Tensor& lu, const Tensor& pivots, const Tensor& info) {
+  if (lu.is_cuda()) cuda::lu_factor(lu, pivots, info);
+  else cpu::lu_factor(lu, pivots, info);
+}
+inline void lu_solve_kernel(const Tensor& lu, const Tensor& pivots, const Tensor& b, bool transpose) {
+  if (b.is_cuda()) cuda::lu_solve(lu, pivots, b, transpose);
+  else cpu::lu_solve(lu, pivots, b, transpose);
+}
+inline void cholesky_kernel(const Tensor& a, const Tensor& info) {
+  if (a.is_cuda()) cuda::cholesky(a, info);
+  else cpu::cholesky(a, info);
+}
+inline void triangular_solve_kernel(const Tensor& a, const Tensor& b, bool upper, bool unitriangular) {
+  if (b.is_cuda()) cuda::triangular_solve(a, b, upper, unitriangular);
+  else cpu::triangular_solve(a, b, upper, unitriangular);
+}
+
 // A fresh contiguous (B, rows, cols) copy of x expanded to batch + its
 // matrix shape, for a kernel to overwrite; records nothing.
 inline Tensor batch_copy(const Tensor& x, IntArrayRef batch) {
@@ -82,7 +100,7 @@ void raise_on_info(const char* op, const Tensor& info, bool batched, const What&
 }
 
 // lu_factor's results for A (..., m, n) expanded to `batch`, flattened to
-// (B, m, n), (B, min(m, n)), (B); records nothing, raises nothing.
+// (B, m, n), (B, min(m, n)), (B) (info on the CPU); records nothing, raises nothing.
 struct LuFactors {
   Tensor lu, pivots, info;
 };
@@ -90,8 +108,8 @@ inline LuFactors lu_factors(const Tensor& A, IntArrayRef batch) {
   NoGradGuard no_grad;
   const int64_t count = numel_of(batch), k = std::min(A.size(-2), A.size(-1));
   LuFactors f{batch_copy(A, batch), empty({count, k}, A.options().dtype(kLong)),
-              empty({count}, A.options().dtype(kLong))};
-  cpu::lu_factor(f.lu, f.pivots, f.info);
+              empty({count}, TensorOptions().dtype(kLong))};
+  lu_factor_kernel(f.lu, f.pivots, f.info);
   return f;
 }
 

@@ -20,17 +20,19 @@ using detail::with_matrix;
 
 Tensor mT(const Tensor& x) { return x.transpose(-2, -1); }
 
-// P (*, m, m) with A = P L U from LAPACK's 1-based interchanges (*, k), in
-// `options`' dtype; records nothing.
+// P (*, m, m) with A = P L U from LAPACK's 1-based interchanges (*, k), with
+// `options`' dtype and device (built on the host); records nothing.
 Tensor permutation_matrix(const char* op, const Tensor& pivots, int64_t m,
                           const TensorOptions& options) {
-  EMBER_CHECK(pivots.scalar_type() == kLong && pivots.is_cpu() && pivots.dim() >= 1, op,
-              ": pivots must be a CPU int64 tensor of at least 1 dim, got ", pivots.toString());
+  EMBER_CHECK(pivots.scalar_type() == kLong && pivots.dim() >= 1, op,
+              ": pivots must be an int64 tensor of at least 1 dim, got ", pivots.toString());
+  EMBER_CHECK(pivots.device() == options.device(), op, ": pivots on ", pivots.device(),
+              " and LU on ", options.device(), " must be on one device");
   NoGradGuard no_grad;
-  const Tensor piv = pivots.contiguous();
+  const Tensor piv = pivots.cpu().contiguous();
   const int64_t k = piv.size(-1), count = piv.numel() / std::max<int64_t>(k, 1);
   const DimVector shape(piv.sizes().slice(0, static_cast<size_t>(piv.dim() - 1)));
-  Tensor P = zeros({count, m, m}, options);
+  Tensor P = zeros({count, m, m}, options.device(kCPU));
   const int64_t* p = piv.data_ptr<int64_t>();
   std::vector<int64_t> perm(static_cast<size_t>(m));  // row i of P^T A is A's row perm[i]
   dispatch_floating(P.scalar_type(), op, [&]<typename T>() {
@@ -46,7 +48,7 @@ Tensor permutation_matrix(const char* op, const Tensor& pivots, int64_t m,
       for (int64_t i = 0; i < m; ++i) out[b * m * m + perm[i] * m + i] = T(1);
     }
   });
-  return P.view(with_matrix(shape, m, m));
+  return P.view(with_matrix(shape, m, m)).to(options.device());
 }
 
 // lu_factor, raising for a singular matrix when `check`.

@@ -40,7 +40,7 @@ Tensor inv_named(const char* op, const Tensor& A) {
     NoGradGuard no_grad;
     const detail::LuFactors f = invertible_lu(op, A, batch);
     Tensor x = eye(n, A.options()).expand({f.lu.size(0), n, n}).contiguous();
-    cpu::lu_solve(f.lu, f.pivots, x, /*transpose=*/false);
+    detail::lu_solve_kernel(f.lu, f.pivots, x, /*transpose=*/false);
     out = x.view(A.sizes());
   }
   if (autograd::needs_grad(A)) {
@@ -64,7 +64,7 @@ Tensor solve_left(const char* op, const Tensor& A, const Tensor& B) {
     NoGradGuard no_grad;
     const detail::LuFactors f = invertible_lu(op, A, batch);
     Tensor x = detail::batch_copy(B, batch);
-    cpu::lu_solve(f.lu, f.pivots, x, /*transpose=*/false);
+    detail::lu_solve_kernel(f.lu, f.pivots, x, /*transpose=*/false);
     out = x.view(with_matrix(batch, n, k));
   }
   if (autograd::needs_grad(A, B)) {
@@ -85,8 +85,9 @@ Tensor solve_left(const char* op, const Tensor& A, const Tensor& B) {
 std::tuple<Tensor, Tensor> det_parts(const Tensor& A) {
   NoGradGuard no_grad;
   const detail::LuFactors f = detail::lu_factors(A, batch_dims(A));
-  Tensor parity = empty({f.pivots.size(0)}, A.options());
-  const int64_t* p = f.pivots.data_ptr<int64_t>();
+  Tensor parity = empty({f.pivots.size(0)}, A.options().device(kCPU));
+  const Tensor pivots = f.pivots.cpu();
+  const int64_t* p = pivots.data_ptr<int64_t>();
   const int64_t n = f.pivots.size(1);
   dispatch_floating(A.scalar_type(), "det", [&]<typename T>() {
     T* s = parity.data_ptr<T>();
@@ -96,7 +97,7 @@ std::tuple<Tensor, Tensor> det_parts(const Tensor& A) {
       s[b] = odd ? T(-1) : T(1);
     }
   });
-  return {parity, f.lu.diagonal(0, -2, -1)};
+  return {parity.to(A.device()), f.lu.diagonal(0, -2, -1)};
 }
 
 // The gradient of log|det A| (or of det A over det A): A^-T. It needs A invertible.

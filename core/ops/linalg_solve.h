@@ -2,9 +2,10 @@
 // Dense solvers and factorizations of libtorch's linalg namespace and their
 // older torch:: names: inverse, solve, determinants, Cholesky, triangular
 // solves and LU. Every op takes float32 or float64 matrices in the last two
-// dims, batched over the leading dims; CPU only for now (a CUDA tensor is an
-// Error). A singular matrix (inv, solve) or one that is not positive-definite
-// (cholesky) is an Error naming the op and the batch element.
+// dims, batched over the leading dims, on the CPU (Eigen) or CUDA (cuSOLVER,
+// cuBLAS). A singular matrix (inv, solve, lu_factor) or one that is not
+// positive-definite (cholesky) is an Error naming the op and the batch
+// element (on CUDA this waits for the device).
 #include <tuple>
 
 #include "ember/core/tensor.h"

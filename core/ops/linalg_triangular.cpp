@@ -25,7 +25,7 @@ Tensor solve_triangular_left(const Tensor& A, const Tensor& B, bool upper, bool 
     NoGradGuard no_grad;
     const Tensor a = detail::batch_copy(A, batch);
     Tensor x = detail::batch_copy(B, batch);
-    cpu::triangular_solve(a, x, upper, unitriangular);
+    detail::triangular_solve_kernel(a, x, upper, unitriangular);
     out = x.view(with_matrix(batch, n, k));
   }
   if (autograd::needs_grad(A, B)) {
