@@ -500,3 +500,45 @@ TEST_CASE("linalg_lu_factor refuses to record a gradient for a rectangular matri
   REQUIRE_THROWS_WITH(linalg_lu_factor(randn({3, 2}, kDouble).requires_grad_()),
                       Catch::Contains("linalg.lu_factor: the derivative is implemented for square matrices only"));
 }
+
+// --- the _ex forms ---
+
+TEST_CASE("linalg_inv_ex reports singular matrices in info instead of raising", "[linalg_solve]") {
+  Tensor A = well_conditioned({3, 3, 3});
+  A.select(0, 1).select(0, 2).zero_();  // element 1: U[2, 2] (1-based 3) is zero
+  auto [inv, info] = linalg_inv_ex(A);
+  REQUIRE(info.sizes() == IntArrayRef{3});
+  REQUIRE(info.scalar_type() == kLong);
+  require_values(info, {0, 3, 0});
+  require_close(matmul(A.select(0, 2), inv.select(0, 2)), eye(3, kDouble), 1e-12);
+  auto [inv2, info2] = linalg::inv_ex(A.select(0, 0));
+  REQUIRE(info2.dim() == 0);
+  require_values(info2, {0});
+  REQUIRE_THROWS_WITH(linalg_inv_ex(A, /*check_errors=*/true),
+                      Catch::Contains("linalg.inv_ex: (Batch element 1)"));
+}
+
+TEST_CASE("linalg_cholesky_ex reports the failing minor in info", "[linalg_solve]") {
+  Tensor A = spd({3, 3, 3});
+  A.select(0, 2).select(0, 1).select(0, 1).fill_(-1.0);
+  auto [L, info] = linalg_cholesky_ex(A);
+  require_values(info, {0, 0, 2});
+  require_close(matmul(L.select(0, 0), mT(L.select(0, 0))), A.select(0, 0), 1e-12);
+  auto [U, info_u] = linalg::cholesky_ex(A.select(0, 1), /*upper=*/true);
+  require_values(info_u, {0});
+  require_close(matmul(mT(U), U), A.select(0, 1), 1e-12);
+  REQUIRE_THROWS_WITH(linalg_cholesky_ex(A, false, /*check_errors=*/true),
+                      Catch::Contains("linalg.cholesky_ex: (Batch element 2)"));
+}
+
+TEST_CASE("linalg_lu_factor_ex factors a singular matrix and reports it in info", "[linalg_solve]") {
+  const Tensor S = tensor({{1.0, 2.0}, {2.0, 4.0}}, kDouble);
+  auto [LU, piv, info] = linalg_lu_factor_ex(S);
+  require_values(info, {2});
+  auto [P, L, U] = lu_unpack(LU, piv);
+  require_close(matmul(P, matmul(L, U)), S, 1e-15);
+  auto [LU2, piv2, info2] = linalg::lu_factor_ex(S.expand({2, 2, 2}));
+  require_values(info2, {2, 2});
+  REQUIRE_THROWS_WITH(linalg_lu_factor_ex(S, true, /*check_errors=*/true),
+                      Catch::StartsWith("linalg.lu_factor_ex: U[2, 2] is zero"));
+}

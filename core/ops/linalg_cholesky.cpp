@@ -13,7 +13,10 @@ namespace {
 
 Tensor mT(const Tensor& x) { return x.transpose(-2, -1); }
 
-Tensor cholesky_lower(const char* op, const Tensor& A) {
+// L; *info_out (if given) gets the info codes, and a matrix that is not
+// positive-definite raises only when `check`.
+Tensor cholesky_lower(const char* op, const Tensor& A, bool check = true,
+                      Tensor* info_out = nullptr) {
   detail::check_matrix(op, "A", A, /*square=*/true);
   Tensor out;
   {
@@ -21,11 +24,13 @@ Tensor cholesky_lower(const char* op, const Tensor& A) {
     Tensor l = detail::batch_copy(A, detail::batch_dims(A));
     Tensor info = empty({l.size(0)}, TensorOptions().dtype(kLong));
     detail::cholesky_kernel(l, info);
-    detail::raise_on_info(op, info, A.dim() > 2, [](int64_t order) {
-      return detail::str_cat("the input is not positive-definite (its leading minor of order ",
-                             order, " is not positive-definite)");
-    });
+    if (check)
+      detail::raise_on_info(op, info, A.dim() > 2, [](int64_t order) {
+        return detail::str_cat("the input is not positive-definite (its leading minor of order ",
+                               order, " is not positive-definite)");
+      });
     out = l.view(A.sizes());
+    if (info_out) *info_out = info.view(detail::batch_dims(A)).to(A.device());
   }
   if (autograd::needs_grad(A)) {
     // A = L L^T gives L^-1 dA L^-T = X + X^T with X = L^-1 dL lower
@@ -51,6 +56,12 @@ Tensor cholesky_lower(const char* op, const Tensor& A) {
 Tensor linalg_cholesky(const Tensor& A, bool upper) {
   const Tensor L = cholesky_lower("linalg.cholesky", A);
   return upper ? mT(L).contiguous() : L;
+}
+
+std::tuple<Tensor, Tensor> linalg_cholesky_ex(const Tensor& A, bool upper, bool check_errors) {
+  Tensor info;
+  const Tensor L = cholesky_lower("linalg.cholesky_ex", A, check_errors, &info);
+  return {upper ? mT(L).contiguous() : L, info};
 }
 
 Tensor cholesky(const Tensor& A, bool upper) {

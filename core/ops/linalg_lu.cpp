@@ -51,8 +51,10 @@ Tensor permutation_matrix(const char* op, const Tensor& pivots, int64_t m,
   return P.view(with_matrix(shape, m, m)).to(options.device());
 }
 
-// lu_factor, raising for a singular matrix when `check`.
-std::tuple<Tensor, Tensor> lu_factor_named(const char* op, const Tensor& A, bool pivot, bool check) {
+// lu_factor, raising for a singular matrix when `check`; *info_out (if
+// given) gets the info codes.
+std::tuple<Tensor, Tensor> lu_factor_named(const char* op, const Tensor& A, bool pivot, bool check,
+                                           Tensor* info_out = nullptr) {
   detail::check_matrix(op, "A", A, /*square=*/false);
   EMBER_CHECK(pivot, op, ": LU without pivoting is not implemented on the CPU");
   const DimVector batch = batch_dims(A);
@@ -65,6 +67,7 @@ std::tuple<Tensor, Tensor> lu_factor_named(const char* op, const Tensor& A, bool
   DimVector piv_shape = batch;
   piv_shape.push_back(std::min(m, n));
   Tensor lu = f.lu.view(A.sizes()), pivots = f.pivots.view(piv_shape);
+  if (info_out) *info_out = f.info.view(batch).to(A.device());
   if (autograd::needs_grad(A)) {
     EMBER_CHECK(m == n, op, ": the derivative is implemented for square matrices only, got shape ",
                 A.sizes());
@@ -91,6 +94,13 @@ std::tuple<Tensor, Tensor> lu_factor_named(const char* op, const Tensor& A, bool
 
 std::tuple<Tensor, Tensor> linalg_lu_factor(const Tensor& A, bool pivot) {
   return lu_factor_named("linalg.lu_factor", A, pivot, /*check=*/true);
+}
+
+std::tuple<Tensor, Tensor, Tensor> linalg_lu_factor_ex(const Tensor& A, bool pivot,
+                                                       bool check_errors) {
+  Tensor info;
+  auto [lu, pivots] = lu_factor_named("linalg.lu_factor_ex", A, pivot, check_errors, &info);
+  return {lu, pivots, info};
 }
 
 std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU, const Tensor& pivots,

@@ -21,27 +21,32 @@ using detail::with_matrix;
 
 Tensor mT(const Tensor& x) { return x.transpose(-2, -1); }
 
-// lu_factors of A, raising when a matrix is singular.
-detail::LuFactors invertible_lu(const char* op, const Tensor& A, IntArrayRef batch) {
+// lu_factors of A, raising when a matrix is singular (unless !check).
+detail::LuFactors invertible_lu(const char* op, const Tensor& A, IntArrayRef batch,
+                                bool check = true) {
   detail::LuFactors f = detail::lu_factors(A, batch);
-  detail::raise_on_info(op, f.info, !batch.empty(), [](int64_t i) {
-    return detail::str_cat("the matrix is singular (diagonal element ", i,
-                           " of its LU factor U is zero)");
-  });
+  if (check)
+    detail::raise_on_info(op, f.info, !batch.empty(), [](int64_t i) {
+      return detail::str_cat("the matrix is singular (diagonal element ", i,
+                             " of its LU factor U is zero)");
+    });
   return f;
 }
 
-Tensor inv_named(const char* op, const Tensor& A) {
+// A^-1; *info (if given) gets lu_factor's info codes, and a singular matrix
+// raises only when `check`.
+Tensor inv_named(const char* op, const Tensor& A, bool check = true, Tensor* info = nullptr) {
   detail::check_matrix(op, "A", A, /*square=*/true);
   const int64_t n = A.size(-1);
   const DimVector batch = batch_dims(A);
   Tensor out;
   {
     NoGradGuard no_grad;
-    const detail::LuFactors f = invertible_lu(op, A, batch);
+    const detail::LuFactors f = invertible_lu(op, A, batch, check);
     Tensor x = eye(n, A.options()).expand({f.lu.size(0), n, n}).contiguous();
     detail::lu_solve_kernel(f.lu, f.pivots, x, /*transpose=*/false);
     out = x.view(A.sizes());
+    if (info) *info = f.info.view(batch).to(A.device());
   }
   if (autograd::needs_grad(A)) {
     // d(A^-1) = -A^-1 dA A^-1, so gA = -X^T g X^T.
@@ -109,6 +114,12 @@ Tensor unsqueeze2(const Tensor& g) { return g.unsqueeze(-1).unsqueeze(-1); }
 
 Tensor linalg_inv(const Tensor& A) { return inv_named("linalg.inv", A); }
 Tensor inverse(const Tensor& A) { return inv_named("inverse", A); }
+
+std::tuple<Tensor, Tensor> linalg_inv_ex(const Tensor& A, bool check_errors) {
+  Tensor info;
+  Tensor inv = inv_named("linalg.inv_ex", A, check_errors, &info);
+  return {inv, info};
+}
 
 Tensor linalg_solve(const Tensor& A, const Tensor& B, bool left) {
   const char* op = "linalg.solve";

@@ -14,6 +14,10 @@ namespace ember {
 
 // --- inverse, solve, determinants (ops/linalg_solve.cpp) ---
 Tensor linalg_inv(const Tensor& A);
+// The _ex forms return info (batch shape, int64: libtorch's is int32): 0, or
+// lu_factor's / cholesky's code for that matrix; they raise for it only when
+// check_errors.
+std::tuple<Tensor, Tensor> linalg_inv_ex(const Tensor& A, bool check_errors = false);
 Tensor inverse(const Tensor& A);
 // X with A X = B (left) or X A = B (!left). B is a batch of vectors when it is
 // 1-d or has A's shape without its last dim; batch dims broadcast.
@@ -28,6 +32,8 @@ Tensor logdet(const Tensor& A);  // log(det): NaN for a negative det, -inf for 0
 // --- Cholesky (ops/linalg_cholesky.cpp) ---
 // L lower triangular with A = L L^T (or U = L^T when upper); reads A's lower triangle.
 Tensor linalg_cholesky(const Tensor& A, bool upper = false);
+std::tuple<Tensor, Tensor> linalg_cholesky_ex(const Tensor& A, bool upper = false,
+                                              bool check_errors = false);  // (L, info)
 Tensor cholesky(const Tensor& A, bool upper = false);
 // X with A X = B, A = L L^T given L (or U^T U given U when upper).
 Tensor cholesky_solve(const Tensor& B, const Tensor& L, bool upper = false);
@@ -46,6 +52,8 @@ std::tuple<Tensor, Tensor> triangular_solve(const Tensor& b, const Tensor& A, bo
 // (LU, pivots): A = P L U packed as LAPACK's getrf, pivots int64 and 1-based.
 // pivot = false is not supported (libtorch has it on CUDA only).
 std::tuple<Tensor, Tensor> linalg_lu_factor(const Tensor& A, bool pivot = true);
+std::tuple<Tensor, Tensor, Tensor> linalg_lu_factor_ex(const Tensor& A, bool pivot = true,
+                                                       bool check_errors = false);  // + info
 // (P, L, U) unpacked from lu_factor's results.
 std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU, const Tensor& pivots,
                                              bool unpack_data = true, bool unpack_pivots = true);
@@ -59,6 +67,17 @@ Tensor lu_solve(const Tensor& b, const Tensor& LU_data, const Tensor& LU_pivots)
 // libtorch's torch::linalg:: spellings.
 namespace linalg {
 inline Tensor inv(const Tensor& A) { return linalg_inv(A); }
+inline std::tuple<Tensor, Tensor> inv_ex(const Tensor& A, bool check_errors = false) {
+  return linalg_inv_ex(A, check_errors);
+}
+inline std::tuple<Tensor, Tensor> cholesky_ex(const Tensor& A, bool upper = false,
+                                              bool check_errors = false) {
+  return linalg_cholesky_ex(A, upper, check_errors);
+}
+inline std::tuple<Tensor, Tensor, Tensor> lu_factor_ex(const Tensor& A, bool pivot = true,
+                                                       bool check_errors = false) {
+  return linalg_lu_factor_ex(A, pivot, check_errors);
+}
 inline Tensor solve(const Tensor& A, const Tensor& B, bool left = true) {
   return linalg_solve(A, B, left);
 }
