@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the linalg_* op files: argument checks, batched copies for the
-// in-place CPU kernels, and the errors raised from their info codes.
+// in-place kernels, the choice of CPU or CUDA kernel, and the errors raised
+// from their info codes.
 #include <algorithm>
 #include <string>
 
