@@ -28,6 +28,7 @@
 #include "ember/core/ops/indexing.h"
 #include "ember/core/ops/linalg.h"
 #include "ember/core/ops/linalg_norms.h"
+#include "ember/core/ops/linalg_solve.h"
 #include "ember/core/ops/linalg_spectral.h"
 #include "ember/core/ops/logical.h"
 #include "ember/core/ops/matmul.h"

@@ -474,6 +474,19 @@ class Tensor {
   Tensor cross(const Tensor& other, std::optional<int64_t> dim = std::nullopt) const;
   Tensor kron(const Tensor& other) const;
 
+  // --- solvers and factorizations (ops/linalg_solve.cpp, linalg_cholesky.cpp, ...) ---
+  Tensor inverse() const;
+  Tensor det() const;
+  std::tuple<Tensor, Tensor> slogdet() const;
+  Tensor logdet() const;
+  Tensor cholesky(bool upper = false) const;
+  Tensor cholesky_solve(const Tensor& input2, bool upper = false) const;
+  Tensor cholesky_inverse(bool upper = false) const;
+  std::tuple<Tensor, Tensor> triangular_solve(const Tensor& A, bool upper = true,
+                                              bool transpose = false,
+                                              bool unitriangular = false) const;
+  Tensor lu_solve(const Tensor& LU_data, const Tensor& LU_pivots) const;
+
   // --- autograd (autograd/tensor_autograd.cpp) ---
   bool requires_grad() const;
   Tensor& requires_grad_(bool requires_grad = true) const;
