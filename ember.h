@@ -38,6 +38,7 @@
 #include "ember/core/ops/reduce.h"
 #include "ember/core/ops/scan.h"
 #include "ember/core/ops/scatter.h"
+#include "ember/core/ops/scatter_views.h"
 #include "ember/core/ops/shape_ops.h"
 #include "ember/core/ops/sort.h"
 #include "ember/core/ops/special_math.h"

@@ -502,6 +502,15 @@ class Tensor {
   Tensor count_nonzero(IntArrayRef dim) const;
   Tensor count_nonzero(std::optional<int64_t> dim = std::nullopt) const;
 
+  // --- writes into views, masked_scatter, fill_diagonal_ (ops/scatter_views.cpp) ---
+  Tensor select_scatter(const Tensor& src, int64_t dim, int64_t index) const;
+  Tensor slice_scatter(const Tensor& src, int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
+                       std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  Tensor diagonal_scatter(const Tensor& src, int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) const;
+  Tensor masked_scatter(const Tensor& mask, const Tensor& source) const;
+  Tensor& masked_scatter_(const Tensor& mask, const Tensor& source) const;
+  Tensor& fill_diagonal_(const Scalar& fill_value, bool wrap = false) const;
+
   // --- autograd (autograd/tensor_autograd.cpp) ---
   bool requires_grad() const;
   Tensor& requires_grad_(bool requires_grad = true) const;
