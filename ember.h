@@ -34,6 +34,7 @@
 #include "ember/core/ops/pad.h"
 #include "ember/core/ops/pointwise_extras.h"
 #include "ember/core/ops/pooling.h"
+#include "ember/core/ops/quantile.h"
 #include "ember/core/ops/range_factories.h"
 #include "ember/core/ops/reduce.h"
 #include "ember/core/ops/scan.h"

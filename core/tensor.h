@@ -511,6 +511,18 @@ class Tensor {
   Tensor& masked_scatter_(const Tensor& mask, const Tensor& source) const;
   Tensor& fill_diagonal_(const Scalar& fill_value, bool wrap = false) const;
 
+  // --- quantiles (ops/quantile.cpp) ---
+  Tensor quantile(const Tensor& q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                  std::string_view interpolation = "linear") const;
+  Tensor quantile(double q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                  std::string_view interpolation = "linear") const;
+  Tensor nanquantile(const Tensor& q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                     std::string_view interpolation = "linear") const;
+  Tensor nanquantile(double q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                     std::string_view interpolation = "linear") const;
+  Tensor nanmedian() const;
+  std::tuple<Tensor, Tensor> nanmedian(int64_t dim, bool keepdim = false) const;
+
   // --- autograd (autograd/tensor_autograd.cpp) ---
   bool requires_grad() const;
   Tensor& requires_grad_(bool requires_grad = true) const;
