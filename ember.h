@@ -16,6 +16,7 @@
 #include "ember/core/ops/activation.h"
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/binary_math.h"
+#include "ember/core/ops/bucketing.h"
 #include "ember/core/ops/calculus.h"
 #include "ember/core/ops/combine.h"
 #include "ember/core/ops/compare.h"
