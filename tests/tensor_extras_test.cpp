@@ -336,6 +336,7 @@ TEST_CASE("cov matches the weighted covariance formula", "[tensor_extras]") {
   // 1-d: the variance, 0-d.
   const Tensor v = cov(tensor({1.0, 2.0, 4.0}, kDouble));
   REQUIRE(v.dim() == 0);
+  REQUIRE(cov(tensor({{1.0, 2.0, 4.0}}, kDouble)).dim() == 0);
   require_values(v, {(std::pow(1 - 7.0 / 3, 2) + std::pow(2 - 7.0 / 3, 2) + std::pow(4 - 7.0 / 3, 2)) / 2});
   // Transposed input (non-contiguous) and integers (float32 result).
   require_values(cov(x.t().contiguous().t()), naive_cov(rows, ones, ones, 1));

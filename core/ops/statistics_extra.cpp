@@ -64,7 +64,7 @@ Tensor cov(const Tensor& self, int64_t correction, const std::optional<Tensor>& 
   centered = x - mean;
   const Tensor weighted = w.defined() ? centered * w : centered;
   const Tensor c = matmul(weighted, centered.t()) / clamp_min(divisor, 0);
-  return self.dim() < 2 ? c.reshape({}) : c;
+  return c.size(0) == 1 ? c.reshape({}) : c;  // one variable: 0-d, as libtorch's squeeze
 }
 
 Tensor corrcoef(const Tensor& self) {

@@ -9,8 +9,9 @@
 namespace ember {
 
 // The covariance of the rows (variables) of a 2-d x over its columns
-// (observations); a 1-d x is one variable (0-d result). fweights: integer
-// repeat counts, aweights: non-negative floating weights, one per observation.
+// (observations); one variable (a 1-d x or a single row) gives a 0-d result.
+// fweights: integer repeat counts, aweights: non-negative floating weights,
+// one per observation.
 // The sum of weights minus `correction` (scaled by the aweights' spread when
 // given) is the divisor. Integer inputs compute in float32.
 Tensor cov(const Tensor& self, int64_t correction = 1, const std::optional<Tensor>& fweights = std::nullopt,
