@@ -487,6 +487,59 @@ class Tensor {
                                               bool unitriangular = false) const;
   Tensor lu_solve(const Tensor& LU_data, const Tensor& LU_pivots) const;
 
+  // --- tensor extras (ops/splitting.cpp, calculus.cpp, shape_ops.cpp, statistics_extra.cpp) ---
+  std::vector<Tensor> tensor_split(int64_t sections, int64_t dim = 0) const;
+  std::vector<Tensor> tensor_split(IntArrayRef indices, int64_t dim = 0) const;
+  std::vector<Tensor> tensor_split(const Tensor& tensor_indices_or_sections, int64_t dim = 0) const;
+  std::vector<Tensor> hsplit(int64_t sections) const;
+  std::vector<Tensor> hsplit(IntArrayRef indices) const;
+  std::vector<Tensor> vsplit(int64_t sections) const;
+  std::vector<Tensor> vsplit(IntArrayRef indices) const;
+  std::vector<Tensor> dsplit(int64_t sections) const;
+  std::vector<Tensor> dsplit(IntArrayRef indices) const;
+  Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> dim = std::nullopt,
+                           std::optional<int64_t> output_size = std::nullopt) const;
+  Tensor repeat_interleave(int64_t repeats, std::optional<int64_t> dim = std::nullopt,
+                           std::optional<int64_t> output_size = std::nullopt) const;
+  Tensor diff(int64_t n = 1, int64_t dim = -1, const std::optional<Tensor>& prepend = std::nullopt,
+              const std::optional<Tensor>& append = std::nullopt) const;
+  Tensor rot90(int64_t k = 1, IntArrayRef dims = {0, 1}) const;
+  Tensor cov(int64_t correction = 1, const std::optional<Tensor>& fweights = std::nullopt,
+             const std::optional<Tensor>& aweights = std::nullopt) const;
+  Tensor corrcoef() const;
+  Tensor nansum(IntArrayRef dim = {}, bool keepdim = false,
+                std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor nanmean(IntArrayRef dim = {}, bool keepdim = false,
+                 std::optional<ScalarType> dtype = std::nullopt) const;
+  std::tuple<Tensor, Tensor> aminmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor count_nonzero(IntArrayRef dim) const;
+  Tensor count_nonzero(std::optional<int64_t> dim = std::nullopt) const;
+
+  // --- writes into views, masked_scatter, fill_diagonal_ (ops/scatter_views.cpp) ---
+  Tensor select_scatter(const Tensor& src, int64_t dim, int64_t index) const;
+  Tensor slice_scatter(const Tensor& src, int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
+                       std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  Tensor diagonal_scatter(const Tensor& src, int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) const;
+  Tensor masked_scatter(const Tensor& mask, const Tensor& source) const;
+  Tensor& masked_scatter_(const Tensor& mask, const Tensor& source) const;
+  Tensor& fill_diagonal_(const Scalar& fill_value, bool wrap = false) const;
+
+  // --- quantiles (ops/quantile.cpp) ---
+  Tensor quantile(const Tensor& q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                  std::string_view interpolation = "linear") const;
+  Tensor quantile(double q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                  std::string_view interpolation = "linear") const;
+  Tensor nanquantile(const Tensor& q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                     std::string_view interpolation = "linear") const;
+  Tensor nanquantile(double q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                     std::string_view interpolation = "linear") const;
+  Tensor nanmedian() const;
+  std::tuple<Tensor, Tensor> nanmedian(int64_t dim, bool keepdim = false) const;
+
+  // --- counting (ops/bucketing.cpp) ---
+  Tensor bincount(const std::optional<Tensor>& weights = std::nullopt, int64_t minlength = 0) const;
+  Tensor histc(int64_t bins = 100, const Scalar& min = 0, const Scalar& max = 0) const;
+
   // --- autograd (autograd/tensor_autograd.cpp) ---
   bool requires_grad() const;
   Tensor& requires_grad_(bool requires_grad = true) const;

@@ -1,4 +1,4 @@
-// flip, roll, repeat, tril, triu as compositions of differentiable ops, so
+// flip, roll, repeat, tril, triu, rot90 as compositions of differentiable ops, so
 // each gets its gradient (and double backward) from the ops it calls.
 #include "ember/core/ops/shape_ops.h"
 
@@ -89,10 +89,24 @@ Tensor triu(const Tensor& x, int64_t k) {
   return where(triangle_mask("triu", x, k, false), x, zeros({}, x.options().device(kCPU)));
 }
 
+Tensor rot90(const Tensor& x, int64_t k, IntArrayRef dims) {
+  EMBER_CHECK(dims.size() == 2, "rot90: expected 2 dims, got ", dims);
+  EMBER_CHECK(x.dim() >= 2, "rot90: expected a tensor with at least 2 dims, got shape ", x.sizes());
+  const int64_t d0 = wrap(dims[0], x, "rot90"), d1 = wrap(dims[1], x, "rot90");
+  EMBER_CHECK(d0 != d1, "rot90: the two dims must differ, got ", dims);
+  switch (((k % 4) + 4) % 4) {
+    case 1: return flip(x, {d1}).transpose(d0, d1);
+    case 2: return flip(x, {d0, d1});
+    case 3: return flip(x, {d0}).transpose(d0, d1);
+    default: return x.clone();
+  }
+}
+
 Tensor Tensor::flip(IntArrayRef dims) const { return ember::flip(*this, dims); }
 Tensor Tensor::roll(IntArrayRef shifts, IntArrayRef dims) const { return ember::roll(*this, shifts, dims); }
 Tensor Tensor::repeat(IntArrayRef repeats) const { return ember::repeat(*this, repeats); }
 Tensor Tensor::tril(int64_t diagonal) const { return ember::tril(*this, diagonal); }
 Tensor Tensor::triu(int64_t diagonal) const { return ember::triu(*this, diagonal); }
+Tensor Tensor::rot90(int64_t k, IntArrayRef dims) const { return ember::rot90(*this, k, dims); }
 
 }  // namespace ember

@@ -1,6 +1,6 @@
 #pragma once
 // Shape ops that copy, written with differentiable ops (index_select, cat,
-// expand, reshape, where): flip, roll, repeat, tril, triu.
+// expand, reshape, where): flip, roll, repeat, tril, triu, rot90.
 #include "ember/core/tensor.h"
 
 namespace ember {
@@ -16,5 +16,7 @@ Tensor repeat(const Tensor& x, IntArrayRef repeats);
 // (>= k) kept, the others 0.
 Tensor tril(const Tensor& x, int64_t diagonal = 0);
 Tensor triu(const Tensor& x, int64_t diagonal = 0);
+// Rotates by k quarter turns in the plane of dims, from dims[0] towards dims[1].
+Tensor rot90(const Tensor& x, int64_t k = 1, IntArrayRef dims = {0, 1});
 
 }  // namespace ember
