@@ -347,20 +347,40 @@ TEST_CASE("linalg_matrix_power multiplies A by itself n times; n = 0 is the iden
   auto fn = [](const tensor_list& in) { return linalg::matrix_power(in[0], 5); };
   REQUIRE_GRADCHECK(gradcheck(fn, {X}));
   REQUIRE_GRADCHECK(gradgradcheck(fn, {X}));
-  REQUIRE_THROWS_WITH(linalg_matrix_power(A, -1),
-                      Catch::Contains("linalg.matrix_power: negative powers need linalg_inv"));
+  // A^-n = (A^-1)^n: A^-3 A^3 = I.
+  REQUIRE(max_diff(matmul(linalg_matrix_power(A, -3), linalg_matrix_power(A, 3)),
+                   eye(3, kDouble).expand({2, 3, 3})) < 1e-10);
+  REQUIRE_GRADCHECK(gradcheck([](const tensor_list& in) { return linalg::matrix_power(in[0], -2); },
+                              {X}));
   REQUIRE_THROWS_WITH(linalg_matrix_power(zeros({2, 3}), 2),
                       Catch::Contains("linalg.matrix_power: expected square matrices, got shape [2, 3]"));
 }
 
-TEST_CASE("linalg_cond is s_max / s_min (p = -2: s_min / s_max); other p are refused",
+TEST_CASE("linalg_cond is s_max / s_min (p = -2: s_min / s_max), else ||A|| ||A^-1||",
           "[linalg_spectral]") {
   const Tensor A = matmul(matmul(rotation(0.2), diag(tensor({4.0, 0.5}, kDouble))), rotation(1.0));
   require_values(linalg_cond(A), {8}, 1e-13);
   require_values(linalg::cond(A, -2), {0.125}, 1e-13);
   const Tensor X = randn({3, 3}, kDouble).requires_grad_();
   REQUIRE_GRADCHECK(gradcheck([](const tensor_list& in) { return linalg_cond(in[0]); }, {X}));
-  REQUIRE_THROWS_WITH(linalg_cond(A, 1), Catch::Contains("linalg.cond: p = 1 needs an inverse"));
+
+  // B = [[2, 1], [0, 4]], B^-1 = [[1/2, -1/8], [0, 1/4]]: column sums 2, 5 and
+  // 1/2, 3/8; row sums 3, 4 and 5/8, 1/4; squares 21 and 21/64; singular values
+  // of B: s1 s2 = 8, s1^2 + s2^2 = 21, so s1 + s2 = sqrt(37).
+  const Tensor B = tensor({{2.0, 1.0}, {0.0, 4.0}}, kDouble);
+  require_values(linalg_cond(B, 1), {5 * 0.5}, 1e-14);
+  require_values(linalg_cond(B, -1), {2 * 0.375}, 1e-14);
+  require_values(linalg_cond(B, INFINITY), {4 * 0.625}, 1e-14);
+  require_values(linalg_cond(B, -INFINITY), {3 * 0.25}, 1e-14);
+  require_values(linalg_cond(B, "fro"), {std::sqrt(21.0) * std::sqrt(21.0 / 64)}, 1e-14);
+  require_values(linalg::cond(B, "nuc"), {std::sqrt(37.0) * std::sqrt(37.0) / 8}, 1e-12);
+  require_values(linalg_cond(stack({B, zeros({2, 2}, kDouble)}), 1), {2.5, INFINITY});
+  REQUIRE_GRADCHECK(gradcheck([](const tensor_list& in) { return linalg_cond(in[0], "fro"); }, {X}));
+
+  REQUIRE_THROWS_WITH(linalg_cond(A, 3), Catch::Contains("linalg.cond: p must be one of"));
+  REQUIRE_THROWS_WITH(linalg_cond(A, "max"), Catch::Contains("linalg.cond: p must be one of"));
+  REQUIRE_THROWS_WITH(linalg_cond(zeros({2, 3}, kDouble), 1),
+                      Catch::Contains("linalg.cond: expected square matrices"));
 }
 
 TEST_CASE("decompositions of empty matrices and empty batches have the right shapes",

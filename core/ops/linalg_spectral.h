@@ -44,11 +44,16 @@ Tensor pinverse(const Tensor& A, double rcond = 1e-15);
 Tensor linalg_matrix_rank(const Tensor& A, std::optional<double> atol = std::nullopt,
                           std::optional<double> rtol = std::nullopt, bool hermitian = false);
 Tensor linalg_matrix_rank(const Tensor& A, double tol, bool hermitian = false);  // atol = tol
-// A^n by repeated squaring; n >= 0 only (a negative n needs an inverse).
+// A^n by repeated squaring; a negative n powers A's inverse.
 Tensor linalg_matrix_power(const Tensor& A, int64_t n);
-// The 2-norm condition number s_max / s_min (p = -2: s_min / s_max); other p
-// need an inverse and are refused.
+// The condition number: for p = 2 (the default) s_max / s_min, p = -2 s_min /
+// s_max; for p = 1, -1, inf, -inf, "fro" or "nuc" ||A|| ||A^-1|| in that
+// matrix norm (A square; inf where A is singular).
 Tensor linalg_cond(const Tensor& A, std::optional<Scalar> p = std::nullopt);
+Tensor linalg_cond(const Tensor& A, std::string_view p);
+inline Tensor linalg_cond(const Tensor& A, const char* p) {
+  return linalg_cond(A, std::string_view(p));
+}
 // The least-squares solution X of A X = B with the smallest norm, from the
 // SVD of A (singular values <= rcond * largest dropped; rcond defaults to
 // eps(dtype) * max(m, n)). B: (*, m, k), or (*, m) for one right-hand side;
@@ -98,6 +103,8 @@ inline std::tuple<Tensor, Tensor, Tensor, Tensor> lstsq(
 inline Tensor cond(const Tensor& A, std::optional<Scalar> p = std::nullopt) {
   return linalg_cond(A, p);
 }
+inline Tensor cond(const Tensor& A, std::string_view p) { return linalg_cond(A, p); }
+inline Tensor cond(const Tensor& A, const char* p) { return linalg_cond(A, std::string_view(p)); }
 }  // namespace linalg
 
 }  // namespace ember

@@ -1,12 +1,15 @@
 // What is built on the decompositions, composed of ember ops: pinv,
 // matrix_rank, cond, matrix_power, lstsq. Autograd comes from the ops they call.
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/compare.h"
 #include "ember/core/ops/factory.h"
+#include "ember/core/ops/linalg_norms.h"
+#include "ember/core/ops/linalg_solve.h"
 #include "ember/core/ops/linalg_spectral.h"
 #include "ember/core/ops/matmul.h"
 #include "ember/core/ops/reduce.h"
@@ -89,8 +92,7 @@ Tensor linalg_matrix_rank(const Tensor& A, double tol, bool hermitian) {
 
 Tensor linalg_matrix_power(const Tensor& A, int64_t n) {
   check_square("linalg.matrix_power", A);
-  EMBER_CHECK(n >= 0, "linalg.matrix_power: negative powers need linalg_inv, which ember does "
-                      "not have yet (n = ", n, ")");
+  if (n < 0) return linalg_matrix_power(linalg_inv(A), -n);
   // A^0: the identity, with a zero gradient for A (as libtorch's).
   if (n == 0) return where(zeros(A.sizes(), A.options().dtype(kBool)), A, eye(A.size(-1), A.options()));
   Tensor result, base = A;
@@ -102,15 +104,36 @@ Tensor linalg_matrix_power(const Tensor& A, int64_t n) {
   }
 }
 
+namespace {
+
+// ||A|| ||A^-1|| in a norm other than the 2-norm; inf where A is singular (as libtorch).
+template <typename Order>
+Tensor cond_by_inverse(const Tensor& A, const Order& order) {
+  check_square("linalg.cond", A);
+  const auto [inverse, info] = linalg_inv_ex(A);
+  const Tensor value = linalg_matrix_norm(A, order) * linalg_matrix_norm(inverse, order);
+  return where(info != 0, full({}, std::numeric_limits<double>::infinity(), value.options()), value);
+}
+
+}  // namespace
+
 Tensor linalg_cond(const Tensor& A, std::optional<Scalar> p) {
-  check_cpu("linalg.cond", A);
   const double order = p ? p->toDouble() : 2.0;
-  EMBER_CHECK(order == 2 || order == -2, "linalg.cond: p = ", order,
-              " needs an inverse (linalg_inv), which ember does not have yet; p = 2, -2 and "
-              "none are supported");
+  if (order != 2 && order != -2) {
+    EMBER_CHECK(std::abs(order) == 1 || std::isinf(order), "linalg.cond: p must be one of 2, -2, 1, -1, inf, -inf, "
+                "\"fro\" or \"nuc\", got ", order);
+    return cond_by_inverse(A, Scalar(order));
+  }
+  check_cpu("linalg.cond", A);
   const Tensor s = linalg_svdvals(A);
   const Tensor largest = amax(s, {-1}), smallest = amin(s, {-1});
   return order == 2 ? largest / smallest : smallest / largest;
+}
+
+Tensor linalg_cond(const Tensor& A, std::string_view p) {
+  EMBER_CHECK(p == "fro" || p == "nuc", "linalg.cond: p must be one of 2, -2, 1, -1, inf, -inf, "
+              "\"fro\" or \"nuc\", got \"", p, "\"");
+  return cond_by_inverse(A, p);
 }
 
 std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(const Tensor& A, const Tensor& B,
