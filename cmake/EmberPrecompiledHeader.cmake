@@ -7,7 +7,8 @@
 # when told to tolerate it.
 function(ember_precompile_headers target)
   target_precompile_headers(${target} PRIVATE ${ARGN})
-  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wno-init-list-lifetime>)
+  target_compile_options(${target} PRIVATE
+    $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-Wno-init-list-lifetime>)
   if(CCACHE_PROGRAM)
     set_target_properties(${target} PROPERTIES CXX_COMPILER_LAUNCHER
       "${CMAKE_COMMAND};-E;env;CCACHE_SLOPPINESS=pch_defines,time_macros;${CCACHE_PROGRAM}")

@@ -16,12 +16,17 @@ class ArrayRef {
   constexpr ArrayRef(const T& one) : data_(&one), size_(1) {}  // NOLINT: implicit as libtorch
   constexpr ArrayRef(const T* data, size_t size) : data_(data), size_(size) {}
   // A braced list lives until the end of the full expression, which is as
-  // long as an argument needs; GCC warns about the pattern regardless.
+  // long as an argument needs; GCC warns about the pattern regardless (clang
+  // has no such warning, and would warn about the unknown name).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
   constexpr ArrayRef(std::initializer_list<T> list)  // NOLINT
       : data_(list.begin()), size_(list.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
   ArrayRef(const std::vector<T>& v) : data_(v.data()), size_(v.size()) {}  // NOLINT
   template <typename Container,
             typename = decltype(std::declval<const Container&>().data()),

@@ -4,6 +4,8 @@
 // and double backward come for free.
 #include "ember/core/ops/dropout.h"
 
+#include <tuple>
+
 #include "ember/core/generator.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
@@ -35,7 +37,10 @@ Tensor keep_mask(const Tensor& x, IntArrayRef shape, double p) {
   dispatch_floating(x.scalar_type(), "dropout", [&]<typename T>() {
     using Draw = philox::DropoutMaskDraw<T>;
     const uint64_t blocks = philox::blocks_for<Draw>(static_cast<uint64_t>(n));
-    const auto [seed, base] = default_generator(x.device()).reserve(blocks);
+    // Named variables, not a structured binding: the lambda below captures
+    // them, which clang 14 refuses for bindings.
+    uint64_t seed, base;
+    std::tie(seed, base) = default_generator(x.device()).reserve(blocks);
     const Draw draw{static_cast<float>(1 - p), static_cast<T>(1 / (1 - p))};
     T* m = mask.data_ptr<T>();
     parallel_for(0, static_cast<int64_t>(blocks), 2048, [&](int64_t b0, int64_t b1) {

@@ -4,6 +4,7 @@
 // and on CUDA, and each device's generator advances by the same blocks.
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 #include "ember/autograd/function.h"
 #include "ember/core/memory_overlap.h"
@@ -22,7 +23,10 @@ template <typename T, typename Draw>
 void fill_cpu(Tensor& t, const Draw& draw) {
   const int64_t n = t.numel();
   const uint64_t blocks = philox::blocks_for<Draw>(static_cast<uint64_t>(n));
-  const auto [seed, base] = default_generator(t.device()).reserve(blocks);
+  // Named variables, not a structured binding: the lambda below captures
+    // them, which clang 14 refuses for bindings.
+    uint64_t seed, base;
+    std::tie(seed, base) = default_generator(t.device()).reserve(blocks);
   T* p = t.data_ptr<T>();
   parallel_for(0, static_cast<int64_t>(blocks), 1024, [&](int64_t b0, int64_t b1) {
     for (int64_t b = b0; b < b1; ++b) {

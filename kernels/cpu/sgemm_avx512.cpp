@@ -8,6 +8,7 @@
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 #include "ember/core/parallel.h"
@@ -199,7 +200,9 @@ void sgemm_avx512(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float>
   threads = 1;
 #endif
   if (threads == 1) return gemm_block(0, m, 0, n, k, alpha, a, b, beta, c, ldc);
-  const auto [tm, tn] = thread_grid(m, n, k, threads);
+  // Not a structured binding: the OpenMP region captures tn, which clang 14 refuses.
+  int tm, tn;
+  std::tie(tm, tn) = thread_grid(m, n, k, threads);
   const int64_t row_tiles = (m + kMR - 1) / kMR, col_tiles = (n + kNR - 1) / kNR;
   const int64_t rows_per = (row_tiles + tm - 1) / tm * kMR,
                 cols_per = (col_tiles + tn - 1) / tn * kNR;

@@ -76,7 +76,7 @@ class Parser {
       skip_whitespace();
       expect(':');
       JsonValue member = parse_value(depth + 1);
-      v.object.emplace_back(std::move(key), std::move(member));
+      v.object.push_back({std::move(key), std::move(member)});
       skip_whitespace();
       if (peek() == ',' && !at_end()) {
         ++pos_;

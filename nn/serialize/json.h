@@ -8,10 +8,11 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace ember::serialize {
+
+struct JsonMember;  // an object's key and value, defined below JsonValue
 
 struct JsonValue {
   enum class Kind { Null, Bool, Number, String, Array, Object };
@@ -19,11 +20,18 @@ struct JsonValue {
   bool boolean = false;
   std::string text;  // a String's value, or a Number's literal as written
   std::vector<JsonValue> array;
-  std::vector<std::pair<std::string, JsonValue>> object;  // in document order
+  // A named struct, not std::pair<std::string, JsonValue>: a pair cannot be
+  // instantiated while JsonValue is still incomplete, which clang refuses.
+  std::vector<JsonMember> object;  // in document order
 
   // A Number written as a non-negative integer that fits in uint64_t.
   std::optional<uint64_t> as_uint64() const;
   const JsonValue* find(std::string_view key) const;  // Object member, or nullptr
+};
+
+struct JsonMember {
+  std::string key;
+  JsonValue value;
 };
 
 const char* json_kind_name(JsonValue::Kind kind);  // "object", "string", ...
