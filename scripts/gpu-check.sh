@@ -2,15 +2,18 @@
 # The GPU check, in one call on the GPU machine (nvcc, CMake, ninja, Python
 # with nvidia-cudnn-cu13; no Debian packages, no network): builds for sm_90
 # with cuDNN from the Python package, runs the CUDA tests (they must run, not
-# skip), the CUDA benchmarks and the CPU tests, and writes logs and a summary.
+# skip), compute-sanitizer's memcheck over the "[memcheck]" subset, the
+# tensors past 2^31 elements ("[huge]"), the CUDA benchmarks and the CPU
+# tests, and writes logs and a summary with a verdict line per stage.
 #
 #   scripts/gpu-check.sh [OUT_DIR]     (default: $OUT, else build-gpu/check)
 #
 # Beforehand, on a machine with the Debian packages: scripts/vendor-headers.sh
 # (fills the git-ignored .deps/, which must travel with the checkout).
-# Budget: 570 s in all (EMBER_GPU_CHECK_BUDGET); each stage has its own limit.
-# It writes six files (the device tool brings back at most eight):
-# summary.txt, build.log, ctest.log, cuda-tests.log, benchmarks.log, sanitizer.log.
+# Budget: 540 s in all (EMBER_GPU_CHECK_BUDGET); each stage has its own limit,
+# and the limits add up to the budget. It writes seven files (the device tool
+# brings back at most eight): summary.txt, build.log, ctest.log,
+# cuda-tests.log, huge.log, benchmarks.log, sanitizer.log.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
@@ -19,18 +22,21 @@ mkdir -p "$out" && out=$(cd "$out" && pwd)
 build_dir=${EMBER_GPU_BUILD_DIR:-build-gpu}
 jobs=$(nproc)
 summary=$out/summary.txt
-for log in "$summary" "$out"/{build,ctest,cuda-tests,benchmarks,sanitizer}.log; do : >"$log"; done
+for log in "$summary" "$out"/{build,ctest,cuda-tests,huge,benchmarks,sanitizer}.log; do : >"$log"; done
 failed=0
 
-# The device call's limit is 600 s; the script stops itself before that so
-# that its summary is written whatever happens.
-budget=${EMBER_GPU_CHECK_BUDGET:-570}
+# The device call's limit is 600 s; the script stops itself well before that
+# (under 9 minutes) so that its summary is written whatever happens.
+budget=${EMBER_GPU_CHECK_BUDGET:-540}
+. scripts/memcheck-verdict.sh
 line_buffered=()
 if command -v stdbuf >/dev/null; then line_buffered=(stdbuf -oL -eL); fi
 note() { echo "$*" | tee -a "$summary"; }
 # stage NAME LIMIT_S LOG COMMAND...: runs COMMAND into LOG, line-buffered (a
 # killed program keeps what it printed), with LIMIT_S or the time left,
-# whichever is shorter; notes the result. Skipped when under 15 s are left.
+# whichever is shorter; notes the verdict ("ok", or "FAILED" with the exit
+# status; a stage stopped by its limit exits 124). Not run, and failed, when
+# under 15 s are left.
 stage() {
   local name=$1 limit=$2 log=$3 start rc left
   shift 3
@@ -44,8 +50,8 @@ stage() {
   start=$(date +%s)
   timeout "$limit" "${line_buffered[@]}" "$@" >>"$log" 2>&1
   rc=$?
-  note "$(printf '%-12s %s (exit %d, %ds)' "$name" "$([ $rc -eq 0 ] && echo ok || echo FAILED)" \
-    "$rc" "$(($(date +%s) - start))")"
+  note "$(printf '%-12s %s (exit %d%s, %ds)' "$name" "$([ $rc -eq 0 ] && echo ok || echo FAILED)" \
+    "$rc" "$([ $rc -eq 124 ] && echo ': time limit')" "$(($(date +%s) - start))")"
   [ $rc -eq 0 ] || failed=1
   return $rc
 }
@@ -71,53 +77,61 @@ note "nvcc: $("$nvcc" --version | tail -n 1); cuDNN root: $cudnn_root"
 # cuDNN 9 loads its sub-libraries (libcudnn_ops.so.9, ...) by name at run time.
 export LD_LIBRARY_PATH=$cudnn_root/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
-stage configure 60 "$out/build.log" cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+stage configure 30 "$out/build.log" cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DEMBER_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_COMPILER="$nvcc" \
   -DCUDNN_ROOT="$cudnn_root" &&
   stage build 240 "$out/build.log" cmake --build "$build_dir" --parallel "$jobs"
 built=$?
 
-# GPU work first: the CUDA tests, then the CUDA benchmarks, then the CPU
-# tests (which CI runs too; the consumer builds are left out), in case the
-# time runs short. The CPU-only benchmarks are not run: their targets are
-# for the 2-core CPU machine.
+# GPU work first, in case the time runs short: the CUDA tests, the memcheck
+# subset, the huge tensors, the trainer's CUDA tests, the CUDA benchmarks;
+# then the CPU tests (which CI runs too; the consumer builds are left out).
+# The CPU-only benchmarks are not run: their targets are for the 2-core CPU
+# machine. Limits (s): configure 30 + build 240 + cuda-tests 75 + memcheck 60
+# + huge 30 + trainer-cuda 20 + benchmarks 20 + 20 + 15 + ctest 30 = 540.
 if [ $built -eq 0 ]; then
-  # A skip (exit 77, no device) is a failure here.
-  stage cuda-tests 170 "$out/cuda-tests.log" "$build_dir/tests/cuda/ember_cuda_tests" --durations yes
+  cuda_tests=$build_dir/tests/cuda/ember_cuda_tests
+  # A skip (exit 77, no device) is a failure here. "[huge]" is hidden ("[.]").
+  stage cuda-tests 75 "$out/cuda-tests.log" "$cuda_tests" --durations yes
   note "cuda tests: $(grep -E '^(All tests passed|test cases:|[a-z_]+: SKIPPED)' \
     "$out/cuda-tests.log" | tail -n 1)"
+  # compute-sanitizer's memcheck over the "[memcheck]" subset: every kernel
+  # family on small shapes (tests/cuda/memcheck_test.cpp), sized to finish
+  # well inside its limit. Its verdict comes from the log, whatever the exit
+  # code (compute-sanitizer's own is set only when the program exits
+  # normally): the run must reach its ERROR SUMMARY with 0 errors and report
+  # no Invalid access or ERROR; a run stopped by its limit fails.
+  sanitizer=$(command -v compute-sanitizer || echo "$(dirname "$nvcc")/compute-sanitizer")
+  if [ -x "$sanitizer" ]; then
+    stage memcheck 60 "$out/sanitizer.log" "$sanitizer" --tool memcheck --error-exitcode 3 \
+      "$cuda_tests" "[memcheck]" --durations yes
+    verdict=$(memcheck_verdict "$out/sanitizer.log") || failed=1
+    note "memcheck log: $verdict ($(grep -c ' s: ' "$out/sanitizer.log") test cases finished)"
+  else
+    note "memcheck     FAILED: no compute-sanitizer next to nvcc"
+    failed=1
+  fi
+  # Tensors over 2^31 elements (int64 indexing in each kernel family), about
+  # 20 GB of device memory: their own stage and limit.
+  stage huge 30 "$out/huge.log" "$cuda_tests" "[huge]" --durations yes
+  note "huge tests: $(grep -E '^(All tests passed|test cases:|No test cases matched)' \
+    "$out/huge.log" | tail -n 1)"
   if [ -x "$build_dir/tests/trainer/trainer_cuda_tests" ]; then
     echo "=== trainer_cuda_tests" >>"$out/cuda-tests.log"
-    stage trainer-cuda 60 "$out/cuda-tests.log" "$build_dir/tests/trainer/trainer_cuda_tests"
+    stage trainer-cuda 20 "$out/cuda-tests.log" "$build_dir/tests/trainer/trainer_cuda_tests"
     note "trainer cuda tests: $(grep -E '^(All tests passed|test cases:|[a-z_]+: SKIPPED)' \
       "$out/cuda-tests.log" | tail -n 1)"
   fi
   # cuda_ops, cuda_nn_ops (our pooling and batch norm against cuDNN's), then
-  # train_step (CPU and CUDA rows).
-  for name in cuda_ops cuda_nn_ops train_step; do
+  # train_step (CPU and CUDA rows), each with its limit.
+  for bench_limit in cuda_ops:20 cuda_nn_ops:20 train_step:15; do
+    name=${bench_limit%%:*}
     bench=$build_dir/benchmarks/$name
-    [ -x "$bench" ] || { note "$name: not built"; failed=1; continue; }
+    [ -x "$bench" ] || { note "$(printf '%-12s FAILED: not built' "$name")"; failed=1; continue; }
     echo "=== $name" >>"$out/benchmarks.log"
-    stage "$name" 60 "$out/benchmarks.log" "$bench"
+    stage "$name" "${bench_limit##*:}" "$out/benchmarks.log" "$bench"
   done
-  # compute-sanitizer's memcheck over the CUDA tests, for what time is left
-  # (it runs them many times slower): out-of-bounds and misaligned accesses in
-  # kernels that had never run before. Not finishing is not a failure. Left
-  # out: the cuDNN tests (cuDNN's own kernels, and hundreds of Find calls
-  # that would take all the time) and the deliberately failing 1 PiB cudaMalloc.
-  sanitizer=$(command -v compute-sanitizer || echo "$(dirname "$nvcc")/compute-sanitizer")
-  if [ -x "$sanitizer" ]; then
-    before=$failed
-    stage memcheck 90 "$out/sanitizer.log" "$sanitizer" --tool memcheck --error-exitcode 3 \
-      "$build_dir/tests/cuda/ember_cuda_tests" "~[cudnn]~*impossible request*" --durations yes
-    rc=$?
-    [ $rc -ne 124 ] || failed=$before
-    note "memcheck: $(grep -E 'ERROR SUMMARY' "$out/sanitizer.log" | tail -n 1)" \
-      "$(grep -c ' s: ' "$out/sanitizer.log") test cases finished"
-  else
-    note "memcheck: no compute-sanitizer next to nvcc"
-  fi
-  stage ctest 120 "$out/ctest.log" ctest --test-dir "$build_dir" --output-on-failure \
+  stage ctest 30 "$out/ctest.log" ctest --test-dir "$build_dir" --output-on-failure \
     --parallel "$jobs" --timeout 100 --label-exclude 'cuda|consumer'
   note "ctest (CPU tests, no consumer builds): $(grep -E 'tests passed|tests failed' \
     "$out/ctest.log" | tail -n 1)"

@@ -96,10 +96,10 @@ TEST_CASE("backends switches default to PyTorch's and can be set", "[bench_cache
 TEST_CASE("cudnn batch norm: off by default, and never for CPU tensors", "[bench_cache]") {
   CHECK_FALSE(backends::cudnn::batch_norm_enabled());
   const Tensor x = ones({2, 3, 4});
-  CHECK_FALSE(cuda::cudnn_batch_norm_applies(x, {}, {}));
+  CHECK_FALSE(cuda::cudnn_batch_norm_applies(x, 1e-5, {}, {}));
   backends::cudnn::set_batch_norm_enabled(true);
   CHECK(backends::cudnn::batch_norm_enabled());
-  CHECK_FALSE(cuda::cudnn_batch_norm_applies(x, {}, {}));
+  CHECK_FALSE(cuda::cudnn_batch_norm_applies(x, 1e-5, {}, {}));
   // Without a device the op keeps to the CPU kernels: values as with the switch off.
   const Tensor y = batch_norm(x * arange(24, kFloat).view({2, 3, 4}), {}, {}, {}, {}, true, 0.1,
                               1e-5);

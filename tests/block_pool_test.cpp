@@ -331,6 +331,50 @@ TEST_CASE("block_pool: out of memory frees the cached segments and retries once,
   pool.deallocate(after);
 }
 
+TEST_CASE("block_pool: a reserved limit refuses segments past it like a full device, after "
+          "returning the cache, and names itself in the Error",
+          "[block_pool]") {
+  FakeDevice device;
+  BlockPool pool(device, "fake:0");
+  CHECK(pool.reserved_limit() == BlockPool::kNoLimit);
+  pool.set_reserved_limit(44 * MiB);
+  CHECK(pool.reserved_limit() == 44 * MiB);
+  void* keep = pool.allocate(12 * MiB, 0);  // its own 12 MiB segment
+  pool.deallocate(pool.allocate(20 * MiB, 0));  // 20 MiB more, cached: 32 reserved
+  // 22 MiB fits no cached block, and 32 + 22 > 44: the cache goes, then 12 + 22 fits.
+  void* z = pool.allocate(22 * MiB, 0);
+  REQUIRE(z != nullptr);
+  CHECK(device.refused == 0);  // the limit refused, not the device
+  ember::MemoryStats s = pool.stats();
+  CHECK(s.num_system_frees == 1);
+  CHECK(s.reserved_bytes == 34 * MiB);
+  // 12 MiB more would reserve 46 MiB, and nothing is cached to give back.
+  REQUIRE_THROWS_WITH(pool.allocate(12 * MiB, 0),
+                      Catch::Contains("fake:0: out of memory") &&
+                          Catch::Contains("reserved 35651584 bytes") &&
+                          Catch::Contains("reserved limit 46137344 bytes"));
+  CHECK(device.refused == 0);
+  CHECK(pool.stats().allocated_bytes == 34 * MiB);  // the failure changed nothing
+  // Exactly the limit is allowed: 34 + 10 = 44.
+  void* edge = pool.allocate(10 * MiB, 0);
+  CHECK(pool.stats().reserved_bytes == 44 * MiB);
+  pool.deallocate(edge);
+  // A small request's 2 MiB segment: the cached 10 MiB goes back first.
+  void* small = pool.allocate(1 * KiB, 0);
+  CHECK(pool.stats().reserved_bytes == 36 * MiB);
+  CHECK(pool.stats().num_system_frees == 2);
+  // A limit under what is reserved frees nothing; it only refuses new segments.
+  pool.set_reserved_limit(1 * MiB);
+  CHECK(pool.stats().reserved_bytes == 36 * MiB);
+  CHECK_THROWS_WITH(pool.allocate(3 * MiB, 0), Catch::Contains("reserved limit 1048576 bytes"));
+  void* reuse = pool.allocate(2 * KiB, 0);  // the small segment's free tail: no new segment
+  CHECK(reuse != nullptr);
+  pool.set_reserved_limit(BlockPool::kNoLimit);
+  void* big = pool.allocate(100 * MiB, 0);  // lifted: allowed again
+  CHECK(big != nullptr);
+  for (void* p : {keep, z, small, reuse, big}) pool.deallocate(p);
+}
+
 TEST_CASE("block_pool: owns tells live blocks; freeing a foreign pointer is an error",
           "[block_pool]") {
   FakeDevice device;

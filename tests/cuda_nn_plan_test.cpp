@@ -7,10 +7,14 @@
 #include <catch2/catch.hpp>
 
 #include <ember/kernels/common/pooling_functors.h>
+#include <ember/kernels/cuda/cudnn_batch_norm.h>
 #include <ember/kernels/cuda/normalization_plan.h>
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -224,4 +228,31 @@ TEST_CASE("cuda nn plan: max_pool_span walks exactly the window positions inside
                     padded_end - start);
               CHECK(functors::avg_pool_span(o, in, kernel, stride, pad, false).factor == inside);
             }
+}
+
+// Note in kernels/cuda/cudnn_batch_norm.h: cuDNN would give NaN where var + eps
+// is 0 (or flushed to 0 in float32); ember's kernels take those.
+TEST_CASE("cuda nn plan: batch norm goes to cuDNN only for an eps no constant channel turns "
+          "into NaN, float dtypes and int-sized shapes",
+          "[cuda_nn]") {
+  const double flt_min = std::numeric_limits<float>::min();
+  CHECK(kCudnnBatchNormMinEps == flt_min);
+  for (ScalarType t : {kFloat, kDouble}) {
+    CHECK(cudnn_batch_norm_takes(t, {4, 3, 5, 5}, 1e-5));
+    CHECK(cudnn_batch_norm_takes(t, {4, 3, 5, 5}, flt_min));
+    CHECK(cudnn_batch_norm_takes(t, {2, 3}, 1.0));
+    CHECK_FALSE(cudnn_batch_norm_takes(t, {4, 3, 5, 5}, 0.0));
+    CHECK_FALSE(cudnn_batch_norm_takes(t, {4, 3, 5, 5}, flt_min / 2));  // a float32 denormal
+    CHECK_FALSE(cudnn_batch_norm_takes(t, {4, 3, 5, 5}, 1e-300));       // 0 in float32
+    CHECK_FALSE(cudnn_batch_norm_takes(t, {4, 3, 5, 5}, -1e-5));
+    CHECK_FALSE(cudnn_batch_norm_takes(t, {4, 3, 5, 5}, std::nan("")));
+    CHECK_FALSE(cudnn_batch_norm_takes(t, {0, 3, 5}, 1e-5));  // empty
+  }
+  CHECK_FALSE(cudnn_batch_norm_takes(kLong, {4, 3, 5}, 1e-5));
+  CHECK_FALSE(cudnn_batch_norm_takes(kBool, {4, 3, 5}, 1e-5));
+  // cuDNN's legacy calls take int sizes.
+  CHECK(cudnn_batch_norm_takes(kFloat, {1, 1, INT_MAX}, 1e-5));
+  CHECK_FALSE(cudnn_batch_norm_takes(kFloat, {1, 1, int64_t{INT_MAX} + 1}, 1e-5));
+  CHECK_FALSE(cudnn_batch_norm_takes(kFloat, {int64_t{INT_MAX} + 1, 1}, 1e-5));
+  CHECK_FALSE(cudnn_batch_norm_takes(kFloat, {2, 2, int64_t{1} << 30}, 1e-5));  // numel 2^32
 }

@@ -11,6 +11,7 @@
 #include <ember/kernels/cuda/cudnn_conv.h>
 #include <ember/kernels/cuda/cudnn_conv_plan.h>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -240,3 +241,33 @@ TEST_CASE("cudnn passes raise without the CUDA backend", "[cudnn]") {
                       Catch::Contains("needs the CUDA backend"));
 }
 #endif
+
+// Note [Aligned cuDNN operands]: views at a storage offset of a 64-byte aligned
+// CPU buffer stand for device views (the caching allocator's blocks are
+// 512-byte aligned): an element offset is aligned when offset * itemsize is a
+// multiple of 16.
+TEST_CASE("cudnn alignment: views at element offsets 1 to 4 need a copy unless 16-byte aligned",
+          "[cudnn]") {
+  CHECK(cuda::kCudnnAlignment == 16);
+  for (ScalarType t : {kFloat, kDouble}) {
+    INFO(t);
+    const Tensor base = zeros({64}, t);
+    REQUIRE(reinterpret_cast<uintptr_t>(base.data_ptr()) % 64 == 0);
+    CHECK_FALSE(cuda::cudnn_needs_aligned_copy(base.data_ptr()));
+    const size_t item = t == kFloat ? 4 : 8;
+    for (int64_t offset : {1, 2, 3, 4}) {
+      INFO("offset " << offset);
+      const Tensor view = base.slice(0, offset, 64);
+      REQUIRE(view.is_contiguous());
+      CHECK(cuda::cudnn_needs_aligned_copy(view.data_ptr()) == (offset * item % 16 != 0));
+    }
+  }
+  // chunk(2, 0) of 5 images of 1x3x3 floats: the last 2 start at 3 * 36 = 108 bytes.
+  const Tensor batch = zeros({5, 1, 3, 3}, kFloat);
+  const Tensor second = batch.chunk(2, 0)[1];
+  REQUIRE(second.size(0) == 2);
+  REQUIRE(second.is_contiguous());
+  CHECK(cuda::cudnn_needs_aligned_copy(second.data_ptr()));
+  CHECK(cuda::cudnn_needs_aligned_copy(second.contiguous().data_ptr()));  // same view
+  CHECK_FALSE(cuda::cudnn_needs_aligned_copy(second.clone().data_ptr()));
+}

@@ -98,7 +98,7 @@ tensor_list batch_norm_backward_fused(const Tensor& g, const Tensor& x, const Te
   const Tensor db = n.needs_input_grad(2) ? empty({c}, x.options()) : Tensor();
   const Tensor xc = detail::contiguous_for_kernel(x), gc = detail::contiguous_for_kernel(g);
   const Tensor wc = contiguous_or_undefined(weight);
-  if (training && cuda::cudnn_batch_norm_applies(x, {}, {}))
+  if (training && cuda::cudnn_batch_norm_applies(x, eps, {}, {}))
     cuda::cudnn_batch_norm_backward(xc, gc, mean, invstd, wc, eps, dx, dw, db);
   else if (x.is_cuda())
     cuda::batch_norm_backward(xc, gc, mean, invstd, wc, training, dx, dw, db);
@@ -196,7 +196,7 @@ Tensor batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
   } else if (training) {
     mean = empty({c}, x.options());
     invstd = empty({c}, x.options());
-    if (cuda::cudnn_batch_norm_applies(x, running_mean, running_var)) {
+    if (cuda::cudnn_batch_norm_applies(x, eps, running_mean, running_var)) {
       // cuDNN updates the running statistics itself, in place.
       cuda::cudnn_batch_norm_train_forward(xc, w, b, eps, momentum, running_mean, running_var, y,
                                            mean, invstd);

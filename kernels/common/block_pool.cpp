@@ -87,16 +87,24 @@ BlockPool::Block* BlockPool::take_best_fit(FreeList& list, StreamId stream, size
 // is out of memory even after the cached segments went back to it.
 BlockPool::Block* BlockPool::new_segment(size_t size, StreamId stream, bool small) {
   const size_t bytes = segment_size(size);
-  void* ptr = raw_.malloc(bytes, stream);
+  void* ptr = raw_malloc_within_limit(bytes, stream);
   if (ptr == nullptr) {
     // Cached segments may be what fills the device: give them back and retry once.
     release_free_segments_locked();
-    ptr = raw_.malloc(bytes, stream);
+    ptr = raw_malloc_within_limit(bytes, stream);
   }
   if (ptr == nullptr) return nullptr;
   ++stats_.num_system_allocs;
   stats_.reserved_bytes += bytes;
   return new Block{reinterpret_cast<uintptr_t>(ptr), bytes, stream, small};
+}
+
+// The raw allocator's segment, or nullptr when it is out of memory or the
+// segment would take the reserved bytes past the limit.
+void* BlockPool::raw_malloc_within_limit(size_t bytes, StreamId stream) {
+  if (stats_.reserved_bytes > reserved_limit_ || bytes > reserved_limit_ - stats_.reserved_bytes)
+    return nullptr;
+  return raw_.malloc(bytes, stream);
 }
 
 // Cuts `block` down to `size` when the tail is worth keeping: any tail of a small
@@ -180,7 +188,20 @@ void BlockPool::throw_out_of_memory(size_t nbytes, size_t block_size) {
               stats_.allocated_bytes, " bytes, reserved ", stats_.reserved_bytes,
               " bytes, peak allocated ", stats_.peak_allocated_bytes, " bytes, ",
               stats_.num_system_allocs, " raw allocations, ", stats_.num_system_frees,
-              " raw frees");
+              " raw frees",
+              reserved_limit_ == kNoLimit
+                  ? std::string()
+                  : ::ember::detail::str_cat("; reserved limit ", reserved_limit_, " bytes"));
+}
+
+void BlockPool::set_reserved_limit(size_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  reserved_limit_ = bytes;
+}
+
+size_t BlockPool::reserved_limit() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return reserved_limit_;
 }
 
 MemoryStats BlockPool::stats() {

@@ -62,6 +62,15 @@ class BlockPool {
   // Returns every wholly free segment to the raw allocator.
   void empty_cache();
 
+  // The most bytes the pool may reserve (segments in use or cached); a new
+  // segment beyond it is out of memory as if the raw allocator had run out
+  // (the cached segments go back first, then allocate raises). No limit by
+  // default. A limit under what is reserved now frees nothing: it only
+  // refuses new segments. Tests use it to force the out-of-memory paths.
+  static constexpr size_t kNoLimit = SIZE_MAX;
+  void set_reserved_limit(size_t bytes);
+  size_t reserved_limit();
+
   // allocated_bytes counts whole blocks (rounded, plus an unsplit tail);
   // num_system_allocs / num_system_frees count raw allocator calls.
   MemoryStats stats();
@@ -79,6 +88,7 @@ class BlockPool {
   Block* new_segment(size_t size, StreamId stream, bool small);
   void split(Block* block, size_t size, FreeList& list);
   void merge_into(Block* block, Block* neighbour);
+  void* raw_malloc_within_limit(size_t bytes, StreamId stream);
   void release_free_segments_locked();
   [[noreturn]] void throw_out_of_memory(size_t nbytes, size_t block_size);
 
@@ -89,6 +99,7 @@ class BlockPool {
   FreeList large_free_;
   std::unordered_map<uintptr_t, Block*> in_use_;  // by address
   MemoryStats stats_;
+  size_t reserved_limit_ = kNoLimit;
 };
 
 }  // namespace ember

@@ -41,16 +41,24 @@ BatchNormSizes sizes_of(const Tensor& x) {
 }  // namespace
 #endif
 
-bool cudnn_batch_norm_applies(const Tensor& x, const Tensor& running_mean,
+bool cudnn_batch_norm_takes(ScalarType dtype, IntArrayRef sizes, double eps) {
+  if (dtype != kFloat && dtype != kDouble) return false;
+  if (sizes.size() < 2 || !(eps >= kCudnnBatchNormMinEps)) return false;  // NaN eps too
+  int64_t numel = 1;
+  for (int64_t d : sizes) numel *= d;
+  if (numel == 0) return false;
+  const int64_t n = sizes[0], c = sizes[1], s = numel / (n * c);
+  return n <= INT_MAX && c <= INT_MAX && s <= INT_MAX && numel <= INT_MAX;
+}
+
+bool cudnn_batch_norm_applies(const Tensor& x, double eps, const Tensor& running_mean,
                               const Tensor& running_var) {
 #ifdef EMBER_WITH_CUDA
-  if (!backends::cudnn::batch_norm_enabled() || !x.is_cuda() || x.numel() == 0) return false;
-  if (x.scalar_type() != kFloat && x.scalar_type() != kDouble) return false;
-  const BatchNormSizes s = sizes_of(x);
-  if (s.n > INT_MAX || s.c > INT_MAX || s.s > INT_MAX || x.numel() > INT_MAX) return false;
+  if (!backends::cudnn::batch_norm_enabled() || !x.is_cuda()) return false;
+  if (!cudnn_batch_norm_takes(x.scalar_type(), x.sizes(), eps)) return false;
   return !running_mean.defined() || (running_mean.is_contiguous() && running_var.is_contiguous());
 #else
-  (void)x, (void)running_mean, (void)running_var;
+  (void)x, (void)eps, (void)running_mean, (void)running_var;
   return false;
 #endif
 }

@@ -319,6 +319,22 @@ void add_bias(const PassCall& c, const Tensor& bias, cudnnTensorDescriptor_t out
                                    one(c.p.dtype), out_desc, out));
 }
 
+// t itself, or a copy of it at an aligned address (Note [Aligned cuDNN
+// operands] in cudnn_conv_plan.h). Copying, rather than adding the alignment
+// to the cache key and stepping down on a misaligned pointer, keeps one key
+// and one answer per problem: a Find done on aligned buffers stays right for
+// every call, and the copy is paid only by the rare offset view.
+Tensor aligned_for_cudnn(const Tensor& t) {
+  if (!t.defined() || !cudnn_needs_aligned_copy(t.data_ptr())) return t;
+  return t.clone();  // a fresh block of the caching allocator
+}
+
+// The outputs come from empty() in core/ops/conv.cpp: fresh blocks, aligned.
+void check_output_aligned(const Tensor& out) {
+  EMBER_INTERNAL_ASSERT(!cudnn_needs_aligned_copy(out.data_ptr()),
+                        "cuDNN conv: an output at a misaligned address ", out.data_ptr());
+}
+
 // The caller holds a DeviceGuard of `device`.
 PassCall make_call(const char* op, const cpu::ConvParams& p, Device device,
                    const ConvBuffers& buffers) {
@@ -342,26 +358,33 @@ PassCall make_call(const char* op, const cpu::ConvParams& p, Device device,
 void cudnn_conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const Tensor& y,
                         const cpu::ConvParams& p) {
   DeviceGuard guard(detail::device_of(x));
+  check_output_aligned(y);
+  const Tensor xa = aligned_for_cudnn(x), wa = aligned_for_cudnn(w), ba = aligned_for_cudnn(bias);
   const PassCall c = make_call("conv2d (cuDNN forward)", p, x.device(),
-                               {x.data_ptr(), w.data_ptr(), y.data_ptr()});
+                               {xa.data_ptr(), wa.data_ptr(), y.data_ptr()});
   run_pass<CudnnForwardPass>(c);
-  if (bias.defined()) add_bias(c, bias, c.desc.y.get(), c.buffers.y);
+  if (ba.defined()) add_bias(c, ba, c.desc.y.get(), c.buffers.y);
 }
 
 void cudnn_conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& bias,
                               const Tensor& gx, const cpu::ConvParams& p) {
   DeviceGuard guard(detail::device_of(gy));
+  check_output_aligned(gx);
+  const Tensor gya = aligned_for_cudnn(gy), wa = aligned_for_cudnn(w),
+               ba = aligned_for_cudnn(bias);
   const PassCall c = make_call("conv2d (cuDNN backward-data)", p, gy.device(),
-                               {gx.data_ptr(), w.data_ptr(), gy.data_ptr()});
+                               {gx.data_ptr(), wa.data_ptr(), gya.data_ptr()});
   run_pass<CudnnBackwardDataPass>(c);
-  if (bias.defined()) add_bias(c, bias, c.desc.x.get(), c.buffers.x);
+  if (ba.defined()) add_bias(c, ba, c.desc.x.get(), c.buffers.x);
 }
 
 void cudnn_conv_backward_weight(const Tensor& x, const Tensor& gy, const Tensor& gw,
                                 const cpu::ConvParams& p) {
   DeviceGuard guard(detail::device_of(x));
+  check_output_aligned(gw);
+  const Tensor xa = aligned_for_cudnn(x), gya = aligned_for_cudnn(gy);
   const PassCall c = make_call("conv2d (cuDNN backward-weight)", p, x.device(),
-                               {x.data_ptr(), gw.data_ptr(), gy.data_ptr()});
+                               {xa.data_ptr(), gw.data_ptr(), gya.data_ptr()});
   run_pass<CudnnBackwardFilterPass>(c);
 }
 

@@ -4,8 +4,10 @@
 // arguments and made every operand contiguous: all tensors are on one CUDA
 // device, of p.dtype (float32 or float64), and the output is allocated. The
 // algorithm comes from cuDNN's heuristic or, with backends::cudnn benchmark
-// mode on, from the cuDNN benchmark cache (docs/benchmark-mode.md). Without
-// the CUDA backend each raises an Error.
+// mode on, from the cuDNN benchmark cache (docs/benchmark-mode.md). An input
+// at an address cuDNN cannot take is copied to an aligned buffer first (Note
+// [Aligned cuDNN operands] in cudnn_conv_plan.h). Without the CUDA backend
+// each raises an Error.
 #include <string>
 
 #include "ember/core/tensor.h"

@@ -76,6 +76,10 @@ CudnnConvKey make_cudnn_conv_key(const cpu::ConvParams& p, const CudnnConvSettin
   return k;
 }
 
+bool cudnn_needs_aligned_copy(const void* data) {
+  return reinterpret_cast<uintptr_t>(data) % kCudnnAlignment != 0;
+}
+
 std::array<int64_t, 4> cudnn_contiguous_strides(const std::array<int64_t, 4>& sizes) {
   return {sizes[1] * sizes[2] * sizes[3], sizes[2] * sizes[3], sizes[3], 1};
 }

@@ -52,6 +52,20 @@ struct CudnnConvKey {
 // hands to cuDNN (it makes every operand contiguous first).
 CudnnConvKey make_cudnn_conv_key(const cpu::ConvParams& p, const CudnnConvSettings& s);
 
+// Note [Aligned cuDNN operands]
+// cuDNN 9 refuses a data pointer that its kernels cannot load in 16-byte
+// vectors (CUDNN_STATUS_BAD_PARAM_MISALIGNED_POINTER): 16 bytes is the widest
+// access its kernels make (4 floats or 2 doubles at once). cudaMalloc and the
+// caching allocator's blocks are 512-byte aligned, so only a view at a storage
+// offset can fall short, e.g. x.chunk(2, 0)[1] of an odd batch or a weight
+// sliced from a flat buffer: contiguous, but 4- or 8-byte aligned. Such an
+// operand is copied to a fresh buffer before cuDNN sees it (cudnn_conv.cpp).
+inline constexpr size_t kCudnnAlignment = 16;
+
+// Whether an operand at `data` must be copied to an aligned buffer before
+// cuDNN reads it: its address is not a multiple of kCudnnAlignment.
+bool cudnn_needs_aligned_copy(const void* data);
+
 // The strides of a contiguous (d0, d1, d2, d3) tensor.
 std::array<int64_t, 4> cudnn_contiguous_strides(const std::array<int64_t, 4>& sizes);
 

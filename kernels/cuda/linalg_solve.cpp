@@ -14,9 +14,9 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/shape_ops.h"
+#include "ember/kernels/cuda/copy.h"
 #include "ember/kernels/cuda/cublas_check.h"
 #include "ember/kernels/cuda/cublas_handle.h"
-#include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/cusolver_check.h"
 #include "ember/kernels/cuda/cusolver_handle.h"
 #include "ember/kernels/cuda/device_guard.h"
@@ -43,11 +43,12 @@ void* matrix(const Tensor& t, int64_t i) {
   return static_cast<char*>(t.data_ptr()) + i * t.size(1) * t.size(2) * t.element_size();
 }
 
-// cuSOLVER's int32 infos (device) into info (CPU int64); waits for the device.
+// cuSOLVER's int32 infos (device) into info (CPU int64); waits for the
+// device, counted as one synchronization by copy_device_to_host.
 void copy_infos(const Tensor& device_infos, const Tensor& info) {
   std::vector<int> host(static_cast<size_t>(info.numel()));
-  EMBER_CUDA_CHECK(cudaMemcpy(host.data(), device_infos.data_ptr(), host.size() * sizeof(int),
-                              cudaMemcpyDeviceToHost));
+  copy_device_to_host(host.data(), device_infos.data_ptr(), host.size() * sizeof(int),
+                      detail::device_of(device_infos));
   int64_t* out = info.data_ptr<int64_t>();
   for (size_t i = 0; i < host.size(); ++i) out[i] = host[i];
 }

@@ -170,6 +170,16 @@ void reset_peak_memory_stats(int device) {
   instance().pool(resolve(device)).reset_peak();
 }
 
+void set_memory_limit(size_t bytes, int device) {
+  if (!is_available()) return;
+  instance().pool(resolve(device)).set_reserved_limit(bytes);
+}
+
+size_t memory_limit(int device) {
+  if (!is_available()) return BlockPool::kNoLimit;
+  return instance().pool(resolve(device)).reserved_limit();
+}
+
 #else
 
 namespace detail {
@@ -182,6 +192,8 @@ Allocator* allocator(Device device) {
 void empty_cache() {}
 MemoryStats memory_stats(int /*device*/) { return {}; }
 void reset_peak_memory_stats(int /*device*/) {}
+void set_memory_limit(size_t /*bytes*/, int /*device*/) {}
+size_t memory_limit(int /*device*/) { return SIZE_MAX; }
 
 #endif
 

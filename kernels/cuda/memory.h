@@ -15,6 +15,16 @@ MemoryStats memory_stats(int device = -1);
 // Sets peak_allocated_bytes of `device` (-1: the current one) to what is allocated now.
 void reset_peak_memory_stats(int device = -1);
 
+// The most bytes the caching allocator of `device` (-1: the current one) may
+// reserve from cudaMalloc; SIZE_MAX (the default) for no limit. A request
+// beyond it raises the allocator's out-of-memory Error, as on a device that
+// small; it frees nothing already reserved. ember's own, in bytes (PyTorch's
+// set_per_process_memory_fraction takes a fraction); the tests use it to force
+// cuDNN's out-of-memory fallbacks. Without a device: ignored, and the limit
+// reads SIZE_MAX.
+void set_memory_limit(size_t bytes, int device = -1);
+size_t memory_limit(int device = -1);
+
 namespace detail {
 // The caching allocator of `device` (no index: the current device), for the
 // factories (Note [CUDA allocator registration] in memory.cpp). Error naming

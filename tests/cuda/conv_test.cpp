@@ -16,10 +16,13 @@
 #include <ember/core/ops/conv.h>
 #include <ember/ember.h>
 #include <ember/kernels/common/benchmark_cache.h>
+#include <ember/kernels/cuda/cudnn_conv_plan.h>
 #include <ember/kernels/cuda/memory.h>
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
@@ -582,5 +585,145 @@ TEST_CASE("cudnn conv: memory returns to its level once the gradients are droppe
       CHECK(cuda::memory_stats().allocated_bytes > before);
     }
     CHECK(cuda::memory_stats().allocated_bytes == before);
+  }
+}
+
+// Note [Aligned cuDNN operands] (kernels/cuda/cudnn_conv_plan.h): contiguous
+// views at odd element offsets, which cuDNN would refuse, are copied first.
+TEST_CASE("cudnn conv: operands at misaligned offsets (an odd batch's second chunk, slices of "
+          "flat buffers) match the CPU, forward and backward",
+          "[cudnn]") {
+  manual_seed(13);
+  CudnnSwitches switches;
+  for (bool benchmark : {false, true}) {
+    cudnn::set_benchmark(benchmark);
+    for (ScalarType t : {kFloat, kDouble}) {
+      INFO("benchmark " << benchmark << ", " << t);
+      // 5 images: chunk(2, 0)[1] starts 3 * 3 * 7 * 7 = 441 elements in (odd).
+      const Tensor xs = random({5, 3, 7, 7}, t), ws = random({1 + 4 * 3 * 3 * 3}, t),
+                   bs = random({5}, t), gys = random({1 + 2 * 4 * 7 * 7}, t);
+      // The views, taken on each device (a copy to the GPU is a fresh aligned buffer).
+      const auto run = [](const Tensor& xb, const Tensor& wb, const Tensor& bb, const Tensor& gyb,
+                          bool check_misaligned) {
+        const Tensor x = xb.chunk(2, 0)[1];
+        const Tensor w = wb.slice(0, 1, wb.numel()).view({4, 3, 3, 3});
+        const Tensor b = bb.slice(0, 1, 5);
+        const Tensor gy = gyb.slice(0, 1, gyb.numel()).view({2, 4, 7, 7});
+        if (check_misaligned)
+          for (const Tensor& v : {x, w, b, gy}) {
+            REQUIRE(v.is_contiguous());
+            REQUIRE(cuda::cudnn_needs_aligned_copy(v.data_ptr()));
+          }
+        const Tensor y = conv2d(x, w, b, 1, 1);
+        tensor_list g = autograd::grad({y}, {xb, wb, bb}, {gy});
+        g.insert(g.begin(), y.detach());
+        return g;
+      };
+      const auto leaf = [](const Tensor& v) { return v.detach().requires_grad_(); };
+      const tensor_list got = run(leaf(xs.to(kGpu)), leaf(ws.to(kGpu)), leaf(bs.to(kGpu)),
+                                  gys.to(kGpu), true);
+      const tensor_list want = run(leaf(xs), leaf(ws), leaf(bs), gys, false);
+      const char* names[] = {"output", "gradient of x", "gradient of the flat weight",
+                             "gradient of the flat bias"};
+      for (size_t i = 0; i < want.size(); ++i) {
+        INFO(names[i]);
+        check_same(got[i], want[i], tolerance(t, 1e-4));
+      }
+    }
+  }
+}
+
+namespace {
+
+// Caps the caching allocator of the current device for a scope, after
+// returning its cached blocks (or a retry after releasing them would fit).
+class MemoryCap {
+ public:
+  explicit MemoryCap(size_t headroom) {
+    cuda::empty_cache();
+    cuda::set_memory_limit(cuda::memory_stats().reserved_bytes + headroom);
+  }
+  ~MemoryCap() { cuda::set_memory_limit(SIZE_MAX); }
+  MemoryCap(const MemoryCap&) = delete;
+  MemoryCap& operator=(const MemoryCap&) = delete;
+};
+
+constexpr size_t kMiB = size_t{1} << 20;
+
+// The largest workspace among the ranked results of every cached key.
+size_t largest_ranked_workspace() {
+  size_t largest = 0;
+  for (size_t pass = 0; pass < 3; ++pass)
+    for (const auto& snap : bench::cudnn_conv_caches().cache(pass).snapshot())
+      for (const bench::AlgoResult& r : snap.entry->ranked)
+        largest = std::max(largest, r.workspace_bytes);
+  return largest;
+}
+
+}  // namespace
+
+TEST_CASE("cudnn conv: a cached choice whose workspace cannot be allocated steps down to one "
+          "that fits, matches the CPU and counts the fallback",
+          "[cudnn]") {
+  manual_seed(14);
+  CudnnSwitches switches;
+  cudnn::set_benchmark(true);
+  const Problem pb = conv_problems()[0];
+  const Case c = make_case(false, pb, kFloat);
+  const Tensor x = c.x.to(kGpu), w = c.w.to(kGpu), b = c.b.to(kGpu);
+  conv2d(x, w, b, pb.stride, pb.padding, pb.dilation);  // learns the forward key
+  const std::vector<backends::BenchmarkEntry> entries = cudnn::benchmark_entries();
+  REQUIRE(entries.size() == 1);
+  const std::string key = entries[0].key;
+  cudnn::clear_benchmark_cache();
+  // A ranking whose fastest asks for 1 GiB of workspace; then implicit GEMM (algo 0, none).
+  bench::BenchmarkCache& forward = bench::cudnn_conv_caches().cache(0);
+  REQUIRE(forward.insert(key, {{1, 0, size_t{1} << 30, 1.0}, {0, 0, 0, 2.0}}));
+  REQUIRE(forward.lookup(key)->choice().algo == 1);
+  Tensor y;
+  {
+    MemoryCap cap(64 * kMiB);
+    y = conv2d(x, w, b, pb.stride, pb.padding, pb.dilation);
+  }
+  check_close(y, kFloat, c.want.y, c.scale.y, conv_tolerance(kFloat));
+  const backends::BenchmarkStats s = cudnn::benchmark_stats();
+  CHECK(s.fallbacks == 1);
+  CHECK(s.finds == 0);  // the inserted entry answered; nothing was searched
+  const auto entry = forward.lookup(key);
+  REQUIRE(entry);
+  CHECK(entry->choice().algo == 0);
+  CHECK(entry->failed[0]);
+}
+
+TEST_CASE("cudnn conv: Find under an allocator limit searches with a smaller workspace and "
+          "caches only algorithms that fit, matching the CPU",
+          "[cudnn]") {
+  manual_seed(15);
+  CudnnSwitches switches;
+  cudnn::set_benchmark(true);
+  // 5x5 filters over 96 channels: the GEMM algorithm's im2col buffer alone is
+  // 8 * 96 * 25 * 48 * 48 floats (177 MB), FFT's transforms are as large.
+  const Problem pb{"large workspaces", {8, 96, 48, 48}, {96, 96, 5, 5}, {1}, {2}, {1}};
+  const Case c = make_case(false, pb, kFloat);
+  check_outputs(c, run_on_gpu(c));
+  const size_t headroom = 48 * kMiB;
+  // The precondition of the test: some algorithm wants more than the headroom.
+  REQUIRE(largest_ranked_workspace() > headroom);
+  cudnn::clear_benchmark_cache();
+  // The operands go up before the cap; the outputs (about 10 MB) and the
+  // workspaces come from the headroom.
+  const Tensor x = c.x.to(kGpu), w = c.w.to(kGpu), b = c.b.to(kGpu), gy = c.gy.to(kGpu);
+  Outputs got;
+  {
+    MemoryCap cap(headroom);
+    got = run_with_grads(false, pb, x, w, b, gy);
+  }
+  check_outputs(c, got);
+  const backends::BenchmarkStats s = cudnn::benchmark_stats();
+  CHECK(s.finds == 3);
+  CHECK(largest_ranked_workspace() <= headroom);
+  for (const backends::BenchmarkEntry& e : cudnn::benchmark_entries()) {
+    INFO(e.pass << " " << e.algo);
+    CHECK(e.workspace_bytes <= headroom);
   }
 }

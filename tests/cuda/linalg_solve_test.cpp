@@ -3,8 +3,12 @@
 // pivots and errors, batches with broadcasting, odd and edge sizes, and the
 // gradients (composed of the same ops).
 #include <ember/ember.h>
+#include <ember/kernels/cuda/linalg_solve.h>
+#include <ember/kernels/cuda/sync_count.h>
 
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "cuda_test_helpers.h"
@@ -125,4 +129,40 @@ TEST_CASE("cuda linalg gradients match the CPU", "[cuda][cuda_linalg_solve]") {
   const auto cpu = grads(A, B), gpu = grads(A.to(kGpu), B.to(kGpu));
   check_same(gpu[0], cpu[0], 1e-9);
   check_same(gpu[1], cpu[1], 1e-9);
+}
+
+// getrf, getrs and potrf report through device infos that the host reads
+// back (one wait each, whatever the batch); trsm reports nothing.
+TEST_CASE("cuda linalg solvers count each host wait for their infos in sync_count",
+          "[cuda][cuda_linalg_solve]") {
+  manual_seed(97);
+  const auto syncs_of = [](const std::function<void()>& call) {
+    const uint64_t before = ember::cuda::sync_count();
+    call();
+    return ember::cuda::sync_count() - before;
+  };
+  for (ScalarType t : {kFloat, kDouble}) {
+    INFO(t);
+    const double tol = tolerance(t, 1e-3);
+    const Tensor A = well_conditioned({3, 5, 5}, t), B = random_nonzero({3, 5, 2}, t);
+    const Tensor lu = A.to(kGpu), b = B.to(kGpu);
+    const Tensor pivots = empty({3, 5}, TensorOptions().dtype(kLong).device(kGpu));
+    const Tensor info = ones({3}, kLong);
+    CHECK(syncs_of([&] { ember::cuda::lu_factor(lu, pivots, info); }) == 1);
+    CHECK(info.eq(0).all().item<bool>());
+    CHECK(syncs_of([&] { ember::cuda::lu_solve(lu, pivots, b, false); }) == 1);
+    check_same(b, linalg_solve(A, B), tol);
+
+    const Tensor S = spd({3, 4, 4}, t), l = S.to(kGpu), cinfo = ones({3}, kLong);
+    CHECK(syncs_of([&] { ember::cuda::cholesky(l, cinfo); }) == 1);
+    CHECK(cinfo.eq(0).all().item<bool>());
+    check_same(l, linalg_cholesky(S), tol);
+
+    const Tensor L = linalg_cholesky(S), R = random_nonzero({3, 4, 3}, t), r = R.to(kGpu);
+    CHECK(syncs_of([&] { ember::cuda::triangular_solve(L.to(kGpu), r, false, false); }) == 0);
+    check_same(r, linalg_solve_triangular(L, R, false), tol);
+
+    // The public ops add no wait of their own: solve = getrf + getrs.
+    CHECK(syncs_of([&] { (void)linalg_solve(A.to(kGpu), B.to(kGpu)); }) == 2);
+  }
 }

@@ -98,7 +98,7 @@ void check_batch_norm_training(bool via_cudnn) {
             [&](const Tensor& x, const Tensor& w, const Tensor& b) {
               const Tensor rm = zeros({c}, x.options().requires_grad(false));
               const Tensor rv = ones({c}, x.options().requires_grad(false));
-              if (x.is_cuda()) CHECK(cuda::cudnn_batch_norm_applies(x, rm, rv) == via_cudnn);
+              if (x.is_cuda()) CHECK(cuda::cudnn_batch_norm_applies(x, 1e-5, rm, rv) == via_cudnn);
               return batch_norm(x, w, b, rm, rv, /*training=*/true, 0.1, 1e-5);
             },
             l, {c}, affine, t, via_cudnn && t == kFloat ? 10 : 1);
@@ -116,6 +116,41 @@ TEST_CASE("cuda normalization: batch_norm training on cuDNN's calls matches the 
   manual_seed(51);
   CudnnBatchNorm on;
   check_batch_norm_training(true);
+}
+
+// eps 0 and a constant channel: var + eps is 0, ember defines 1 / sqrt(0) as
+// 0 there (the channel's output is its bias, its dx 0), where cuDNN would give
+// NaN; with the cuDNN switch on, such an eps runs on ember's kernels too.
+TEST_CASE("cuda normalization: batch_norm with eps 0 on a constant channel equals the CPU on "
+          "both paths",
+          "[cuda_nn]") {
+  manual_seed(57);
+  const auto check_both_dtypes = [](bool cudnn_on) {
+    for (ScalarType t : {kFloat, kDouble}) {
+      INFO("cuDNN switch " << cudnn_on << ", " << t);
+      Tensor x = random_nonzero({4, 3, 5}, t);
+      x.select(1, 1).fill_(0.7);  // channel 1 constant
+      const Tensor w = random_nonzero({3}, t), b = random_nonzero({3}, t);
+      const Tensor grad = random_nonzero({4, 3, 5}, t);
+      const auto run = [&](Device d) {
+        const auto leaf = [d](const Tensor& v) { return v.to(d).detach().requires_grad_(); };
+        const Tensor xl = leaf(x), wl = leaf(w), bl = leaf(b);
+        CHECK_FALSE(cuda::cudnn_batch_norm_applies(xl, 0.0, {}, {}));
+        const Tensor y = batch_norm(xl, wl, bl, {}, {}, /*training=*/true, 0.1, /*eps=*/0.0);
+        y.backward(grad.to(d));
+        return std::vector<Tensor>{y.detach(), xl.grad(), wl.grad(), bl.grad()};
+      };
+      const std::vector<Tensor> want = run(kCPU), got = run(kGpu);
+      CHECK(equal(want[0].select(1, 1), b.select(0, 1).expand({4, 5})));
+      CHECK(equal(want[1].select(1, 1), zeros({4, 5}, t)));
+      const char* names[] = {"output", "dx", "dweight", "dbias"};
+      for (size_t i = 0; i < want.size(); ++i)
+        check_close(got[i], want[i], i == 0 ? forward_tol(t) : backward_tol(t), names[i]);
+    }
+  };
+  check_both_dtypes(false);
+  CudnnBatchNorm on;
+  check_both_dtypes(true);
 }
 
 TEST_CASE("cuda normalization: batch_norm eval output and gradients match the CPU",

@@ -163,8 +163,9 @@ TEST_CASE("cuda optim: every optimizer's float32 CUDA step matches its CPU step"
   }
 }
 
+// Small shapes only: also in the sanitizer subset (memcheck_test.cpp).
 TEST_CASE("cuda optim: every optimizer's float64 CUDA step matches its CPU step",
-          "[cuda_optim]") {
+          "[cuda_optim][memcheck]") {
   for (const Config& c : configs()) {
     INFO(c.name);
     run_against_cpu(c, kDouble, /*with_large=*/false);

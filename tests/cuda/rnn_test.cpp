@@ -40,7 +40,8 @@ void compare_devices(Holder& module, const Tensor& x0, const F& f) {
 
 }  // namespace
 
-TEST_CASE("cuda LSTM and GRU match the CPU, forward and backward", "[cuda][cuda_rnn]") {
+TEST_CASE("cuda LSTM and GRU match the CPU, forward and backward",
+          "[cuda][cuda_rnn][memcheck]") {
   manual_seed(1);
   const Tensor x = randn({3, 5, 7});  // batch_first: (B, T, in)
   SECTION("LSTM, 2 layers, bidirectional, batch_first") {
