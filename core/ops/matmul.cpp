@@ -62,10 +62,12 @@ void cpu_gemm_into(const Tensor& out, const GemmOperand& A, const GemmOperand& B
     const T* pb = B.keep.data_ptr<T>();
     T* pc = out.data_ptr<T>();
     const T al = alpha.to<T>(), be = beta.to<T>();
+    // With k == 0 the operands are empty and may have no storage at all
+    // (a null pointer, which no batch offset may be added to).
+    const int64_t a_step = k == 0 ? 0 : A.batch_stride, b_step = k == 0 ? 0 : B.batch_stride;
     auto one = [&](int64_t i) {
-      cpu::gemm<T>(n, m, k, al, {pa + i * A.batch_stride, A.layout.ld, A.layout.col_major},
-                   {pb + i * B.batch_stride, B.layout.ld, B.layout.col_major}, be,
-                   pc + i * n * m, m);
+      cpu::gemm<T>(n, m, k, al, {pa + i * a_step, A.layout.ld, A.layout.col_major},
+                   {pb + i * b_step, B.layout.ld, B.layout.col_major}, be, pc + i * n * m, m);
     };
     // Many matrices: one per thread, each GEMM single-threaded (Eigen does not
     // nest inside a parallel region). Few: Eigen threads each product.
