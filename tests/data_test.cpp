@@ -750,7 +750,7 @@ TEST_CASE("DataLoader builds a batch of 64 28x28 images, augmented, well under 1
     }
     std::sort(per_batch.begin(), per_batch.end());
     INFO("median seconds per batch: " << per_batch[2]);
-#if defined(__SANITIZE_ADDRESS__)
+#if EMBER_TEST_SANITIZED
     REQUIRE(per_batch[2] < 5e-3);  // sanitizers slow every memory access
 #else
     REQUIRE(per_batch[2] < 0.5e-3);

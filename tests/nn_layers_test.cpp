@@ -126,8 +126,9 @@ TEST_CASE("activation gradients pass gradcheck on non-contiguous inputs", "[nn]"
       {"Tanh", [](const Tensor& v) { return nn::Tanh()(v); }},
       {"Softmax", [](const Tensor& v) { return nn::Softmax(0)(v); }},
   };
-  for (const auto& [name, layer] : layers) {
-    INFO(name);
+  for (const auto& named : layers) {
+    INFO(named.first);
+    const auto& layer = named.second;  // a binding would not be capturable by clang 14
     REQUIRE_GRADCHECK(gradcheck([&](const tensor_list& in) { return layer(in[0]); }, {x}));
   }
 }

@@ -14,6 +14,19 @@
 
 #include <unistd.h>
 
+// Whether this build runs under AddressSanitizer: GCC defines
+// __SANITIZE_ADDRESS__, clang 14 answers __has_feature instead.
+#if defined(__SANITIZE_ADDRESS__)
+#define EMBER_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EMBER_TEST_SANITIZED 1
+#endif
+#endif
+#ifndef EMBER_TEST_SANITIZED
+#define EMBER_TEST_SANITIZED 0
+#endif
+
 namespace ember_test {
 
 // The elements of t in row-major order, as doubles (any dtype, any strides).
