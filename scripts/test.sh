@@ -35,6 +35,7 @@ cmake --build "$sanitize_dir" --parallel "$jobs"
 step "sanitizer tests and fuzzing"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
 ctest --test-dir "$sanitize_dir" --output-on-failure --parallel "$jobs" --label-exclude consumer
 
 step "all tests passed"

@@ -146,7 +146,7 @@ void cudnn_cache_seeds(const fs::path& dir) {
   file.backend = "cudnn_conv";
   file.machine_tag = bench::cudnn_conv_caches().machine_tag();
   file.key_format = 1;
-  const std::string key = "n2c3h8w8k4r3s3p1,1s1,1d1,1g1 float32";
+  const std::string key = "n2c3h8w8k4r3s3p1,1s1,1d1,1g1-float32";  // one word
   file.entries = {{"forward", key, {{1, 0, 4096, 0.25}, {0, 1, 0, 0.5}}},
                   {"backward_data", key, {{0, 0, 0, 0.75}}},
                   {"backward_weight", key, {{3, 2, 1024, 1.5}, {1, 0, 0, 2.0}}}};
