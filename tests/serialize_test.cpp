@@ -5,7 +5,7 @@
 
 #include <ember/nn/modules/linear.h>
 #include <ember/nn/optim/adam.h>
-#include <ember/nn/serialize/atomic_file.h>
+#include <ember/core/atomic_file.h>
 #include <ember/nn/serialize/checkpoint.h>
 #include <ember/nn/serialize/json.h>
 #include <ember/nn/serialize/module_io.h>

@@ -14,7 +14,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
 #include "ember/core/ops/factory.h"
-#include "ember/nn/serialize/atomic_file.h"
+#include "ember/core/atomic_file.h"
 #include "ember/nn/serialize/json.h"
 
 namespace ember {

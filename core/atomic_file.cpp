@@ -1,4 +1,4 @@
-#include "ember/nn/serialize/atomic_file.h"
+#include "ember/core/atomic_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>
