@@ -384,8 +384,8 @@ TEST_CASE("the JSON reader decodes escapes and rejects what RFC 8259 does not al
 TEST_CASE("write_file_atomically replaces the file and leaves no temporary behind", "[serialize]") {
   ember_test::TempDir dir("serialize_test");
   const std::string path = dir.file("f.bin");
-  serialize::write_file_atomically(path, "old");
-  serialize::write_file_atomically(path, "new contents");
+  write_file_atomically(path, "old");
+  write_file_atomically(path, "new contents");
   REQUIRE(read_bytes(path) == "new contents");
   REQUIRE(dir.entry_count() == 1);
 }
@@ -394,7 +394,7 @@ TEST_CASE("an atomically written file gets the umask's permissions, not a temp f
           "[serialize]") {
   ember_test::TempDir dir("serialize_test");
   const mode_t previous = ::umask(022);
-  serialize::write_file_atomically(dir.file("f.bin"), "x");
+  write_file_atomically(dir.file("f.bin"), "x");
   ::umask(previous);
   REQUIRE((fs::status(dir.file("f.bin")).permissions() & fs::perms::all) ==
           (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
@@ -404,7 +404,7 @@ TEST_CASE("an atomically written file gets the umask's permissions, not a temp f
 TEST_CASE("an atomic write into a missing directory names the path and errno text", "[serialize]") {
   ember_test::TempDir dir("serialize_test");
   const std::string path = dir.file("missing/f.bin");
-  REQUIRE_THROWS_WITH(serialize::write_file_atomically(path, "x"),
+  REQUIRE_THROWS_WITH(write_file_atomically(path, "x"),
                       Catch::Contains("cannot write '" + path + "'") &&
                           Catch::Contains("No such file or directory"));
 }
@@ -427,11 +427,11 @@ TEST_CASE("a checkpoint save that fails midway leaves the previous checkpoint in
     INFO("crash at " << stage);
     int writes = 0;
     // Crash after the length prefix and header are out, before the data (or just before rename).
-    serialize::testing::set_atomic_write_hook([&](const char* s) {
+    ember::testing::set_atomic_write_hook([&](const char* s) {
       if (stage == s && (stage == "rename" || ++writes == 2)) throw SimulatedCrash{};
     });
     REQUIRE_THROWS_AS(save_checkpoint(path, next), SimulatedCrash);
-    serialize::testing::set_atomic_write_hook(nullptr);
+    ember::testing::set_atomic_write_hook(nullptr);
     REQUIRE(read_bytes(path) == previous_bytes);
     REQUIRE(dir.entry_count() == 1);  // the temporary file is gone
     const Checkpoint loaded = load_checkpoint(path);

@@ -135,7 +135,7 @@ void save_safetensors(const std::string& path, const OrderedDict<std::string, Te
   const std::string header = make_header(entries, metadata);
   std::string prefix;
   put_u64_le(prefix, header.size());
-  serialize::AtomicFileWriter file(path);
+  AtomicFileWriter file(path);
   file.write(prefix);
   file.write(header);
   for (const size_t i : data_order)
