@@ -1,6 +1,8 @@
 // The Tensor handle, metadata, factories, dtypes and conversions.
 #include "test_helpers.h"
 
+#include <limits>
+
 using namespace ember;
 using ember_test::values;
 
@@ -221,4 +223,30 @@ TEST_CASE("new_zeros/new_ones/new_full/new_empty take this tensor's dtype; type_
   REQUIRE(d.new_full({2}, 7).scalar_type() == kDouble);
   REQUIRE(d.new_empty({4}, kLong).scalar_type() == kLong);
   REQUIRE(tensor({1, 2}, kLong).type_as(d).scalar_type() == kDouble);
+}
+
+// ---- conversions and sizes from outside (issue #22) ----
+
+TEST_CASE("item<integer>() of NaN, an infinity or an out-of-range double raises an Error",
+          "[tensor]") {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const double v : {nan, inf, -inf, 9223372036854775808.0 /* 2^63 */, 1e300, -1e19}) {
+    INFO(v);
+    REQUIRE_THROWS_WITH(tensor(v, kDouble).item<int64_t>(),
+                        Catch::Contains("Scalar: cannot convert") && Catch::Contains("to int64"));
+  }
+  // int64 holds [-2^63, 2^63 - 1]: -2^63 is exact in double, and the largest
+  // double below 2^63 is 2^63 - 1024.
+  REQUIRE(tensor(-9223372036854775808.0, kDouble).item<int64_t>() ==
+          std::numeric_limits<int64_t>::min());
+  REQUIRE(tensor(9223372036854774784.0, kDouble).item<int64_t>() == 9223372036854774784);
+  // Truncation toward zero: int32 takes (-2^31 - 1, 2^31).
+  REQUIRE(tensor(2147483647.9, kDouble).item<int32_t>() == 2147483647);
+  REQUIRE(tensor(-2147483648.9, kDouble).item<int32_t>() == -2147483647 - 1);
+  REQUIRE_THROWS_WITH(tensor(2147483648.0, kDouble).item<int32_t>(), Catch::Contains("to int32"));
+  REQUIRE_THROWS_WITH(tensor(-2147483649.0, kDouble).item<int32_t>(), Catch::Contains("to int32"));
+  REQUIRE_THROWS_WITH(tensor(-1.0, kDouble).item<uint8_t>(), Catch::Contains("to uint8"));
+  REQUIRE(tensor(-0.9, kDouble).item<uint8_t>() == 0);
+  REQUIRE(tensor(255.5, kDouble).item<uint8_t>() == 255);
 }
