@@ -240,7 +240,21 @@ TEST_CASE("load_safetensors rejects each malformed file with an Error naming fil
       {"shape overflow",
        st_bytes(R"({"a":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,8]}})",
                 eight),
-       "tensor 'a': the shape's element count overflows"},
+       "tensor 'a': shape [4294967296, 4294967296] overflows int64"},
+      // A zero size must not absorb the overflow: the strides would still need 2^80 and 2^64.
+      {"zero size and huge others",
+       st_bytes(R"({"a":{"dtype":"F32","shape":[0,1099511627776,1099511627776],)"
+                R"("data_offsets":[0,0]}})",
+                ""),
+       "tensor 'a': shape [0, 1099511627776, 1099511627776] overflows int64"},
+      {"zero size first, then 2^62 and 4",
+       st_bytes(R"({"a":{"dtype":"F32","shape":[0,4611686018427387904,4],"data_offsets":[0,0]}})",
+                ""),
+       "tensor 'a': shape [0, 4611686018427387904, 4] overflows int64"},
+      {"byte count overflow",  // 2^61 elements fit int64, their 2^64 bytes do not
+       st_bytes(R"({"a":{"dtype":"F64","shape":[2305843009213693952],"data_offsets":[0,8]}})",
+                eight),
+       "tensor 'a': the byte count of shape [2305843009213693952] overflows"},
       {"shape and size disagree",
        st_bytes(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", eight),
        "tensor 'a': data_offsets [0, 8] hold 8 bytes but dtype F32 and shape [3] need 12"},
@@ -287,6 +301,18 @@ TEST_CASE("load_safetensors rejects each malformed file with an Error naming fil
         load_safetensors(path),
         Catch::Contains("load_safetensors: '" + path + "': ") && Catch::Contains(c.message));
   }
+}
+
+TEST_CASE("load_safetensors reads an empty tensor whose sizes fit, as PyTorch", "[serialize]") {
+  ember_test::TempDir dir("serialize_test");
+  const std::string path = dir.file("empty.safetensors");
+  write_bytes(path, st_bytes(R"({"e":{"dtype":"I64","shape":[0,1099511627776,4],)"
+                             R"("data_offsets":[0,0]}})",
+                             ""));
+  const Tensor e = load_safetensors(path).tensors["e"];
+  REQUIRE(e.numel() == 0);
+  REQUIRE(e.sizes() == IntArrayRef({0, int64_t(1) << 40, 4}));
+  REQUIRE(e.strides() == IntArrayRef({int64_t(1) << 42, 4, 1}));
 }
 
 TEST_CASE("load_safetensors answers every truncation and byte corruption with data or an Error",
