@@ -46,7 +46,7 @@ class StateArchive {
 
   TensorDict* out_ = nullptr;
   const TensorDict* in_ = nullptr;
-  std::string owner_ = "load_state_dict";
+  std::string owner_;
   std::string prefix_;
   std::unordered_set<std::string>* used_ = nullptr;
   const Tensor* like_ = nullptr;
