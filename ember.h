@@ -67,6 +67,7 @@
 #include "ember/nn/nn.h"
 #include "ember/nn/optim/optim.h"
 #include "ember/nn/serialize/checkpoint.h"
+#include "ember/nn/serialize/counter.h"
 #include "ember/nn/serialize/module_io.h"
 #include "ember/nn/serialize/safetensors.h"
 #include "ember/nn/serialize/tensor_io.h"

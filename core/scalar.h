@@ -7,8 +7,20 @@
 #include <type_traits>
 
 #include "ember/core/dtype.h"
+#include "ember/core/error.h"
 
 namespace ember {
+
+// Whether the floating value d converts to the integer type I: C++ leaves the
+// conversion of NaN, an infinity or a value whose truncation is outside I's
+// range undefined. 2^digits is exact in double; for a signed I the lowest
+// valid values are those above -2^digits - 1 (truncation is toward zero).
+template <typename I>
+constexpr bool fits_integer(double d) {
+  const double bound = static_cast<double>(std::numeric_limits<I>::max() / 2 + 1) * 2.0;
+  const double low = std::is_signed_v<I> ? d + bound : d;
+  return low > -1.0 && d < bound;  // both false for NaN
+}
 
 class Scalar {
  public:
@@ -25,8 +37,14 @@ class Scalar {
   bool is_integral() const { return type_ == kLong; }
   bool is_bool() const { return type_ == kBool; }
 
+  // A floating value converted to an integer type must fit it (fits_integer).
   template <typename T>
   T to() const {
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      if (type_ == kDouble && !fits_integer<T>(d_)) [[unlikely]]
+        EMBER_ERROR("Scalar: cannot convert ", d_, " to ", std::is_signed_v<T> ? "int" : "uint",
+                    8 * sizeof(T), ": not finite or out of the integer type's range");
+    }
     return type_ == kDouble ? static_cast<T>(d_) : static_cast<T>(i_);
   }
   double toDouble() const { return to<double>(); }
@@ -56,7 +74,7 @@ class Scalar {
 inline bool converts_without_overflow(const Scalar& v, ScalarType t) {
   if (!v.is_floating_point()) return true;
   const double d = v.toDouble();
-  if (t == kLong) return d >= -9223372036854775808.0 && d < 9223372036854775808.0;  // not NaN
+  if (t == kLong) return fits_integer<int64_t>(d);
   if (t == kFloat) return !std::isfinite(d) || std::abs(d) <= std::numeric_limits<float>::max();
   return true;
 }

@@ -1,8 +1,46 @@
 #include "ember/core/shape.h"
 
+#include <algorithm>
+
 #include "ember/core/error.h"
 
 namespace ember {
+
+std::optional<int64_t> checked_mul(int64_t a, int64_t b) {
+  int64_t out;
+  if (__builtin_mul_overflow(a, b, &out)) return std::nullopt;
+  return out;
+}
+
+std::optional<uint64_t> checked_mul(uint64_t a, uint64_t b) {
+  uint64_t out;
+  if (__builtin_mul_overflow(a, b, &out)) return std::nullopt;
+  return out;
+}
+
+std::optional<int64_t> checked_numel(IntArrayRef sizes) {
+  int64_t numel = 1, span = 1;
+  for (int64_t s : sizes) {
+    if (s < 0) return std::nullopt;
+    const std::optional<int64_t> next = checked_mul(span, std::max<int64_t>(s, 1));
+    if (!next) return std::nullopt;
+    span = *next;
+    numel *= s;  // <= span: cannot overflow
+  }
+  return numel;
+}
+
+namespace {
+
+// Every tensor's shape passes here (TensorImpl counts its elements).
+int64_t numel_or_error(IntArrayRef sizes) {
+  const std::optional<int64_t> n = checked_numel(sizes);
+  EMBER_CHECK(n.has_value(), "shape ", sizes, " is invalid: a size is negative, or the product of "
+              "its sizes (a zero counted as one) overflows int64");
+  return *n;
+}
+
+}  // namespace
 
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
   const int64_t lo = ndim == 0 ? -1 : -ndim, hi = ndim == 0 ? 0 : ndim - 1;
@@ -12,6 +50,7 @@ int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
 }
 
 DimVector contiguous_strides(IntArrayRef sizes) {
+  numel_or_error(sizes);  // every stride below is then at most the span, in range
   DimVector strides(sizes.size());
   int64_t s = 1;
   for (size_t i = sizes.size(); i-- > 0;) {
@@ -21,11 +60,7 @@ DimVector contiguous_strides(IntArrayRef sizes) {
   return strides;
 }
 
-int64_t compute_numel(IntArrayRef sizes) {
-  int64_t n = 1;
-  for (int64_t s : sizes) n *= s;
-  return n;
-}
+int64_t compute_numel(IntArrayRef sizes) { return numel_or_error(sizes); }
 
 bool is_contiguous_layout(IntArrayRef sizes, IntArrayRef strides) {
   int64_t expected = 1;

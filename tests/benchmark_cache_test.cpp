@@ -317,7 +317,7 @@ TEST_CASE("benchmark cache save is atomic: no temporary file is left and a file 
   CHECK(make_set().load(path).loaded == 1);
 
   REQUIRE_THROWS_WITH(set.save(dir.file("no/such/dir/cache.txt")),
-                      Catch::Contains("save_benchmark_cache: cannot create") &&
+                      Catch::Contains("save_benchmark_cache: cannot write") &&
                           Catch::Contains("no/such/dir/cache.txt"));
 }
 

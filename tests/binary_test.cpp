@@ -553,3 +553,36 @@ TEST_CASE("pow's gradients at a zero base follow PyTorch's limits", "[binary]") 
   CHECK(gb[2] == -inf);
   CHECK(gb[3] == Approx(8 * std::log(2.0)).epsilon(1e-15));
 }
+
+// ---- integer overflow wraps (issue #22) ----
+
+// PyTorch's int64 arithmetic wraps modulo 2^64; each reference is that
+// modular arithmetic, done in uint64_t.
+TEST_CASE("int64 add, sub, mul and pow wrap around on overflow, as PyTorch", "[binary]") {
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  const int64_t min = std::numeric_limits<int64_t>::min();
+  const auto one = [](int64_t v) { return tensor({v}, kLong); };
+  const auto at = [](const Tensor& t) { return ember_test::int64_values(t).at(0); };
+  REQUIRE(at(add(one(max), one(1))) == min);
+  REQUIRE(at(sub(one(min), one(1))) == max);
+  REQUIRE(at(mul(one(int64_t(1) << 62), one(4))) == 0);  // 2^64
+  REQUIRE(at(mul(one(max), one(max))) == 1);  // (2^63 - 1)^2 = 2^126 - 2^64 + 1
+  // a + alpha * b with alpha * b = 4 * 2^62 = 2^64 = 0.
+  REQUIRE(at(add(one(1), one(int64_t(1) << 62), 4)) == 1);
+  REQUIRE(at(sub(one(1), one(int64_t(1) << 62), 4)) == 1);
+  REQUIRE(at(pow(one(2), one(63))) == min);
+  uint64_t three_41 = 1;
+  for (int i = 0; i < 41; ++i) three_41 *= 3;
+  REQUIRE(at(pow(one(3), one(41))) == static_cast<int64_t>(three_41));
+}
+
+// INT64_MIN / -1 = 2^63 wraps to INT64_MIN (and would trap on x86 if computed);
+// any a modulo -1 is 0.
+TEST_CASE("int64 floor_divide, fmod and remainder by -1 do not trap on INT64_MIN", "[binary]") {
+  const int64_t min = std::numeric_limits<int64_t>::min();
+  const Tensor a = tensor({min, int64_t(7), int64_t(-7)}, kLong);
+  const Tensor minus_one = full({3}, int64_t(-1), kLong);
+  REQUIRE(ember_test::int64_values(floor_divide(a, minus_one)) == std::vector<int64_t>{min, -7, 7});
+  REQUIRE(ember_test::int64_values(fmod(a, minus_one)) == std::vector<int64_t>{0, 0, 0});
+  REQUIRE(ember_test::int64_values(remainder(a, minus_one)) == std::vector<int64_t>{0, 0, 0});
+}

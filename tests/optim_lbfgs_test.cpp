@@ -9,6 +9,7 @@
 #include <ember/nn/optim/strong_wolfe.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 using namespace ember;
@@ -287,4 +288,33 @@ TEST_CASE("cubic_minimizer finds the minimum of a cubic from two points", "[opti
     return optim::detail::LinePoint{t, (t - 0.3) * (t - 0.3), Tensor(), 2 * (t - 0.3)};
   };
   CHECK(optim::detail::cubic_minimizer(quad(0), quad(1), 0, 1) == Approx(0.3).epsilon(1e-14));
+}
+
+// One step adds at most max_iter to n_iter and about max_eval to func_evals,
+// so limits stay <= 2^32 and counters <= 2^62: no later step can overflow.
+TEST_CASE("LBFGS refuses loaded counters and limits of another dtype or out of range",
+          "[optim][lbfgs]") {
+  Tensor a = leaf({-1.5, 2.0});
+  optim::LBFGS opt({a}, optim::LBFGSOptions(1).max_iter(2));
+  int calls = 0;
+  opt.step(rosenbrock_closure(opt, a, calls));
+  const optim::TensorDict good = opt.state_dict();
+  const auto refuses = [&](const std::string& key, const Tensor& value, const std::string& want) {
+    INFO(key);
+    optim::TensorDict d = good;
+    d.insert_or_assign(key, value);
+    REQUIRE_THROWS_WITH(opt.load_state_dict(d),
+                        Catch::Contains("LBFGS.load_state_dict: field '" + key + "': " + want));
+  };
+  const int64_t big = (int64_t(1) << 62) + 1;
+  refuses("state.0.n_iter", tensor(big, kLong),
+          "value 4611686018427387905 is outside the range [0, 4611686018427387904]");
+  refuses("state.0.func_evals", tensor(std::nan(""), kDouble), "has dtype float64");
+  refuses("state.0.func_evals", tensor(int64_t(-3), kLong), "value -3 is outside");
+  refuses("param_groups.0.max_iter", tensor(int64_t(0), kLong),
+          "value 0 is outside the range [1, 4294967296]");
+  refuses("param_groups.0.max_eval", tensor((int64_t(1) << 32) + 1, kLong),
+          "value 4294967297 is outside");
+  refuses("param_groups.0.history_size", tensor(1e9, kDouble), "has dtype float64");
+  opt.load_state_dict(good);  // the good dict still loads
 }

@@ -758,3 +758,73 @@ TEST_CASE("Adam with a StepLR and clipping fits a Linear model to a linear targe
   require_values(model->bias, {0.25}, 1e-2);
   REQUIRE(sched.get_last_lr()[0] == Approx(0.05 * 0.125));
 }
+
+// ---- counters read back from files (issue #22) ----
+
+TEST_CASE("a step count of another dtype, out of range or about to overflow is refused",
+          "[optim]") {
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  for (int kind = 0; kind < 4; ++kind) {
+    Tensor x = leaf(kX0);
+    const std::vector<Tensor> params{x};
+    std::unique_ptr<optim::Optimizer> opt;
+    if (kind == 0) opt = std::make_unique<optim::Adam>(params, optim::AdamOptions(0.1));
+    if (kind == 1) opt = std::make_unique<optim::AdamW>(params, optim::AdamWOptions(0.1));
+    if (kind == 2) opt = std::make_unique<optim::Adagrad>(params, optim::AdagradOptions(0.1));
+    if (kind == 3) opt = std::make_unique<optim::RMSprop>(params, optim::RMSpropOptions(0.1));
+    const char* names[] = {"Adam", "AdamW", "Adagrad", "RMSprop"};
+    const std::string field = std::string(names[kind]) + ".load_state_dict: field 'state.0.step'";
+    INFO(field);
+    run(*opt, x, 1);
+    optim::TensorDict d = opt->state_dict();
+    const auto load_with = [&](const Tensor& step) {
+      d.insert_or_assign("state.0.step", step);
+      opt->load_state_dict(d);
+    };
+    // A float step would go through a float-to-integer conversion, undefined for NaN.
+    REQUIRE_THROWS_WITH(
+        load_with(tensor(std::nan(""), kDouble)),
+        Catch::Contains(field + ": has dtype float64, but a counter is saved as int64"));
+    REQUIRE_THROWS_WITH(load_with(tensor({int64_t(1), int64_t(2)}, kLong)),
+                        Catch::Contains(field + ": has shape [2], but a counter is one number"));
+    REQUIRE_THROWS_WITH(load_with(tensor(int64_t(-1), kLong)),
+                        Catch::Contains(field + ": value -1 is outside the range [0, " +
+                                        std::to_string(max - 1) + "]"));
+    // step() adds 1: INT64_MAX would overflow, INT64_MAX - 1 is the last that does not.
+    REQUIRE_THROWS_WITH(load_with(tensor(max, kLong)),
+                        Catch::Contains(field + ": value " + std::to_string(max) + " is outside"));
+    load_with(tensor(max - 1, kLong));
+    run(*opt, x, 1);
+    REQUIRE(opt->state_dict()["state.0.step"].item<int64_t>() == max);
+  }
+}
+
+TEST_CASE("loading an optimizer file with a NaN step names the file and the field", "[optim]") {
+  ember_test::TempDir dir("optim_test");
+  Tensor x = leaf(kX0);
+  optim::Adam opt({x}, optim::AdamOptions(0.1));
+  run(opt, x, 1);
+  optim::TensorDict d = opt.state_dict();
+  d.insert_or_assign("state.0.step", tensor(std::nan(""), kDouble));  // as a fuzzer's F64 NaN
+  const std::string path = dir.file("adam.safetensors");
+  save_safetensors(path, d, {{"format", "pt"}});
+  REQUIRE_THROWS_WITH(load(opt, path),
+                      Catch::Contains("load: '" + path + "': Adam.load_state_dict: field "
+                                      "'state.0.step': has dtype float64"));
+  REQUIRE(opt.state_dict()["state.0.step"].item<int64_t>() == 1);  // unchanged
+}
+
+TEST_CASE("parse_counter reads whole decimal int64 text within its range", "[optim]") {
+  REQUIRE(parse_counter("2811", "sec", "step") == 2811);
+  REQUIRE(parse_counter("-1", "sec", "epoch", {.min = -1}) == -1);
+  REQUIRE_THROWS_WITH(parse_counter("3.0", "sec", "step", {}, "ck.safetensors"),
+                      Catch::Contains("sec: field 'step' of 'ck.safetensors': '3.0' is not an "
+                                      "int64 integer"));
+  REQUIRE_THROWS_WITH(parse_counter("", "sec", "step"), Catch::Contains("is not an int64"));
+  REQUIRE_THROWS_WITH(parse_counter("99999999999999999999", "sec", "step"),
+                      Catch::Contains("is not an int64"));
+  REQUIRE_THROWS_WITH(parse_counter("9223372036854775807", "sec", "step"),
+                      Catch::Contains("sec: field 'step': value 9223372036854775807 is outside"));
+  REQUIRE_THROWS_WITH(read_counter(nullptr, "sec", "step"),
+                      Catch::Contains("sec: field 'step': missing"));
+}

@@ -580,3 +580,26 @@ TEST_CASE("argmax, argmin, all and any are not differentiable", "[reduce]") {
   REQUIRE_FALSE(x.any().requires_grad());
   REQUIRE(x.sum().requires_grad());
 }
+
+// ---- integer overflow wraps (issue #22) ----
+
+// PyTorch's integer sums and products wrap modulo 2^64 (two's complement);
+// the references are that modular arithmetic, done in uint64_t.
+TEST_CASE("int64 sum and prod wrap around on overflow, as PyTorch", "[reduce]") {
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  const int64_t min = std::numeric_limits<int64_t>::min();
+  REQUIRE(tensor({max, int64_t(1)}, kLong).sum().item<int64_t>() == min);  // 2^63 mod 2^64
+  REQUIRE(tensor({min, int64_t(-1)}, kLong).sum().item<int64_t>() == max);
+  // 2^32 * 2^32 = 2^64 = 0; 3 * 2^62 = 2^63 + 2^62, which is -2^62 as int64.
+  REQUIRE(tensor({int64_t(1) << 32, int64_t(1) << 32}, kLong).prod().item<int64_t>() == 0);
+  REQUIRE(tensor({int64_t(1) << 62, int64_t(3)}, kLong).prod().item<int64_t>() ==
+          -(int64_t(1) << 62));
+  // Long enough for the vector lanes and the threads' partial sums to wrap too.
+  const int64_t n = 100003;
+  const Tensor many = full({n}, max, kLong);
+  const int64_t want = static_cast<int64_t>(uint64_t(n) * uint64_t(max));
+  REQUIRE(many.sum().item<int64_t>() == want);
+  const Tensor rows = full({7, 14287}, max, kLong).sum(1);
+  REQUIRE(ember_test::int64_values(rows) ==
+          std::vector<int64_t>(7, static_cast<int64_t>(uint64_t(14287) * uint64_t(max))));
+}

@@ -3,6 +3,8 @@
 // naming op and shape, and gradients, prod's with zeros in the input.
 #include "test_helpers.h"
 
+#include <limits>
+
 using namespace ember;
 using autograd::gradcheck;
 using autograd::gradgradcheck;
@@ -152,4 +154,16 @@ TEST_CASE("prod passes gradcheck with and without a zero, and gradgradcheck with
   REQUIRE_GRADCHECK(gradgradcheck([](const tensor_list& in) { return prod(in[0]); }, {x}));
   Tensor z = tensor({{2.0, 0.0, 3.0}, {1.5, -1.0, 4.0}}, kDouble).requires_grad_();
   REQUIRE_GRADCHECK(gradcheck([](const tensor_list& in) { return prod(in[0], 1); }, {z}));
+}
+
+// PyTorch's integer scans wrap modulo 2^64: 2^63 - 1 + 1 = -2^63, and
+// 2^62 * 2 = 2^63 = -2^63, * 2 = 2^64 = 0.
+TEST_CASE("int64 cumsum and cumprod wrap around on overflow, as PyTorch", "[scan]") {
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  const int64_t min = std::numeric_limits<int64_t>::min();
+  REQUIRE(ember_test::int64_values(cumsum(tensor({max, int64_t(1), int64_t(1)}, kLong), 0)) ==
+          std::vector<int64_t>{max, min, min + 1});
+  const Tensor doubling = tensor({int64_t(1) << 62, int64_t(2), int64_t(2)}, kLong);
+  REQUIRE(ember_test::int64_values(cumprod(doubling, 0)) ==
+          std::vector<int64_t>{int64_t(1) << 62, min, 0});
 }

@@ -7,7 +7,9 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <numbers>
+#include <string>
 #include <vector>
 
 using namespace ember;
@@ -293,4 +295,41 @@ TEST_CASE("scheduler arguments out of range are rejected", "[optim][scheduler]")
                                                1e-4, optim::ReduceLROnPlateau::rel, 0,
                                                {0.1, 0.2, 0.3}),
                       Catch::Contains("got 3 min_lr values for 2 parameter groups"));
+}
+
+// ---- counters read back from files (issue #22) ----
+
+TEST_CASE("a scheduler's last_epoch of another dtype or about to overflow is refused",
+          "[optim][scheduler]") {
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  TwoGroups a;
+  optim::StepLR sched(a.opt, 2);
+  optim::TensorDict d = sched.state_dict();
+  const std::string field = "LRScheduler.load_state_dict: field 'last_epoch'";
+  d.insert_or_assign("last_epoch", tensor(1e300, kDouble));  // no integer can hold it
+  REQUIRE_THROWS_WITH(sched.load_state_dict(d), Catch::Contains(field + ": has dtype float64"));
+  // step() adds 1 first: INT64_MAX would overflow. -1 (never stepped) is the lowest.
+  d.insert_or_assign("last_epoch", tensor(max, kLong));
+  REQUIRE_THROWS_WITH(sched.load_state_dict(d),
+                      Catch::Contains(field + ": value " + std::to_string(max) +
+                                      " is outside the range [-1, " + std::to_string(max - 1)));
+  d.insert_or_assign("last_epoch", tensor(int64_t(-2), kLong));
+  REQUIRE_THROWS_WITH(sched.load_state_dict(d), Catch::Contains(field + ": value -2 is outside"));
+  REQUIRE(sched.last_epoch() == 0);  // unchanged by the failed loads
+  d.insert_or_assign("last_epoch", tensor(max - 1, kLong));
+  sched.load_state_dict(d);
+  sched.step();
+  REQUIRE(sched.last_epoch() == max);
+
+  optim::ReduceLROnPlateau plateau(a.opt, optim::ReduceLROnPlateau::min, 0.5, 1);
+  for (const char* key : {"last_epoch", "num_bad_epochs", "cooldown_counter"}) {
+    INFO(key);
+    optim::TensorDict p = plateau.state_dict();
+    p.insert_or_assign(key, tensor(max, kLong));
+    REQUIRE_THROWS_WITH(plateau.load_state_dict(p),
+                        Catch::Contains("ReduceLROnPlateau.load_state_dict: field '" +
+                                        std::string(key) + "': value " + std::to_string(max)));
+    p.insert_or_assign(key, tensor(2.0, kFloat));
+    REQUIRE_THROWS_WITH(plateau.load_state_dict(p), Catch::Contains("has dtype float32"));
+  }
 }

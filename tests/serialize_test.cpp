@@ -5,7 +5,7 @@
 
 #include <ember/nn/modules/linear.h>
 #include <ember/nn/optim/adam.h>
-#include <ember/nn/serialize/atomic_file.h>
+#include <ember/core/atomic_file.h>
 #include <ember/nn/serialize/checkpoint.h>
 #include <ember/nn/serialize/json.h>
 #include <ember/nn/serialize/module_io.h>
@@ -240,7 +240,21 @@ TEST_CASE("load_safetensors rejects each malformed file with an Error naming fil
       {"shape overflow",
        st_bytes(R"({"a":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,8]}})",
                 eight),
-       "tensor 'a': the shape's element count overflows"},
+       "tensor 'a': shape [4294967296, 4294967296] overflows int64"},
+      // A zero size must not absorb the overflow: the strides would still need 2^80 and 2^64.
+      {"zero size and huge others",
+       st_bytes(R"({"a":{"dtype":"F32","shape":[0,1099511627776,1099511627776],)"
+                R"("data_offsets":[0,0]}})",
+                ""),
+       "tensor 'a': shape [0, 1099511627776, 1099511627776] overflows int64"},
+      {"zero size first, then 2^62 and 4",
+       st_bytes(R"({"a":{"dtype":"F32","shape":[0,4611686018427387904,4],"data_offsets":[0,0]}})",
+                ""),
+       "tensor 'a': shape [0, 4611686018427387904, 4] overflows int64"},
+      {"byte count overflow",  // 2^61 elements fit int64, their 2^64 bytes do not
+       st_bytes(R"({"a":{"dtype":"F64","shape":[2305843009213693952],"data_offsets":[0,8]}})",
+                eight),
+       "tensor 'a': the byte count of shape [2305843009213693952] overflows"},
       {"shape and size disagree",
        st_bytes(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", eight),
        "tensor 'a': data_offsets [0, 8] hold 8 bytes but dtype F32 and shape [3] need 12"},
@@ -287,6 +301,18 @@ TEST_CASE("load_safetensors rejects each malformed file with an Error naming fil
         load_safetensors(path),
         Catch::Contains("load_safetensors: '" + path + "': ") && Catch::Contains(c.message));
   }
+}
+
+TEST_CASE("load_safetensors reads an empty tensor whose sizes fit, as PyTorch", "[serialize]") {
+  ember_test::TempDir dir("serialize_test");
+  const std::string path = dir.file("empty.safetensors");
+  write_bytes(path, st_bytes(R"({"e":{"dtype":"I64","shape":[0,1099511627776,4],)"
+                             R"("data_offsets":[0,0]}})",
+                             ""));
+  const Tensor e = load_safetensors(path).tensors["e"];
+  REQUIRE(e.numel() == 0);
+  REQUIRE(e.sizes() == IntArrayRef({0, int64_t(1) << 40, 4}));
+  REQUIRE(e.strides() == IntArrayRef({int64_t(1) << 42, 4, 1}));
 }
 
 TEST_CASE("load_safetensors answers every truncation and byte corruption with data or an Error",
@@ -384,8 +410,8 @@ TEST_CASE("the JSON reader decodes escapes and rejects what RFC 8259 does not al
 TEST_CASE("write_file_atomically replaces the file and leaves no temporary behind", "[serialize]") {
   ember_test::TempDir dir("serialize_test");
   const std::string path = dir.file("f.bin");
-  serialize::write_file_atomically(path, "old");
-  serialize::write_file_atomically(path, "new contents");
+  write_file_atomically(path, "old");
+  write_file_atomically(path, "new contents");
   REQUIRE(read_bytes(path) == "new contents");
   REQUIRE(dir.entry_count() == 1);
 }
@@ -394,7 +420,7 @@ TEST_CASE("an atomically written file gets the umask's permissions, not a temp f
           "[serialize]") {
   ember_test::TempDir dir("serialize_test");
   const mode_t previous = ::umask(022);
-  serialize::write_file_atomically(dir.file("f.bin"), "x");
+  write_file_atomically(dir.file("f.bin"), "x");
   ::umask(previous);
   REQUIRE((fs::status(dir.file("f.bin")).permissions() & fs::perms::all) ==
           (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
@@ -404,7 +430,7 @@ TEST_CASE("an atomically written file gets the umask's permissions, not a temp f
 TEST_CASE("an atomic write into a missing directory names the path and errno text", "[serialize]") {
   ember_test::TempDir dir("serialize_test");
   const std::string path = dir.file("missing/f.bin");
-  REQUIRE_THROWS_WITH(serialize::write_file_atomically(path, "x"),
+  REQUIRE_THROWS_WITH(write_file_atomically(path, "x"),
                       Catch::Contains("cannot write '" + path + "'") &&
                           Catch::Contains("No such file or directory"));
 }
@@ -427,11 +453,11 @@ TEST_CASE("a checkpoint save that fails midway leaves the previous checkpoint in
     INFO("crash at " << stage);
     int writes = 0;
     // Crash after the length prefix and header are out, before the data (or just before rename).
-    serialize::testing::set_atomic_write_hook([&](const char* s) {
+    ember::testing::set_atomic_write_hook([&](const char* s) {
       if (stage == s && (stage == "rename" || ++writes == 2)) throw SimulatedCrash{};
     });
     REQUIRE_THROWS_AS(save_checkpoint(path, next), SimulatedCrash);
-    serialize::testing::set_atomic_write_hook(nullptr);
+    ember::testing::set_atomic_write_hook(nullptr);
     REQUIRE(read_bytes(path) == previous_bytes);
     REQUIRE(dir.entry_count() == 1);  // the temporary file is gone
     const Checkpoint loaded = load_checkpoint(path);

@@ -1,6 +1,10 @@
 // The Tensor handle, metadata, factories, dtypes and conversions.
 #include "test_helpers.h"
 
+#include <ember/core/shape.h>
+
+#include <limits>
+
 using namespace ember;
 using ember_test::values;
 
@@ -221,4 +225,61 @@ TEST_CASE("new_zeros/new_ones/new_full/new_empty take this tensor's dtype; type_
   REQUIRE(d.new_full({2}, 7).scalar_type() == kDouble);
   REQUIRE(d.new_empty({4}, kLong).scalar_type() == kLong);
   REQUIRE(tensor({1, 2}, kLong).type_as(d).scalar_type() == kDouble);
+}
+
+// ---- conversions and sizes from outside (issue #22) ----
+
+TEST_CASE("item<integer>() of NaN, an infinity or an out-of-range double raises an Error",
+          "[tensor]") {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const double v : {nan, inf, -inf, 9223372036854775808.0 /* 2^63 */, 1e300, -1e19}) {
+    INFO(v);
+    REQUIRE_THROWS_WITH(tensor(v, kDouble).item<int64_t>(),
+                        Catch::Contains("Scalar: cannot convert") && Catch::Contains("to int64"));
+  }
+  // int64 holds [-2^63, 2^63 - 1]: -2^63 is exact in double, and the largest
+  // double below 2^63 is 2^63 - 1024.
+  REQUIRE(tensor(-9223372036854775808.0, kDouble).item<int64_t>() ==
+          std::numeric_limits<int64_t>::min());
+  REQUIRE(tensor(9223372036854774784.0, kDouble).item<int64_t>() == 9223372036854774784);
+  // Truncation toward zero: int32 takes (-2^31 - 1, 2^31).
+  REQUIRE(tensor(2147483647.9, kDouble).item<int32_t>() == 2147483647);
+  REQUIRE(tensor(-2147483648.9, kDouble).item<int32_t>() == -2147483647 - 1);
+  REQUIRE_THROWS_WITH(tensor(2147483648.0, kDouble).item<int32_t>(), Catch::Contains("to int32"));
+  REQUIRE_THROWS_WITH(tensor(-2147483649.0, kDouble).item<int32_t>(), Catch::Contains("to int32"));
+  REQUIRE_THROWS_WITH(tensor(-1.0, kDouble).item<uint8_t>(), Catch::Contains("to uint8"));
+  REQUIRE(tensor(-0.9, kDouble).item<uint8_t>() == 0);
+  REQUIRE(tensor(255.5, kDouble).item<uint8_t>() == 255);
+}
+
+TEST_CASE("checked_mul and checked_numel refuse products that overflow", "[tensor]") {
+  const int64_t big = int64_t(1) << 40;
+  REQUIRE(checked_mul(int64_t(1) << 31, int64_t(1) << 31) == int64_t(1) << 62);
+  REQUIRE_FALSE(checked_mul(int64_t(1) << 32, int64_t(1) << 31).has_value());
+  REQUIRE_FALSE(checked_mul(std::numeric_limits<int64_t>::min(), int64_t(-1)).has_value());
+  REQUIRE(checked_mul(uint64_t(1) << 63, uint64_t(1)) == uint64_t(1) << 63);
+  REQUIRE_FALSE(checked_mul(uint64_t(1) << 32, uint64_t(1) << 32).has_value());
+  REQUIRE(checked_numel({0, 5, 7}) == 0);
+  REQUIRE(checked_numel({3, 5, 7}) == 105);
+  // A zero does not absorb the overflow: the strides of [0, 2^40, 2^40] would need 2^80.
+  REQUIRE_FALSE(checked_numel({0, big, big}).has_value());
+  REQUIRE_FALSE(checked_numel({0, int64_t(1) << 62, 4}).has_value());
+  REQUIRE_FALSE(checked_numel({2, -1}).has_value());
+}
+
+TEST_CASE("a shape whose strides overflow is an Error, an empty one of fitting sizes works",
+          "[tensor]") {
+  const int64_t big = int64_t(1) << 40;
+  REQUIRE_THROWS_WITH(empty({0, big, big}),
+                      Catch::Contains("empty: shape [0, 1099511627776, 1099511627776]") &&
+                          Catch::Contains("too large"));
+  REQUIRE_THROWS_WITH(empty({0, int64_t(1) << 62, 4}), Catch::Contains("too large"));
+  // Elements fit int64 but bytes do not: 2^61 float64 elements are 2^64 bytes.
+  REQUIRE_THROWS_WITH(empty({int64_t(1) << 61}, kDouble), Catch::Contains("too large"));
+  REQUIRE_THROWS_WITH(contiguous_strides({0, big, big}), Catch::Contains("overflows int64"));
+  REQUIRE_THROWS_WITH(compute_numel({0, int64_t(1) << 62, 4}), Catch::Contains("overflows int64"));
+  const Tensor e = empty({0, big, 4});  // strides 4 * 2^40, 4, 1 fit
+  REQUIRE(e.numel() == 0);
+  REQUIRE(e.strides() == IntArrayRef({4 * big, 4, 1}));
 }

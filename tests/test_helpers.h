@@ -36,6 +36,14 @@ inline std::vector<double> values(const ember::Tensor& t) {
   return std::vector<double>(p, p + c.numel());
 }
 
+// The elements of an int64 tensor in row-major order, exactly (values()
+// would round those above 2^53).
+inline std::vector<int64_t> int64_values(const ember::Tensor& t) {
+  const ember::Tensor c = t.contiguous();
+  const int64_t* p = c.data_ptr<int64_t>();
+  return std::vector<int64_t>(p, p + c.numel());
+}
+
 // Checks t elementwise against `want` (row-major): NaN and inf must match
 // exactly, other values within tol relative to max(1, |want|).
 inline void require_values(const ember::Tensor& got, const std::vector<double>& want,

@@ -452,3 +452,12 @@ TEST_CASE("relu passes the gradient on at NaN; clamp with a NaN bound is NaN", "
     CHECK(isnan(y).all().item<bool>());
   CHECK(values(clamp(v, 0.0, 1.0)) == std::vector<double>{0, 0.5, 1});
 }
+
+// -(-2^63) = 2^63 = -2^63 modulo 2^64, as PyTorch; (2^32)^2 = 2^64 = 0.
+TEST_CASE("int64 neg, abs and square wrap around on overflow, as PyTorch", "[unary]") {
+  const int64_t min = std::numeric_limits<int64_t>::min();
+  const Tensor x = tensor({min, int64_t(1) << 32, int64_t(-5)}, kLong);
+  REQUIRE(ember_test::int64_values(neg(x)) == std::vector<int64_t>{min, -(int64_t(1) << 32), 5});
+  REQUIRE(ember_test::int64_values(abs(x)) == std::vector<int64_t>{min, int64_t(1) << 32, 5});
+  REQUIRE(ember_test::int64_values(square(x)) == std::vector<int64_t>{0, 0, 25});
+}

@@ -61,8 +61,13 @@ Tensor empty_strided(IntArrayRef size, IntArrayRef stride, const TensorOptions& 
 
 Tensor empty(IntArrayRef size, const TensorOptions& options) {
   for (int64_t s : size) EMBER_CHECK(s >= 0, "empty: negative size in ", size);
-  const size_t nbytes = static_cast<size_t>(compute_numel(size)) * element_size(options.dtype());
-  auto storage = std::make_shared<StorageImpl>(nbytes, allocator_for(options));
+  const std::optional<int64_t> numel = checked_numel(size);
+  const std::optional<uint64_t> nbytes =
+      numel ? checked_mul(static_cast<uint64_t>(*numel), uint64_t{element_size(options.dtype())})
+            : std::nullopt;
+  EMBER_CHECK(nbytes.has_value(), "empty: shape ", size, " with dtype ", options.dtype(),
+              " is too large: its element count, byte count or strides overflow");
+  auto storage = std::make_shared<StorageImpl>(*nbytes, allocator_for(options));
   Tensor t(std::make_shared<TensorImpl>(std::move(storage), 0, DimVector(size),
                                         contiguous_strides(size), options.dtype()));
   return apply_requires_grad(std::move(t), options);

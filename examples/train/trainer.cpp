@@ -103,7 +103,7 @@ int64_t metadata_int(const ember::Checkpoint& ck, const std::string& key, const 
   const auto it = ck.metadata.find(key);
   EMBER_CHECK(it != ck.metadata.end(), "train --resume: checkpoint '", path, "' has no '", key,
               "' entry");
-  return std::stoll(it->second);
+  return ember::parse_counter(it->second, "train --resume: checkpoint metadata", key, {}, path);
 }
 
 Position restore(const Options& o, Net& model, ember::optim::Optimizer& optimizer) {

@@ -1,19 +1,15 @@
 #include "ember/kernels/common/benchmark_cache_file.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <atomic>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <limits>
 #include <sstream>
 
+#include "ember/core/atomic_file.h"
 #include "ember/core/error.h"
 
 namespace ember::bench {
@@ -98,10 +94,6 @@ std::string format_file(const CacheFile& file) {
   return os.str();
 }
 
-[[noreturn]] void throw_io(const std::string& what, const std::string& path) {
-  EMBER_ERROR("save_benchmark_cache: cannot ", what, " '", path, "': ", std::strerror(errno));
-}
-
 }  // namespace
 
 bool file_exists(const std::string& path) {
@@ -147,46 +139,11 @@ bool read_cache_file(const std::string& path, CacheFile& out, std::string& error
 }
 
 void write_cache_file_atomically(const std::string& path, const CacheFile& file) {
-  static std::atomic<int> counter{0};
   const std::string text = format_file(file);
-  const std::string tmp =
-      path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) throw_io("create", tmp);
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      errno = err;
-      throw_io("write", tmp);
-    }
-    done += static_cast<size_t>(n);
-  }
-  const bool synced = ::fsync(fd) == 0;
-  const int sync_err = errno;
-  if (::close(fd) != 0 || !synced) {
-    const int err = synced ? errno : sync_err;
-    ::unlink(tmp.c_str());
-    errno = err;
-    throw_io("flush", tmp);
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    errno = err;
-    throw_io("rename a temporary file to", path);
-  }
-  // Make the rename itself durable.
-  const size_t slash = path.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
+  try {
+    write_file_atomically(path, text);
+  } catch (const Error& e) {
+    EMBER_ERROR("save_benchmark_cache: ", e.what());
   }
 }
 

@@ -37,9 +37,9 @@ bool file_exists(const std::string& path);
 // truncated file (or another file version); `out` is then unspecified.
 bool read_cache_file(const std::string& path, CacheFile& out, std::string& error);
 
-// Writes a temporary file next to `path`, fsyncs it and renames it over
-// `path`, so that a reader sees the old file or the new one, never a part.
-// Throws ember::Error naming the path and the system error.
+// Replaces `path` atomically (Note [Atomic file replacement] in
+// core/atomic_file.h): a reader sees the old file or the new one, never a
+// part. Throws ember::Error naming the path and the system error.
 void write_cache_file_atomically(const std::string& path, const CacheFile& file);
 
 }  // namespace ember::bench

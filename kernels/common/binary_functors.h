@@ -4,13 +4,14 @@
 #include <type_traits>
 
 #include "ember/kernels/common/macros.h"
+#include "ember/kernels/common/wrapping.h"
 
 namespace ember::functors {
 
 template <typename T>
 struct Add {
   T alpha;
-  EMBER_HOST_DEVICE T operator()(T a, T b) const { return a + alpha * b; }
+  EMBER_HOST_DEVICE T operator()(T a, T b) const { return wrapping_add(a, wrapping_mul(alpha, b)); }
 };
 template <>
 struct Add<bool> {  // bool + bool is logical or, as PyTorch
@@ -20,11 +21,11 @@ struct Add<bool> {  // bool + bool is logical or, as PyTorch
 template <typename T>
 struct Sub {
   T alpha;
-  EMBER_HOST_DEVICE T operator()(T a, T b) const { return a - alpha * b; }
+  EMBER_HOST_DEVICE T operator()(T a, T b) const { return wrapping_sub(a, wrapping_mul(alpha, b)); }
 };
 template <typename T>
 struct Mul {
-  EMBER_HOST_DEVICE T operator()(T a, T b) const { return a * b; }
+  EMBER_HOST_DEVICE T operator()(T a, T b) const { return wrapping_mul(a, b); }
 };
 template <>
 struct Mul<bool> {
@@ -39,11 +40,11 @@ struct Pow {
   EMBER_HOST_DEVICE T operator()(T a, T b) const {
     if constexpr (std::is_same_v<T, bool>) {  // a^0 = 1, a^1 = a
       return a || !b;
-    } else if constexpr (std::is_integral_v<T>) {  // exact; negative exponents give 0 (|a|>1)
+    } else if constexpr (std::is_integral_v<T>) {  // wraps; negative exponents give 0 (|a|>1)
       T result = 1;
       if (b < 0) return a == 1 ? 1 : (a == -1 ? (b % 2 ? -1 : 1) : 0);
-      for (T e = b, x = a; e > 0; e >>= 1, x *= x)
-        if (e & 1) result *= x;
+      for (T e = b, x = a; e > 0; e >>= 1, x = wrapping_mul(x, x))
+        if (e & 1) result = wrapping_mul(result, x);
       return result;
     } else {
       return ::pow(a, b);
@@ -74,11 +75,13 @@ struct Minimum {
 
 // fmod (C's sign: the dividend's), and remainder and floor_divide (Python's:
 // remainder has the divisor's sign, floor_divide rounds down). The integer
-// forms expect b != 0: the CPU op checks that first.
+// forms expect b != 0: the CPU op checks that first. A signed b = -1 is
+// answered apart: INT64_MIN / -1 overflows (undefined; a SIGFPE on x86), while the
+// remainder is 0 and the quotient -a wraps, as PyTorch's.
 template <typename T>
 struct Fmod {
   EMBER_HOST_DEVICE T operator()(T a, T b) const {
-    if constexpr (std::is_integral_v<T>) return a % b;
+    if constexpr (std::is_integral_v<T>) return std::is_signed_v<T> && b == T(-1) ? T(0) : a % b;
     else return ::fmod(a, b);
   }
 };
@@ -96,6 +99,7 @@ template <typename T>
 struct FloorDivide {
   EMBER_HOST_DEVICE T operator()(T a, T b) const {
     if constexpr (std::is_integral_v<T>) {
+      if (std::is_signed_v<T> && b == T(-1)) return wrapping_neg(a);
       const T q = a / b;
       return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
     } else {

@@ -14,11 +14,12 @@
 #include <type_traits>
 
 #include "ember/kernels/common/macros.h"
+#include "ember/kernels/common/wrapping.h"
 
 namespace ember::functors {
 
 // Floating sums accumulate in double (a 1e6-element float32 sum keeps ~1e-7
-// relative accuracy); integer and bool sums in int64, as PyTorch.
+// relative accuracy); integer and bool sums in int64, wrapping on overflow, as PyTorch.
 template <typename T>
 using sum_acc_t = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
 
@@ -33,17 +34,18 @@ EMBER_HOST_DEVICE bool is_nan(T v) {
 template <typename In, typename Acc, typename Out>
 struct SumOps {
   EMBER_HOST_DEVICE Acc identity() const { return Acc(0); }
-  EMBER_HOST_DEVICE Acc step(Acc a, In v) const { return a + static_cast<Acc>(v); }
-  EMBER_HOST_DEVICE Acc combine(Acc a, Acc b) const { return a + b; }
+  EMBER_HOST_DEVICE Acc step(Acc a, In v) const { return wrapping_add(a, static_cast<Acc>(v)); }
+  EMBER_HOST_DEVICE Acc combine(Acc a, Acc b) const { return wrapping_add(a, b); }
   EMBER_HOST_DEVICE Out project(Acc a) const { return static_cast<Out>(a); }
 };
 
-// Products accumulate as sums do (double for floating, int64 for integer and bool).
+// Products accumulate as sums do (double for floating, int64 for integer and
+// bool, wrapping).
 template <typename In, typename Acc, typename Out>
 struct ProdOps {
   EMBER_HOST_DEVICE Acc identity() const { return Acc(1); }
-  EMBER_HOST_DEVICE Acc step(Acc a, In v) const { return a * static_cast<Acc>(v); }
-  EMBER_HOST_DEVICE Acc combine(Acc a, Acc b) const { return a * b; }
+  EMBER_HOST_DEVICE Acc step(Acc a, In v) const { return wrapping_mul(a, static_cast<Acc>(v)); }
+  EMBER_HOST_DEVICE Acc combine(Acc a, Acc b) const { return wrapping_mul(a, b); }
   EMBER_HOST_DEVICE Out project(Acc a) const { return static_cast<Out>(a); }
 };
 

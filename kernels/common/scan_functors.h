@@ -1,12 +1,14 @@
 #pragma once
 // The running sum, product, log-sum-exp, maximum and minimum of one line,
 // shared by the CPU loop and the CUDA kernel: `n` elements `inner` apart,
-// accumulated in Acc (double for floating types, as PyTorch's CPU scans).
+// accumulated in Acc (double for floating types, as PyTorch's CPU scans;
+// integer sums and products wrap, as PyTorch's).
 #include <cstdint>
 #include <type_traits>
 
 #include "ember/kernels/common/macros.h"
 #include "ember/kernels/common/pointwise_functors.h"
+#include "ember/kernels/common/wrapping.h"
 
 namespace ember::functors {
 
@@ -18,9 +20,9 @@ EMBER_HOST_DEVICE void scan_line(const T* in, T* out, int64_t n, int64_t inner) 
   scan_acc_t<T> acc = kProd ? 1 : 0;
   for (int64_t k = 0; k < n; ++k) {
     if constexpr (kProd)
-      acc *= static_cast<scan_acc_t<T>>(in[k * inner]);
+      acc = wrapping_mul(acc, static_cast<scan_acc_t<T>>(in[k * inner]));
     else
-      acc += static_cast<scan_acc_t<T>>(in[k * inner]);
+      acc = wrapping_add(acc, static_cast<scan_acc_t<T>>(in[k * inner]));
     out[k * inner] = static_cast<T>(acc);
   }
 }

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "ember/kernels/common/macros.h"
+#include "ember/kernels/common/wrapping.h"
 
 namespace ember::functors {
 
@@ -56,7 +57,7 @@ constexpr double kGeluTanhCubic = 0.044715;
 
 template <typename T>
 struct Neg {
-  EMBER_HOST_DEVICE T operator()(T x) const { return -x; }
+  EMBER_HOST_DEVICE T operator()(T x) const { return wrapping_neg(x); }
 };
 template <typename T>
 struct Exp {
@@ -78,7 +79,7 @@ template <typename T>
 struct Abs {
   EMBER_HOST_DEVICE T operator()(T x) const {
     if constexpr (std::is_integral_v<T>)
-      return x < 0 ? -x : x;
+      return x < 0 ? wrapping_neg(x) : x;  // abs(INT64_MIN) = INT64_MIN, as PyTorch
     else
       return math::fabs(x);
   }
@@ -95,7 +96,7 @@ struct Sign {
 };
 template <typename T>
 struct Square {
-  EMBER_HOST_DEVICE T operator()(T x) const { return x * x; }
+  EMBER_HOST_DEVICE T operator()(T x) const { return wrapping_mul(x, x); }
 };
 template <typename T>
 struct Reciprocal {

@@ -29,17 +29,23 @@ std::deque<Tensor> unstack_history(const Tensor& stacked) {
 
 double max_abs(const Tensor& v) { return v.abs().max().item<double>(); }
 
+// Loaded limits and counters (Note [Counters from files]). One step adds at
+// most max_iter to n_iter and about max_eval (plus a line search's calls) to
+// func_evals; with limits up to 2^32, counters up to 2^62 cannot overflow.
+constexpr CounterRange kLimitRange{1, int64_t(1) << 32};
+constexpr CounterRange kCountRange{0, int64_t(1) << 62};
+
 }  // namespace
 
 void LBFGSOptions::serialize(StateArchive& archive) {
   OptimizerOptions::serialize(archive);
   int64_t max_eval = max_eval_.value_or(max_iter_ * 5 / 4);
   bool strong_wolfe = line_search_fn_.has_value();
-  archive.field("max_iter", max_iter_);
-  archive.field("max_eval", max_eval);
+  archive.field("max_iter", max_iter_, kLimitRange);
+  archive.field("max_eval", max_eval, kLimitRange);
   archive.field("tolerance_grad", tolerance_grad_);
   archive.field("tolerance_change", tolerance_change_);
-  archive.field("history_size", history_size_);
+  archive.field("history_size", history_size_, kLimitRange);
   archive.field("line_search_strong_wolfe", strong_wolfe);  // state dicts hold numbers only
   if (archive.is_loading()) {
     max_eval_ = max_eval;
@@ -48,8 +54,8 @@ void LBFGSOptions::serialize(StateArchive& archive) {
 }
 
 void LBFGSParamState::serialize(StateArchive& archive) {
-  archive.field("func_evals", func_evals_);
-  archive.field("n_iter", n_iter_);
+  archive.field("func_evals", func_evals_, kCountRange);
+  archive.field("n_iter", n_iter_, kCountRange);
   archive.field("t", t_);
   archive.field("prev_loss", prev_loss_);
   archive.field("H_diag", H_diag_);

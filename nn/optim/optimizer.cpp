@@ -165,14 +165,15 @@ void Optimizer::load_state_dict(const TensorDict& dict) {
                 ".load_state_dict: parameter group ", g, " has ", numbers.numel(),
                 " parameters in the state dict and ", params.size(), " in this optimizer");
     options.push_back(param_groups_[g].options().clone());
-    StateArchive options_archive(dict, prefix, used);
+    const std::string owner = std::string(name()) + ".load_state_dict";
+    StateArchive options_archive(dict, owner, prefix, used);
     options.back()->serialize(options_archive);
     check_options(*options.back());
     for (const Tensor& p : params) {
       const std::string state_prefix = "state." + std::to_string(index++) + ".";
       if (with_state.count(state_prefix) == 0) continue;
       std::unique_ptr<OptimizerParamState> s = make_state();
-      StateArchive state_archive(dict, state_prefix, used, &p);
+      StateArchive state_archive(dict, owner, state_prefix, used, &p);
       s->serialize(state_archive);
       state[p.unsafeGetTensorImpl()] = std::move(s);
     }

@@ -9,9 +9,9 @@ namespace ember::optim {
 StateArchive::StateArchive(TensorDict& out, std::string prefix)
     : out_(&out), prefix_(std::move(prefix)) {}
 
-StateArchive::StateArchive(const TensorDict& in, std::string prefix,
+StateArchive::StateArchive(const TensorDict& in, std::string owner, std::string prefix,
                            std::unordered_set<std::string>& used, const Tensor* like)
-    : in_(&in), prefix_(std::move(prefix)), used_(&used), like_(like) {}
+    : in_(&in), owner_(std::move(owner)), prefix_(std::move(prefix)), used_(&used), like_(like) {}
 
 const Tensor& StateArchive::read(const std::string& key) {
   const Tensor* t = in_->find(key);
@@ -38,16 +38,13 @@ void StateArchive::field(const std::string& name, bool& value) {
   value = d != 0;
 }
 
-void StateArchive::field(const std::string& name, int64_t& value) {
+void StateArchive::field(const std::string& name, int64_t& value, CounterRange range) {
   const std::string key = prefix_ + name;
   if (!is_loading()) {
     out_->insert(key, tensor(value, kLong));
     return;
   }
-  const Tensor& t = read(key);
-  EMBER_CHECK(t.numel() == 1, "load_state_dict: '", key, "' should hold one number, it has shape ",
-              t.sizes());
-  value = t.item<int64_t>();
+  value = read_counter(&read(key), owner_, key, range);
 }
 
 void StateArchive::field(const std::string& name, std::tuple<double, double>& value) {

@@ -11,6 +11,7 @@
 
 #include "ember/core/tensor.h"
 #include "ember/nn/ordered_dict.h"
+#include "ember/nn/serialize/counter.h"
 
 namespace ember::optim {
 
@@ -21,16 +22,18 @@ class StateArchive {
   // Saving: each field goes into `out` as prefix + name.
   StateArchive(TensorDict& out, std::string prefix);
   // Loading: each field is read from `in` as prefix + name and that key is
-  // added to `used`. Tensor fields must have the shape of `like` (when given);
-  // they come back as new contiguous tensors in like's dtype.
-  StateArchive(const TensorDict& in, std::string prefix, std::unordered_set<std::string>& used,
-               const Tensor* like = nullptr);
+  // added to `used`; errors name `owner` (e.g. "Adam.load_state_dict"). Tensor
+  // fields must have the shape of `like` (when given); they come back as new
+  // contiguous tensors in like's dtype.
+  StateArchive(const TensorDict& in, std::string owner, std::string prefix,
+               std::unordered_set<std::string>& used, const Tensor* like = nullptr);
 
   bool is_loading() const { return in_ != nullptr; }
 
   void field(const std::string& name, double& value);
   void field(const std::string& name, bool& value);
-  void field(const std::string& name, int64_t& value);
+  // Integers are counters or sizes: read_counter checks them (Note [Counters from files]).
+  void field(const std::string& name, int64_t& value, CounterRange range = {});
   void field(const std::string& name, std::tuple<double, double>& value);
   // An undefined tensor is saved as no key; a missing key loads as undefined.
   void optional_tensor(const std::string& name, Tensor& value);
@@ -43,6 +46,7 @@ class StateArchive {
 
   TensorDict* out_ = nullptr;
   const TensorDict* in_ = nullptr;
+  std::string owner_;
   std::string prefix_;
   std::unordered_set<std::string>* used_ = nullptr;
   const Tensor* like_ = nullptr;

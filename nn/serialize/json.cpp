@@ -2,6 +2,8 @@
 
 #include <unordered_set>
 
+#include "ember/core/shape.h"
+
 namespace ember::serialize {
 namespace {
 
@@ -248,8 +250,9 @@ std::optional<uint64_t> JsonValue::as_uint64() const {
   for (const char c : text) {
     if (c < '0' || c > '9') return std::nullopt;  // a fraction or an exponent
     const uint64_t d = static_cast<uint64_t>(c - '0');
-    if (v > (UINT64_MAX - d) / 10) return std::nullopt;
-    v = v * 10 + d;
+    const std::optional<uint64_t> tens = checked_mul(v, uint64_t{10});
+    if (!tens || *tens > UINT64_MAX - d) return std::nullopt;
+    v = *tens + d;
   }
   return v;
 }

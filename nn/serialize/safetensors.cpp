@@ -14,7 +14,8 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
 #include "ember/core/ops/factory.h"
-#include "ember/nn/serialize/atomic_file.h"
+#include "ember/core/shape.h"
+#include "ember/core/atomic_file.h"
 #include "ember/nn/serialize/json.h"
 
 namespace ember {
@@ -135,7 +136,7 @@ void save_safetensors(const std::string& path, const OrderedDict<std::string, Te
   const std::string header = make_header(entries, metadata);
   std::string prefix;
   put_u64_le(prefix, header.size());
-  serialize::AtomicFileWriter file(path);
+  AtomicFileWriter file(path);
   file.write(prefix);
   file.write(header);
   for (const size_t i : data_order)
@@ -271,19 +272,21 @@ class SafetensorsReader {
     e.dtype = *parsed_dtype;
 
     if (shape->kind != JsonValue::Kind::Array) fail("tensor '", name, "': shape must be an array");
-    uint64_t numel = 1;
     for (const JsonValue& d : shape->array) {
       const auto size = d.as_uint64();
       if (!size || *size > static_cast<uint64_t>(INT64_MAX))
         fail("tensor '", name, "': shape entries must be non-negative integers");
-      if (__builtin_mul_overflow(numel, *size, &numel))
-        fail("tensor '", name, "': the shape's element count overflows");
       e.shape.push_back(static_cast<int64_t>(*size));
     }
-    uint64_t nbytes;
-    if (__builtin_mul_overflow(numel, element_size(e.dtype), &nbytes) ||
-        numel > static_cast<uint64_t>(INT64_MAX))
-      fail("tensor '", name, "': the shape's byte count overflows");
+    // A zero size must not hide an overflow of the others (Note [Checked sizes]).
+    const std::optional<int64_t> numel = checked_numel(e.shape);
+    if (!numel)
+      fail("tensor '", name, "': shape ", IntArrayRef(e.shape),
+           " overflows int64 (the product of its sizes, a zero counted as one)");
+    const std::optional<uint64_t> nbytes =
+        checked_mul(static_cast<uint64_t>(*numel), static_cast<uint64_t>(element_size(e.dtype)));
+    if (!nbytes)
+      fail("tensor '", name, "': the byte count of shape ", IntArrayRef(e.shape), " overflows");
 
     const auto begin = offsets->kind == JsonValue::Kind::Array && offsets->array.size() == 2
                            ? offsets->array[0].as_uint64()
@@ -298,9 +301,10 @@ class SafetensorsReader {
     if (e.end > data_size_)
       fail("tensor '", name, "': data_offsets [", e.begin, ", ", e.end,
            "] run past the end of the data buffer (", data_size_, " bytes)");
-    if (e.end - e.begin != nbytes)
+    if (e.end - e.begin != *nbytes)
       fail("tensor '", name, "': data_offsets [", e.begin, ", ", e.end, "] hold ", e.end - e.begin,
-           " bytes but dtype ", dtype->text, " and shape ", IntArrayRef(e.shape), " need ", nbytes);
+           " bytes but dtype ", dtype->text, " and shape ", IntArrayRef(e.shape), " need ",
+           *nbytes);
     return e;
   }
 

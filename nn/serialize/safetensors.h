@@ -21,7 +21,7 @@ struct SafetensorsFile {
   std::map<std::string, std::string> metadata;         // "__metadata__"
 };
 
-// Writes atomically (nn/serialize/atomic_file.h). Tensors may be on any
+// Writes atomically (core/atomic_file.h). Tensors may be on any
 // device, of any strides; the header lists them in the dict's order.
 void save_safetensors(const std::string& path, const OrderedDict<std::string, Tensor>& tensors,
                       const std::map<std::string, std::string>& metadata = {});

@@ -49,7 +49,12 @@ void save(const optim::Optimizer& optimizer, const std::string& path) {
 }
 
 void load(optim::Optimizer& optimizer, const std::string& path) {
-  optimizer.load_state_dict(load_safetensors(path).tensors);
+  const SafetensorsFile file = load_safetensors(path);
+  try {
+    optimizer.load_state_dict(file.tensors);
+  } catch (const Error& e) {
+    EMBER_ERROR("load: '", path, "': ", e.what());  // the state dict's errors do not know the file
+  }
 }
 
 }  // namespace ember

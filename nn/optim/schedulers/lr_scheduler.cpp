@@ -2,6 +2,7 @@
 
 #include "ember/core/error.h"
 #include "ember/core/ops/factory.h"
+#include "ember/nn/serialize/counter.h"
 
 namespace ember::optim {
 
@@ -34,10 +35,9 @@ void LRScheduler::load_state_dict(const TensorDict& dict) {
   const size_t n = base_lrs_.size();
   std::vector<double> base = detail::tensor_to_doubles("LRScheduler", dict, "base_lrs", n);
   std::vector<double> last = detail::tensor_to_doubles("LRScheduler", dict, "last_lr", n);
-  const Tensor* epoch = dict.find("last_epoch");
-  EMBER_CHECK(epoch && epoch->numel() == 1,
-              "LRScheduler.load_state_dict: missing or malformed key 'last_epoch'");
-  last_epoch_ = epoch->item<int64_t>();
+  // -1: constructed but never stepped.
+  last_epoch_ = read_counter(dict.find("last_epoch"), "LRScheduler.load_state_dict", "last_epoch",
+                             {.min = -1});
   base_lrs_ = std::move(base);
   last_lr_ = std::move(last);
 }

@@ -6,6 +6,7 @@
 #include "ember/core/error.h"
 #include "ember/core/ops/factory.h"
 #include "ember/nn/optim/schedulers/lr_scheduler.h"
+#include "ember/nn/serialize/counter.h"
 
 namespace ember::optim {
 
@@ -87,10 +88,13 @@ void ReduceLROnPlateau::load_state_dict(const TensorDict& dict) {
   };
   std::vector<double> last =
       detail::tensor_to_doubles("ReduceLROnPlateau", dict, "last_lr", last_lr_.size());
-  const int64_t epoch = number("last_epoch").item<int64_t>();
+  const auto counter = [&](const char* key) {
+    return read_counter(dict.find(key), "ReduceLROnPlateau.load_state_dict", key);
+  };
+  const int64_t epoch = counter("last_epoch");
   const double best = number("best").item<double>();
-  const int64_t bad = number("num_bad_epochs").item<int64_t>();
-  const int64_t cooldown = number("cooldown_counter").item<int64_t>();
+  const int64_t bad = counter("num_bad_epochs");
+  const int64_t cooldown = counter("cooldown_counter");
   last_epoch_ = epoch;
   best_ = best;
   num_bad_epochs_ = bad;
