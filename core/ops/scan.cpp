@@ -83,7 +83,9 @@ Tensor scan(const char* name, bool is_prod, const Tensor& input, int64_t dim,
     dispatch_numeric(t, name, [&]<typename T>() {
       const T* in = xc.data_ptr<T>();
       T* o = out.data_ptr<T>();
-      for (int64_t line = 0; line < l.outer * l.inner; ++line) {
+      // An empty scan dim leaves nothing to scan, and maybe no storage to offset into.
+      const int64_t lines = l.n == 0 ? 0 : l.outer * l.inner;
+      for (int64_t line = 0; line < lines; ++line) {
         const int64_t offset = line / l.inner * l.n * l.inner + line % l.inner;
         if (is_prod)
           functors::scan_line<T, true>(in + offset, o + offset, l.n, l.inner);
