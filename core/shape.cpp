@@ -32,11 +32,15 @@ std::optional<int64_t> checked_numel(IntArrayRef sizes) {
 
 namespace {
 
+[[noreturn]] void invalid_shape(IntArrayRef sizes) {
+  EMBER_ERROR("shape ", sizes, " is invalid: a size is negative, or the product of its sizes "
+              "(a zero counted as one) overflows int64");
+}
+
 // Every tensor's shape passes here (TensorImpl counts its elements).
 int64_t numel_or_error(IntArrayRef sizes) {
   const std::optional<int64_t> n = checked_numel(sizes);
-  EMBER_CHECK(n.has_value(), "shape ", sizes, " is invalid: a size is negative, or the product of "
-              "its sizes (a zero counted as one) overflows int64");
+  if (!n) invalid_shape(sizes);
   return *n;
 }
 
@@ -50,12 +54,15 @@ int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
 }
 
 DimVector contiguous_strides(IntArrayRef sizes) {
-  numel_or_error(sizes);  // every stride below is then at most the span, in range
+  // The running product is the span checked_numel checks: checked here in the
+  // same pass, since every new tensor comes through (a separate checked_numel
+  // pass showed in benchmarks/cpu_ops' per-op overhead).
   DimVector strides(sizes.size());
   int64_t s = 1;
   for (size_t i = sizes.size(); i-- > 0;) {
     strides[i] = s;
-    s *= std::max<int64_t>(sizes[i], 1);
+    if (sizes[i] < 0 || __builtin_mul_overflow(s, std::max<int64_t>(sizes[i], 1), &s))
+      invalid_shape(sizes);
   }
   return strides;
 }
