@@ -12,10 +12,12 @@
 #    (core/ ... .ci/) or is a top-level file (CMakeLists.txt, README.md, ...),
 #    relative to the repository root;
 #  - a word of plain text that starts with a top-level folder and ends in a
-#    file extension (docs/gpu.md), relative to the root.
-# Fenced code blocks are not read. "#anchor" and ":line" endings are dropped.
-# Placeholders and globs (containing < > * { } $ or ...) are skipped, and so
-# are build outputs (build*/, .deps/).
+#    file extension (docs/gpu.md), relative to the root;
+#  - an include path, <ember/core/tensor.h> -> core/tensor.h;
+#  - in fenced code blocks, only these: a command that starts a line
+#    (scripts/run.sh), #include lines, and file paths in comments.
+# "#anchor" and ":line" endings are dropped. Placeholders and globs (containing
+# < > * { } $ or ...) are skipped, and so are build outputs (build*/, .deps/).
 set -euo pipefail
 
 folders='core|autograd|kernels|nn|examples|tests|benchmarks|scripts|docs|cmake|[.]ci'
@@ -203,7 +205,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 case "${1:-}" in
   --self-test) self_test; exit ;;
   --root) root=$2; shift 2 ;;
-  -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+  -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0"; exit 0 ;;
 esac
 cd "$root"
 if [ $# -eq 0 ]; then

@@ -164,7 +164,7 @@ while [ $# -gt 0 ]; do
     --self-test) self_test; exit ;;
     --root) root=$2; shift 2 ;;
     --exceptions) exceptions=$(realpath "$2"); shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0"; exit 0 ;;
     *) echo "check-layers: unknown argument $1 (--help)" >&2; exit 2 ;;
   esac
 done
