@@ -19,6 +19,10 @@ sanitize_dir=${EMBER_SANITIZE_BUILD_DIR:-build-sanitize}
 
 step() { printf '\n=== %s (%s)\n' "$1" "$(date +%T)"; }
 
+step "layer and doc-path checks"
+scripts/check-layers.sh
+scripts/check-doc-paths.sh
+
 step "release build"
 scripts/build.sh
 step "release tests"
