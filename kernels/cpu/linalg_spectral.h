@@ -1,6 +1,8 @@
 #pragma once
 // The CPU kernels of core/ops/linalg_spectral.cpp: Eigen's decompositions run
-// on each matrix of a contiguous batch, in parallel over the batch. Inputs are
+// on each matrix of a contiguous batch, in parallel over the batch (defined in
+// linalg_eigh.cpp, linalg_svd.cpp and linalg_qr.cpp: Eigen's solvers are slow
+// to compile, and in three files they compile in parallel). Inputs are
 // contiguous (batch, m, n) float32/float64; outputs are contiguous tensors of
 // the input's dtype, allocated by the caller. Each returns false when some
 // matrix holds a NaN or an infinity (its outputs are then unspecified).
