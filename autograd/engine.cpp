@@ -27,7 +27,7 @@ namespace {
 
 struct ReadyOrder {
   static uint64_t priority(const Node* n) {
-    return dynamic_cast<const AccumulateGrad*>(n) ? UINT64_MAX : n->sequence_nr();
+    return n->is_accumulate_grad() ? UINT64_MAX : n->sequence_nr();
   }
   bool operator()(const Node* a, const Node* b) const { return priority(a) < priority(b); }
 };
@@ -162,7 +162,7 @@ void GraphTask::execute(Node& node, tensor_list&& inputs) {
     std::cerr << "  ->";
     for (const Tensor& g : outputs)
       std::cerr << ' ' << (g.defined() ? detail::str_cat(g.sizes()) : "none");
-    if (dynamic_cast<AccumulateGrad*>(&node)) std::cerr << " .grad";
+    if (node.is_accumulate_grad()) std::cerr << " .grad";
     std::cerr << '\n';
   }
   if (AnomalyMode::is_enabled()) {
@@ -202,14 +202,14 @@ void GraphTask::run() {
 
     if (capturing) {
       if (auto it = captures_.find(node); it != captures_.end()) {
-        auto* acc = dynamic_cast<AccumulateGrad*>(node);
+        auto* acc = node->is_accumulate_grad() ? static_cast<AccumulateGrad*>(node) : nullptr;
         for (const Capture& c : it->second) {
           Tensor g = inputs.at(c.input_nr);
           captured_[c.index] = acc && g.defined() ? acc->run_leaf_hooks(g) : g;
         }
       }
       // grad() computes only what its inputs need and never touches .grad.
-      if (!needed_.count(node) || dynamic_cast<AccumulateGrad*>(node)) continue;
+      if (!needed_.count(node) || node->is_accumulate_grad()) continue;
     }
     execute(*node, std::move(inputs));
     for (const Edge& e : node->next_edges()) {

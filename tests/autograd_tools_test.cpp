@@ -104,6 +104,16 @@ TEST_CASE("graph_nodes lists the tape in recording order", "[autograd]") {
   REQUIRE(autograd::graph_nodes(y.detach()).empty());
 }
 
+TEST_CASE("a leaf's node says it is an AccumulateGrad; an op's node says it is not",
+          "[autograd]") {
+  Tensor x = leaf({2});
+  Tensor y = x * 2.0;
+  REQUIRE(autograd::gradient_edge(x).fn->is_accumulate_grad());
+  REQUIRE_FALSE(y.grad_fn()->is_accumulate_grad());
+  for (const auto& n : autograd::graph_nodes(y))
+    REQUIRE(n->is_accumulate_grad() == (n->name() == "AccumulateGrad"));
+}
+
 // ---- to_dot ----
 
 TEST_CASE("to_dot draws each node with its name, output shape, dtype and saved bytes",
