@@ -242,3 +242,19 @@ TEST_CASE("without the trace backward prints nothing", "[autograd]") {
   y.backward(ones_like(y));
   REQUIRE(capture.text().empty());
 }
+
+TEST_CASE("with the trace and anomaly mode both on, the node's trace line ends before the "
+          "anomaly Error", "[autograd]") {
+  Tensor x = tensor({0.0, 4.0}).requires_grad_();
+  Tensor y = sqrt(x);  // d/dx at 0 is Inf
+  std::string text;
+  {
+    TraceOn trace;
+    autograd::DetectAnomalyGuard anomaly;
+    CaptureCerr capture;
+    REQUIRE_THROWS_WITH(y.backward(ones_like(y)), Contains("autograd anomaly: SqrtBackward"));
+    text = capture.text();
+  }
+  REQUIRE_THAT(text, Contains("SqrtBackward  grad_outputs: [2]  -> [2]\n"));
+  REQUIRE(count(text, "AccumulateGrad") == 0);  // backward stopped at the anomaly
+}
