@@ -18,8 +18,7 @@
 #include "ember/autograd/engine_observer.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/node.h"
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/reduce.h"
+#include "ember/core/ops/reduce.h"  // sum_to: not a Tensor method
 #include "ember/core/shape.h"
 
 namespace ember::autograd {
@@ -231,7 +230,7 @@ void add_roots(GraphTask& task, const tensor_list& outputs, const tensor_list& g
       EMBER_CHECK(out.numel() == 1, op, ": the gradient can be implied only for outputs with "
                   "one element; output ", i, " has shape ", out.sizes(),
                   ", so pass a gradient of that shape");
-      g = ones_like(out);
+      g = out.new_ones(out.sizes());
     } else {
       EMBER_CHECK(g.sizes() == out.sizes(), op, ": gradient ", i, " has shape ", g.sizes(),
                   " but the output has shape ", out.sizes());
