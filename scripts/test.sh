@@ -2,7 +2,10 @@
 # One command: sets up, builds and runs every test (.ci/run runs exactly this).
 #  1. Release build in $EMBER_BUILD_DIR (default build/), the CUDA backend when
 #     a toolkit is found (without a GPU the CUDA test binary reports "skipped"),
-#     then all CTest tests: unit tests, CUDA tests, consumer projects.
+#     then all CTest tests: unit tests, CUDA tests, the consumer project
+#     against the installed package. The consumer project that builds ember
+#     with add_subdirectory compiles the library a third time; it runs with
+#     EMBER_TEST_SUBDIRECTORY=1.
 #  2. clang build with ASan + UBSan (no recovery) and libFuzzer coverage of
 #     the CPU tests and the fuzz harnesses in $EMBER_SANITIZE_BUILD_DIR
 #     (default build-sanitize/), then those tests: the unit tests, a replay of
@@ -19,10 +22,16 @@ sanitize_dir=${EMBER_SANITIZE_BUILD_DIR:-build-sanitize}
 
 step() { printf '\n=== %s (%s)\n' "$1" "$(date +%T)"; }
 
+step "layer and doc-path checks"
+scripts/check-layers.sh
+scripts/check-doc-paths.sh
+
 step "release build"
 scripts/build.sh
 step "release tests"
-ctest --test-dir "$build_dir" --output-on-failure --parallel "$jobs"
+skip_labels=()
+[[ ${EMBER_TEST_SUBDIRECTORY:-0} == 1 ]] || skip_labels=(--label-exclude subdirectory)
+ctest --test-dir "$build_dir" --output-on-failure --parallel "$jobs" "${skip_labels[@]}"
 
 step "sanitizer and fuzzing build (clang, ASan + UBSan + libFuzzer, CPU)"
 # -O1 -g1 (line tables for the reports): instrumented -O2 -g takes twice as long to

@@ -120,17 +120,9 @@ TEST_CASE("cuda elementwise: plan_elementwise takes the vector path only for den
 }
 
 #ifndef EMBER_WITH_CUDA  // a CUDA build launches instead
-TEST_CASE("cuda elementwise: without the CUDA backend the kernels raise an Error naming the op",
-          "[cuda_elementwise]") {
-  const Tensor out = empty({3}), a = randn({3});
-  REQUIRE_THROWS_WITH(cuda::binary_kernel("add", cuda::BinaryOp::kAdd, out, a, a),
-                      Catch::Contains("add: ") && Catch::Contains("needs the CUDA backend"));
-  REQUIRE_THROWS_WITH(cuda::unary_kernel("exp", cuda::UnaryOp::kExp, out, a),
-                      Catch::Contains("exp: ") && Catch::Contains("needs the CUDA backend"));
-}
-
 // A float32 tensor labelled cuda:0 over host memory: no CUDA allocation, so an
-// in-place op on it reaches the kernel dispatch (the stub in this build).
+// in-place op on it reaches the kernel table's lookup, which finds no CUDA
+// kernel in this build.
 Tensor cuda_labelled(std::vector<float>& host) {
   auto storage = std::make_shared<StorageImpl>(host.data(), host.size() * sizeof(float),
                                                Device(kCUDA, 0), nullptr);
@@ -143,14 +135,17 @@ TEST_CASE("cuda elementwise: in-place ops on a CUDA tensor dispatch to the CUDA 
   std::vector<float> a_host(4, 1.0f), b_host(4, 2.0f);
   Tensor a = cuda_labelled(a_host);
   const Tensor b = cuda_labelled(b_host);
-  REQUIRE_THROWS_WITH(a.add_(b), Catch::Contains("add_: ") && Catch::Contains("on cuda:0") &&
-                                     Catch::Contains("needs the CUDA backend"));
-  REQUIRE_THROWS_WITH(a.mul_(b), Catch::Contains("mul_: ") &&
-                                     Catch::Contains("needs the CUDA backend"));
-  REQUIRE_THROWS_WITH(a.relu_(), Catch::Contains("relu_: ") &&
-                                     Catch::Contains("needs the CUDA backend"));
-  REQUIRE_THROWS_WITH(a.clamp_(0, 1), Catch::Contains("clamp_: ") &&
-                                          Catch::Contains("needs the CUDA backend"));
+  // One matcher, returned by value (a matcher made with && keeps references
+  // to its parts, which would not outlive the lambda).
+  const auto no_kernel = [](const char* op) {
+    return Catch::Contains(std::string(op) +
+                           " has no CUDA kernel for a tensor on cuda:0 (ember was built without "
+                           "the CUDA backend)");
+  };
+  REQUIRE_THROWS_WITH(a.add_(b), no_kernel("add_"));
+  REQUIRE_THROWS_WITH(a.mul_(b), no_kernel("mul_"));
+  REQUIRE_THROWS_WITH(a.relu_(), no_kernel("relu_"));
+  REQUIRE_THROWS_WITH(a.clamp_(0, 1), no_kernel("clamp_"));
   CHECK(a_host == std::vector<float>(4, 1.0f));  // the CPU loop never ran on it
   CHECK(a._version() == 0);
 }

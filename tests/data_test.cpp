@@ -727,8 +727,10 @@ TEST_CASE("DataLoader rejects bad options and transforms that do not fit the dat
   REQUIRE_THROWS_WITH(loader.set_epoch(-1), Contains("DataLoader::set_epoch: epoch must be >= 0"));
 }
 
-TEST_CASE("DataLoader builds a batch of 64 28x28 images, augmented, well under 1 ms", "[data]") {
-  // 1000 synthetic Fashion-MNIST-sized images; time whole epochs on this thread.
+TEST_CASE("DataLoader builds whole epochs of 64-image batches, plain and augmented, with "
+          "normalized values in [-1, 1]",
+          "[data]") {
+  // 1000 synthetic Fashion-MNIST-sized images. (How fast: build/benchmarks/data_loader.)
   ImageBytes bytes;
   bytes.shape = {1, 28, 28};
   bytes.pixels.resize(1000 * 784);
@@ -740,20 +742,18 @@ TEST_CASE("DataLoader builds a batch of 64 28x28 images, augmented, well under 1
   DataLoader augmented(ds, options,
                        Compose(RandomCrop(28, 4), RandomHorizontalFlip(), Normalize({0.5}, {0.5})));
   for (DataLoader* loader : {&plain, &augmented}) {
-    std::vector<double> per_batch;
-    for (int epoch = 0; epoch < 5; ++epoch) {
-      const auto start = std::chrono::steady_clock::now();
-      for (Batch& batch : *loader) REQUIRE(batch.data.size(0) == 64);
-      per_batch.push_back(
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
-          loader->size());
+    for (int epoch = 0; epoch < 2; ++epoch) {
+      int64_t batches = 0;
+      for (Batch& batch : *loader) {
+        REQUIRE(batch.data.sizes() == IntArrayRef{64, 1, 28, 28});
+        REQUIRE(batch.data.scalar_type() == kFloat);
+        REQUIRE(batch.target.eq(4).all().item<bool>());
+        const double lo = loader == &plain ? 0.0 : -1.0;
+        REQUIRE(batch.data.min().item<double>() >= lo);
+        REQUIRE(batch.data.max().item<double>() <= 1.0);
+        ++batches;
+      }
+      REQUIRE(batches == 1000 / 64);
     }
-    std::sort(per_batch.begin(), per_batch.end());
-    INFO("median seconds per batch: " << per_batch[2]);
-#if EMBER_TEST_SANITIZED
-    REQUIRE(per_batch[2] < 5e-3);  // sanitizers slow every memory access
-#else
-    REQUIRE(per_batch[2] < 0.5e-3);
-#endif
   }
 }

@@ -10,7 +10,7 @@
 #include "ember/core/ops/compare.h"
 #include "ember/core/ops/unary.h"
 #include "ember/core/ops/unary_helpers.h"
-#include "ember/kernels/common/loss_functors.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 
@@ -130,13 +130,8 @@ Tensor hardswish(const Tensor& x) {
 Tensor log_sigmoid(const Tensor& x) {
   check_floating("log_sigmoid", x);
   Tensor out = empty(x.sizes(), x.options());
-  if (x.is_cuda()) {
-    cuda::loss_kernel("log_sigmoid", cuda::LossOp::kLogSigmoid, out, {&x});
-  } else {
-    dispatch_floating(x.scalar_type(), "log_sigmoid", [&]<typename T>() {
-      cpu::elementwise<T, T>(out, {&x}, functors::LogSigmoid<T>{});
-    });
-  }
+  kernels().elementwise.loss.on(x.device(), "log_sigmoid")("log_sigmoid", LossOp::kLogSigmoid,
+                                                           out, {&x});
   return record("LogSigmoidBackward", x, out, Save::kInput,
                 [](const Tensor& g, const Tensor& x) { return g * sigmoid(-x); });
 }

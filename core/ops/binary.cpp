@@ -10,7 +10,7 @@
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/unary.h"
 #include "ember/kernels/common/binary_functors.h"
-#include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 
@@ -238,13 +238,7 @@ Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
                                            b.sizes(), "where");
   Tensor out = empty(shape, a.options().dtype(t).device(device));
   const Tensor ac = cast_for_kernel(a, t), bc = cast_for_kernel(b, t);
-  dispatch_all(t, "where", [&]<typename T>() {
-    if (out.is_cuda())
-      cuda::where_kernel(out, condition, ac, bc);
-    else
-      cpu::elementwise<T, bool, T, T>(out, {&condition, &ac, &bc},
-                                      [](bool c, T x, T y) { return c ? x : y; });
-  });
+  kernels().elementwise.where.on(device, "where")(out, condition, ac, bc);
   if (autograd::needs_grad(a, b)) {
     auto node = autograd::make_node("WhereBackward", {a, b}, [](Node& n, const tensor_list& g) {
       const Tensor c = n.saved(0);

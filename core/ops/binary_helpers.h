@@ -4,63 +4,31 @@
 // logical.cpp). Internal: not part of the public API.
 #include "ember/core/memory_overlap.h"
 #include "ember/core/ops/elementwise_helpers.h"
-#include "ember/kernels/common/binary_functors.h"
-#include "ember/kernels/common/pointwise_functors.h"
-#include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember::binary_detail {
 
 using detail::cast_for_kernel;
 
-// The dtypes a functor is instantiated for, and the error for the others:
-// every dtype unless specialized below.
+// out = Op(a, b) on out's device (a and b already of out's dtype); alpha is
+// add's and sub's. The dtypes Op takes are its row's in
+// kernels/common/elementwise_ops.h.
 template <template <typename> class Op>
-struct Dtypes {
-  template <typename F>
-  static void dispatch(ScalarType t, const char* name, F&& f) { dispatch_all(t, name, f); }
-};
-#define EMBER_BINARY_DTYPES(Op, dispatcher)                            \
-  template <>                                                          \
-  struct Dtypes<functors::Op> {                                        \
-    template <typename F>                                              \
-    static void dispatch(ScalarType t, const char* name, F&& f) {      \
-      dispatcher(t, name, f);                                          \
-    }                                                                  \
-  };
-EMBER_BINARY_DTYPES(Remainder, dispatch_numeric)
-EMBER_BINARY_DTYPES(Fmod, dispatch_numeric)
-EMBER_BINARY_DTYPES(FloorDivide, dispatch_numeric)
-EMBER_BINARY_DTYPES(Atan2, dispatch_floating)
-EMBER_BINARY_DTYPES(BitwiseAnd, dispatch_integral)
-EMBER_BINARY_DTYPES(BitwiseOr, dispatch_integral)
-EMBER_BINARY_DTYPES(BitwiseXor, dispatch_integral)
-EMBER_BINARY_DTYPES(Hypot, dispatch_floating)
-EMBER_BINARY_DTYPES(Xlogy, dispatch_floating)
-EMBER_BINARY_DTYPES(Copysign, dispatch_floating)
-EMBER_BINARY_DTYPES(LogAddExp, dispatch_floating)
-EMBER_BINARY_DTYPES(LogAddExp2, dispatch_floating)
-#undef EMBER_BINARY_DTYPES
-
-// out = Op<T>{args...}(a, b) on out's device, T = out's dtype (a and b are
-// already of that dtype); args is add/sub's alpha or nothing.
-template <template <typename> class Op, typename... Args>
-void launch(const char* name, const Tensor& out, const Tensor& a, const Tensor& b, Args... args) {
-  Dtypes<Op>::dispatch(out.scalar_type(), name, [&]<typename T>() {
-    if (out.is_cuda())
-      cuda::binary_kernel(name, cuda::BinaryOpOf<Op>::value, out, a, b, double(args)...);
-    else
-      detail::launch_binary<T>(out, a, b, Op<T>{static_cast<T>(args)...});
-  });
+void launch(const char* name, const Tensor& out, const Tensor& a, const Tensor& b,
+            double alpha = 1) {
+  kernels().elementwise.binary.on(out.device(), name)(name, BinaryOpOf<Op>::value, out, a, b,
+                                                      alpha);
 }
 
-// out = Op<T>{args...}(a, b) for broadcast a, b, computed in dtype `compute`.
+// out = Op(a, b) for broadcast a, b, computed in dtype `compute`; args is
+// add's and sub's alpha or nothing.
 template <template <typename> class Op, typename... Args>
 Tensor binary(const char* name, const Tensor& a, const Tensor& b, ScalarType compute, Args... args) {
   const Device device = detail::common_device(name, {&a, &b});
   Tensor out = empty(broadcast_shapes(a.sizes(), b.sizes(), name),
                      a.options().dtype(compute).device(device));
   const Tensor ac = cast_for_kernel(a, compute), bc = cast_for_kernel(b, compute);
-  launch<Op>(name, out, ac, bc, args...);
+  launch<Op>(name, out, ac, bc, double(args)...);
   return out;
 }
 
@@ -76,7 +44,7 @@ void binary_inplace(const char* name, const Tensor& self, const Tensor& other, S
   assert_no_internal_overlap(name, self);
   assert_no_partial_overlap(name, self, other);
   const Tensor oc = cast_for_kernel(other, self.scalar_type());
-  launch<Op>(name, self, self, oc, args...);
+  launch<Op>(name, self, self, oc, double(args)...);
   self.impl()->bump_version();
 }
 

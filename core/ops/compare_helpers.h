@@ -2,9 +2,18 @@
 // The loop behind the comparisons (compare.cpp) and the logical ops
 // (logical.cpp): a bool result of a functor over two broadcast operands.
 #include "ember/core/ops/elementwise_helpers.h"
-#include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember::detail {
+
+// out (bool) = Op(a, b), a and b of one dtype, on out's device; rtol, atol,
+// equal_nan are isclose's.
+template <template <typename> class Op>
+void compare_launch(const char* name, const Tensor& out, const Tensor& a, const Tensor& b,
+                    double rtol = 0, double atol = 0, bool equal_nan = false) {
+  kernels().elementwise.compare.on(out.device(), name)(name, CompareOpOf<Op>::value, out, a, b,
+                                                       rtol, atol, equal_nan);
+}
 
 // out = Op<T>(a, b) as bool, T the promoted dtype of a and b, broadcast.
 template <template <typename> class Op, typename... Args>
@@ -14,12 +23,7 @@ Tensor bool_elementwise(const char* name, const Tensor& a, const Tensor& b, Args
   Tensor out = empty(broadcast_shapes(a.sizes(), b.sizes(), name),
                      a.options().dtype(kBool).device(device));
   const Tensor ac = detail::cast_for_kernel(a, t), bc = detail::cast_for_kernel(b, t);
-  dispatch_all(t, name, [&]<typename T>() {
-    if (out.is_cuda())
-      cuda::compare_kernel(name, cuda::CompareOpOf<Op>::value, out, ac, bc, args...);
-    else
-      cpu::elementwise<bool, T, T>(out, {&ac, &bc}, Op<T>{args...});
-  });
+  compare_launch<Op>(name, out, ac, bc, args...);
   return out;
 }
 

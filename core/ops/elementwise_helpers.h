@@ -1,14 +1,13 @@
 #pragma once
 // Internal helpers shared by the elementwise op files (binary.cpp, unary.cpp,
-// compare.cpp): device checks (CPU scalars join any device), dtype casts that record nothing, and the CPU
-// launch of a functor over broadcast operands.
+// compare.cpp): device checks (CPU scalars join any device) and dtype casts
+// that record nothing.
 #include <cmath>
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/shape.h"
-#include "ember/kernels/cpu/loops.h"
 
 namespace ember::detail {
 
@@ -74,11 +73,5 @@ inline void check_inplace_dtype(const char* op, const Tensor& self, ScalarType r
 // Writes `value` into every element of t (no version bump, no autograd):
 // the body of fill_ and of the factories.
 void fill_kernel(const Tensor& t, const Scalar& value);
-
-// out = op(a, b) elementwise in dtype T (a, b already of dtype T, broadcastable to out).
-template <typename T, typename Op>
-void launch_binary(const Tensor& out, const Tensor& a, const Tensor& b, const Op& op) {
-  cpu::elementwise<T, T, T>(out, {&a, &b}, op);
-}
 
 }  // namespace ember::detail

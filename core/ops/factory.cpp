@@ -7,6 +7,7 @@
 #include "ember/core/shape.h"
 #include "ember/core/parallel.h"
 #include "ember/kernels/common/range_functors.h"
+#include "ember/kernels/cpu/loops.h"
 #include "ember/kernels/cuda/factory.h"
 #include "ember/kernels/cuda/memory.h"
 #include "ember/kernels/cuda/pinned_memory.h"

@@ -16,7 +16,7 @@
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/indexing_helpers.h"
 #include "ember/kernels/cpu/indexing.h"
-#include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cuda/indexing.h"
 
 namespace ember {
@@ -221,15 +221,9 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, const Scalar& value) {
               " cannot be converted to type ", x.scalar_type(), " without overflow");
   detail::check_same_device("masked_fill", x, mask);
   Tensor out = empty(broadcast_shapes(x.sizes(), mask.sizes(), "masked_fill"), x.options());
-  if (x.is_cuda()) {
-    // out = mask ? value : x; the value, a 0-d CPU tensor, travels in the launch's parameters.
-    cuda::where_kernel(out, mask, full({}, value, TensorOptions(x.scalar_type())), x);
-  } else {
-    dispatch_all(x.scalar_type(), "masked_fill", [&]<typename T>() {
-      const T v = value.to<T>();
-      cpu::elementwise<T, T, bool>(out, {&x, &mask}, [v](T a, bool m) { return m ? v : a; });
-    });
-  }
+  // out = mask ? value : x, the value a 0-dim CPU tensor (a CUDA kernel takes it by value).
+  const Tensor fill = full({}, value, TensorOptions(x.scalar_type()));
+  kernels().elementwise.where.on(x.device(), "masked_fill")(out, mask, fill, x);
   if (autograd::needs_grad(x)) {
     auto node = autograd::make_node("MaskedFillBackward", {x}, [](Node& n, const tensor_list& g) {
       return tensor_list{masked_fill(g[0], n.saved(0), 0)};  // the engine sums to x's shape

@@ -1,14 +1,11 @@
 // lerp, addcmul, addcdiv: three broadcast operands through one functor
 // (kernels/common/pointwise_functors.h, CUDA: kernels/cuda/elementwise_ternary.cu),
 // in-place forms (optimizers use them), derivatives written with ember ops.
-#include <type_traits>
-
 #include "ember/autograd/function.h"
 #include "ember/core/memory_overlap.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/pointwise_extras.h"
-#include "ember/kernels/common/pointwise_functors.h"
-#include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 
@@ -30,23 +27,13 @@ ScalarType result_type3(const Tensor& a, const Tensor& b, const Tensor& c) {
   return *dimmed;
 }
 
-// out = Op<T>{value}(a, b, c), every operand already of out's dtype T.
+// out = Op(a, b, c), every operand already of out's dtype; value is addcmul's
+// and addcdiv's, read by the kernel as out's dtype.
 template <template <typename> class Op>
 void launch(const char* name, const Tensor& out, const Tensor& a, const Tensor& b, const Tensor& c,
             const Scalar& value) {
-  auto run = [&]<typename T>() {
-    if (out.is_cuda()) {
-      cuda::ternary_kernel(name, cuda::TernaryOpOf<Op>::value, out, a, b, c, Scalar(value.to<T>()));
-    } else if constexpr (std::is_empty_v<Op<T>>) {
-      cpu::elementwise<T, T, T, T>(out, {&a, &b, &c}, Op<T>{});
-    } else {
-      cpu::elementwise<T, T, T, T>(out, {&a, &b, &c}, Op<T>{value.to<T>()});
-    }
-  };
-  if constexpr (std::is_same_v<Op<float>, functors::Addcmul<float>>)
-    dispatch_numeric(out.scalar_type(), name, run);
-  else
-    dispatch_floating(out.scalar_type(), name, run);
+  kernels().elementwise.ternary.on(out.device(), name)(name, TernaryOpOf<Op>::value, out, a, b,
+                                                       c, value);
 }
 
 template <template <typename> class Op>

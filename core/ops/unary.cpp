@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "ember/core/ops/binary.h"
+#include "ember/core/ops/binary_helpers.h"
 #include "ember/core/ops/compare.h"
 #include "ember/core/ops/unary_helpers.h"
 
@@ -39,12 +40,7 @@ Tensor relu_grad(const Tensor& g, const Tensor& y) {
   const ScalarType t = g.scalar_type();
   Tensor out = empty(broadcast_shapes(g.sizes(), y.sizes(), "relu_backward"), g.options());
   const Tensor yc = detail::cast_for_kernel(y, t);
-  dispatch_floating(t, "relu_backward", [&]<typename T>() {
-    if (out.is_cuda())
-      cuda::binary_kernel("relu_backward", cuda::BinaryOp::kReluBackward, out, g, yc);
-    else
-      cpu::elementwise<T, T, T>(out, {&g, &yc}, functors::ReluBackward<T>{});
-  });
+  binary_detail::launch<functors::ReluBackward>("relu_backward", out, g, yc);
   if (autograd::needs_grad(g)) {
     auto node = autograd::make_node("ReluBackwardBackward", {g}, [](Node& n, const tensor_list& gg) {
       return tensor_list{relu_grad(gg[0], n.saved(0))};

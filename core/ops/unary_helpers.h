@@ -6,20 +6,20 @@
 #include "ember/autograd/function.h"
 #include "ember/core/memory_overlap.h"
 #include "ember/core/ops/elementwise_helpers.h"
-#include "ember/kernels/common/unary_functors.h"
-#include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember::unary_detail {
 
 // ---- kernels ----
 
-// out = Op<T>{args...}(x) on out's device, x of dtype T, out of dtype Out.
-template <template <typename> class Op, typename T, typename Out = T, typename... Args>
+// out = Op<T>{args...}(x) on out's device, x of dtype T, out of x's dtype or
+// bool (the row of Op in kernels/common/elementwise_ops.h says which).
+template <template <typename> class Op, typename T, typename... Args>
 void launch(const char* name, const Tensor& out, const Tensor& x, Args... args) {
-  if (out.is_cuda())
-    cuda::unary_kernel(name, cuda::UnaryOpOf<Op>::value, out, x, Scalar(static_cast<T>(args))...);
-  else
-    cpu::elementwise<Out, T>(out, {&x}, Op<T>{static_cast<T>(args)...});
+  static_assert(sizeof...(Args) <= 3, "unary kernels take at most three parameters");
+  const Scalar p[3] = {Scalar(static_cast<T>(args))...};
+  kernels().elementwise.unary.on(out.device(), name)(name, UnaryOpOf<Op>::value, out, x, p[0],
+                                                     p[1], p[2]);
 }
 
 // out = Op<T>{args...}(x) with x cast to T; out has dtype Out.
@@ -27,7 +27,7 @@ template <template <typename> class Op, typename T, typename Out = T, typename..
 Tensor unary_kernel(const char* name, const Tensor& x, Args... args) {
   Tensor out = empty(x.sizes(), x.options().dtype(scalar_type_of<Out>));
   const Tensor xc = detail::cast_for_kernel(x, scalar_type_of<T>);
-  launch<Op, T, Out>(name, out, xc, args...);
+  launch<Op, T>(name, out, xc, args...);
   return out;
 }
 

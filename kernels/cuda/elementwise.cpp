@@ -1,6 +1,6 @@
-// The host half of the CUDA elementwise ops: plans each launch from the
-// tensors (geometry, vector path) and hands it to the kernels of
-// elementwise_*.cu. Compiled in every build; without CUDA each op raises.
+// The plan of a CUDA elementwise launch from the tensors (geometry, vector
+// path), read by the kernels of elementwise_*.cu. Compiled in every build, so
+// the CPU tests check it.
 #include "ember/kernels/cuda/elementwise.h"
 
 #include <algorithm>
@@ -8,13 +8,7 @@
 #include "ember/core/error.h"
 #include "ember/kernels/cuda/host_helpers.h"
 
-#ifdef EMBER_WITH_CUDA
-#include "ember/kernels/cuda/elementwise_launch.h"
-#endif
-
 namespace ember::cuda {
-
-using detail::no_cuda;
 
 namespace {
 
@@ -71,71 +65,6 @@ ElementwiseLaunch plan_elementwise(const char* name, const Tensor& out,
     l.geometry = make_elementwise_geometry(name, out.sizes(), out.strides(), sizes, strides,
                                            l.num_inputs);
   return l;
-}
-
-void binary_kernel(const char* name, BinaryOp op, const Tensor& out, const Tensor& a,
-                   const Tensor& b, double alpha) {
-#ifdef EMBER_WITH_CUDA
-  if (out.numel() == 0) return;
-  detail::launch_binary(name, op, plan_elementwise(name, out, {&a, &b}), alpha);
-#else
-  (void)op, (void)a, (void)b, (void)alpha;
-  no_cuda(name, out);
-#endif
-}
-
-void unary_kernel(const char* name, UnaryOp op, const Tensor& out, const Tensor& x,
-                  const Scalar& p0, const Scalar& p1, const Scalar& p2) {
-#ifdef EMBER_WITH_CUDA
-  if (out.numel() == 0) return;
-  detail::launch_unary(name, op, plan_elementwise(name, out, {&x}), p0, p1, p2);
-#else
-  (void)op, (void)x, (void)p0, (void)p1, (void)p2;
-  no_cuda(name, out);
-#endif
-}
-
-void compare_kernel(const char* name, CompareOp op, const Tensor& out, const Tensor& a,
-                    const Tensor& b, double rtol, double atol, bool equal_nan) {
-#ifdef EMBER_WITH_CUDA
-  if (out.numel() == 0) return;
-  detail::launch_compare(name, op, plan_elementwise(name, out, {&a, &b}), rtol, atol, equal_nan);
-#else
-  (void)op, (void)a, (void)b, (void)rtol, (void)atol, (void)equal_nan;
-  no_cuda(name, out);
-#endif
-}
-
-void ternary_kernel(const char* name, TernaryOp op, const Tensor& out, const Tensor& a,
-                    const Tensor& b, const Tensor& c, const Scalar& value) {
-#ifdef EMBER_WITH_CUDA
-  if (out.numel() == 0) return;
-  detail::launch_ternary(name, op, plan_elementwise(name, out, {&a, &b, &c}), value);
-#else
-  (void)op, (void)a, (void)b, (void)c, (void)value;
-  no_cuda(name, out);
-#endif
-}
-
-void where_kernel(const Tensor& out, const Tensor& condition, const Tensor& a, const Tensor& b) {
-#ifdef EMBER_WITH_CUDA
-  if (out.numel() == 0) return;
-  detail::launch_where(plan_elementwise("where", out, {&condition, &a, &b}));
-#else
-  (void)condition, (void)a, (void)b;
-  no_cuda("where", out);
-#endif
-}
-
-void loss_kernel(const char* name, LossOp op, const Tensor& out,
-                 std::initializer_list<const Tensor*> inputs) {
-#ifdef EMBER_WITH_CUDA
-  if (out.numel() == 0) return;
-  detail::launch_loss(name, op, plan_elementwise(name, out, inputs));
-#else
-  (void)op, (void)inputs;
-  no_cuda(name, out);
-#endif
 }
 
 }  // namespace ember::cuda

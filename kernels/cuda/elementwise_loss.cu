@@ -1,24 +1,41 @@
-// The per-element losses (log_sigmoid, binary cross-entropy with and without
-// logits): the CPU's functors over loops.cuh, for float32 and float64.
-#include "ember/kernels/common/loss_functors.h"
-#include "ember/kernels/cuda/elementwise_launch.h"
+// The CUDA per-element losses (log_sigmoid, binary cross-entropy with and
+// without logits): one case per row of EMBER_LOSS_OPS (kernels/common/
+// elementwise_ops.h) over loops.cuh, for float32 and float64.
+#include <utility>
+
+#include "ember/kernels/cuda/elementwise.h"
 #include "ember/kernels/cuda/loops.cuh"
 
-namespace ember::cuda::detail {
+namespace ember::cuda {
+namespace {
 
-void launch_loss(const char* name, LossOp op, const ElementwiseLaunch& l) {
+template <size_t, typename T>
+using same_t = T;
+
+// out = f(inputs...) with every operand of dtype T, N inputs.
+template <typename T, size_t... K, typename F>
+void launch_n(const ElementwiseLaunch& l, std::index_sequence<K...>, const F& f) {
+  loops::launch<T, same_t<K, T>...>(l, f);
+}
+
+}  // namespace
+
+void loss_kernel(const char* name, LossOp op, const Tensor& out,
+                 std::initializer_list<const Tensor*> inputs) {
+  if (out.numel() == 0) return;
+  const ElementwiseLaunch l = plan_elementwise(name, out, inputs);
   using namespace functors;
   dispatch_floating(l.out_dtype, name, [&]<typename T>() {
     switch (op) {
-      case LossOp::kLogSigmoid:
-        return loops::launch<T, T>(l, LogSigmoid<T>{});
-      case LossOp::kBinaryCrossEntropy:
-        return loops::launch<T, T, T>(l, BinaryCrossEntropy<T>{});
-      case LossOp::kBinaryCrossEntropyWithLogits:
-        return loops::launch<T, T, T, T>(l, BinaryCrossEntropyWithLogits<T>{});
+#define EMBER_CASE(op_name, arity, functor)                                               \
+  case LossOp::k##op_name:                                                                \
+    EMBER_INTERNAL_ASSERT(l.num_inputs == arity, name, ": ", l.num_inputs, " inputs");    \
+    return launch_n<T>(l, std::make_index_sequence<arity>(), functor);
+      EMBER_LOSS_OPS(EMBER_CASE)
+#undef EMBER_CASE
     }
     EMBER_INTERNAL_ASSERT(false, name, ": unknown loss op ", static_cast<int>(op));
   });
 }
 
-}  // namespace ember::cuda::detail
+}  // namespace ember::cuda

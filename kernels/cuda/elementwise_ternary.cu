@@ -1,30 +1,26 @@
-// The three-operand kernels (lerp, addcmul, addcdiv): the shared functors of
-// kernels/common/pointwise_functors.h over loops.cuh. value arrives as a Scalar
-// holding a value of the compute dtype, so to<T>() is exact.
-#include "ember/kernels/common/pointwise_functors.h"
-#include "ember/kernels/cuda/elementwise_launch.h"
+// The CUDA three-operand kernels (lerp, addcmul, addcdiv): one case per row of
+// EMBER_TERNARY_OPS (kernels/common/elementwise_ops.h) over loops.cuh. value
+// arrives as a Scalar convertible to the compute dtype.
+#include "ember/kernels/cuda/elementwise.h"
 #include "ember/kernels/cuda/loops.cuh"
 
-namespace ember::cuda::detail {
+namespace ember::cuda {
 
-void launch_ternary(const char* name, TernaryOp op, const ElementwiseLaunch& l,
-                    const Scalar& value) {
+void ternary_kernel(const char* name, TernaryOp op, const Tensor& out, const Tensor& a,
+                    const Tensor& b, const Tensor& c, const Scalar& value) {
+  if (out.numel() == 0) return;
+  const ElementwiseLaunch l = plan_elementwise(name, out, {&a, &b, &c});
   using namespace functors;
-  const ScalarType t = l.out_dtype;
   switch (op) {
-    case TernaryOp::kLerp:
-      return dispatch_floating(t, name,
-                               [&]<typename T>() { loops::launch<T, T, T, T>(l, Lerp<T>{}); });
-    case TernaryOp::kAddcmul:
-      return dispatch_numeric(t, name, [&]<typename T>() {
-        loops::launch<T, T, T, T>(l, Addcmul<T>{value.to<T>()});
-      });
-    case TernaryOp::kAddcdiv:
-      return dispatch_floating(t, name, [&]<typename T>() {
-        loops::launch<T, T, T, T>(l, Addcdiv<T>{value.to<T>()});
-      });
+#define EMBER_CASE(op_name, dtypes, functor)                                          \
+  case TernaryOp::k##op_name:                                                         \
+    return dispatch_dtypes<DtypeSet::dtypes>(l.out_dtype, name, [&]<typename T>() {   \
+      loops::launch<T, T, T, T>(l, functor);                                          \
+    });
+    EMBER_TERNARY_OPS(EMBER_CASE)
+#undef EMBER_CASE
   }
   EMBER_INTERNAL_ASSERT(false, name, ": unknown ternary op ", static_cast<int>(op));
 }
 
-}  // namespace ember::cuda::detail
+}  // namespace ember::cuda

@@ -18,8 +18,7 @@
 #include "ember/core/ops/reduce.h"
 #include "ember/core/ops/unary.h"
 #include "ember/core/ops/views.h"
-#include "ember/kernels/common/loss_functors.h"
-#include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/common/kernel_registry.h"
 #include "ember/nn/functional/loss_helpers.h"
 
 namespace ember::nn::functional {
@@ -32,13 +31,8 @@ namespace {
 // Per-element -(y log(x) + (1 - y) log(1 - x)), before weight and reduction.
 Tensor binary_cross_entropy_elements(const Tensor& x, const Tensor& y) {
   Tensor out = empty(x.sizes(), x.options());
-  if (x.is_cuda()) {
-    cuda::loss_kernel("binary_cross_entropy", cuda::LossOp::kBinaryCrossEntropy, out, {&x, &y});
-  } else {
-    dispatch_floating(x.scalar_type(), "binary_cross_entropy", [&]<typename T>() {
-      cpu::elementwise<T, T, T>(out, {&x, &y}, functors::BinaryCrossEntropy<T>{});
-    });
-  }
+  kernels().elementwise.loss.on(x.device(), "binary_cross_entropy")(
+      "binary_cross_entropy", LossOp::kBinaryCrossEntropy, out, {&x, &y});
   if (autograd::needs_grad(x, y)) {
     auto node = autograd::make_node("BinaryCrossEntropyBackward", {x, y},
         [](Node& n, const tensor_list& g) {
@@ -61,15 +55,9 @@ Tensor binary_cross_entropy_elements(const Tensor& x, const Tensor& y) {
 Tensor bce_with_logits_elements(const Tensor& x, const Tensor& y, const Tensor& pos_weight) {
   const Tensor pw = pos_weight.defined() ? pos_weight : ones({}, x.options());
   Tensor out = empty(x.sizes(), x.options());
-  if (x.is_cuda()) {
-    cuda::loss_kernel("binary_cross_entropy_with_logits",
-                      cuda::LossOp::kBinaryCrossEntropyWithLogits, out, {&x, &y, &pw});
-  } else {
-    dispatch_floating(x.scalar_type(), "binary_cross_entropy_with_logits", [&]<typename T>() {
-      cpu::elementwise<T, T, T, T>(out, {&x, &y, &pw},
-                                   functors::BinaryCrossEntropyWithLogits<T>{});
-    });
-  }
+  kernels().elementwise.loss.on(x.device(), "binary_cross_entropy_with_logits")(
+      "binary_cross_entropy_with_logits", LossOp::kBinaryCrossEntropyWithLogits, out,
+      {&x, &y, &pw});
   if (autograd::needs_grad(x, y, pw)) {
     auto node = autograd::make_node("BinaryCrossEntropyWithLogitsBackward", {x, y, pw},
         [](Node& n, const tensor_list& g) {

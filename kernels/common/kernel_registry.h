@@ -1,0 +1,23 @@
+#pragma once
+// Every kernel family's table (Note [Kernel tables]), filled on first use by
+// the CPU backend and, in a CUDA build, the CUDA backend.
+#include "ember/kernels/common/elementwise_kernels.h"
+
+namespace ember {
+
+struct KernelRegistry {
+  ElementwiseKernels elementwise;
+};
+
+const KernelRegistry& kernels();
+
+// Each backend's registration: one line per family in
+// kernels/cpu/register_kernels.cpp and kernels/cuda/register_kernels.cu.
+namespace cpu {
+void register_kernels(KernelRegistry& registry);
+}
+namespace cuda {
+void register_kernels(KernelRegistry& registry);
+}
+
+}  // namespace ember

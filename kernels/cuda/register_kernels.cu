@@ -1,0 +1,17 @@
+// The CUDA backend's kernels, one line per entry point of each family's table
+// (Note [Kernel tables]). Built only with the CUDA backend.
+#include "ember/kernels/common/kernel_registry.h"
+#include "ember/kernels/cuda/elementwise.h"
+
+namespace ember::cuda {
+
+void register_kernels(KernelRegistry& r) {
+  r.elementwise.binary.set(kCUDA, &binary_kernel);
+  r.elementwise.unary.set(kCUDA, &unary_kernel);
+  r.elementwise.compare.set(kCUDA, &compare_kernel);
+  r.elementwise.ternary.set(kCUDA, &ternary_kernel);
+  r.elementwise.where.set(kCUDA, &where_kernel);
+  r.elementwise.loss.set(kCUDA, &loss_kernel);
+}
+
+}  // namespace ember::cuda

@@ -1,0 +1,67 @@
+// The kernel tables (kernels/common/kernel_table.h, Note [Kernel tables]): the
+// lookup, what each backend registers, and the elementwise op tables'
+// dtype sets as the CPU kernels apply them (tests/cuda/kernel_table_test.cpp
+// holds the CUDA kernels to the same rows).
+#include <catch2/catch.hpp>
+#include <ember/kernels/common/kernel_registry.h>
+
+#include "elementwise_dtype_check.h"
+
+using namespace ember;
+using Catch::Contains;
+
+namespace {
+void set_to_seven(int& x) { x = 7; }
+}  // namespace
+
+TEST_CASE("kernel table: a slot calls the kernel of the tensor's device type and, without one, "
+          "raises an Error naming the op and the device",
+          "[kernel_table]") {
+  Kernel<void(int&)> slot;
+  CHECK_FALSE(slot.has(kCPU));
+  REQUIRE_THROWS_WITH(slot.on(Device(kCPU), "frobnicate"),
+                      Contains("frobnicate has no CPU kernel for a tensor on cpu"));
+  slot.set(kCPU, &set_to_seven);
+  int value = 0;
+  slot.on(Device(kCPU), "frobnicate")(value);
+  CHECK(value == 7);
+  REQUIRE_THROWS_WITH(slot.on(Device(kCUDA, 1), "frobnicate"),
+                      Contains("frobnicate has no CUDA kernel for a tensor on cuda:1"));
+}
+
+TEST_CASE("kernel registry: every elementwise entry point has a CPU kernel, and a CUDA kernel "
+          "exactly when ember is built with the CUDA backend",
+          "[kernel_table]") {
+  const ElementwiseKernels& k = kernels().elementwise;
+#ifdef EMBER_WITH_CUDA
+  constexpr bool with_cuda = true;
+#else
+  constexpr bool with_cuda = false;
+#endif
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || with_cuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.binary.has(type) == expected);
+    CHECK(k.unary.has(type) == expected);
+    CHECK(k.compare.has(type) == expected);
+    CHECK(k.ternary.has(type) == expected);
+    CHECK(k.where.has(type) == expected);
+    CHECK(k.loss.has(type) == expected);
+  }
+}
+
+TEST_CASE("elementwise tables: each CPU kernel takes exactly the dtypes of its op's row",
+          "[kernel_table]") {
+  elementwise_dtype_check::check_device(Device(kCPU));
+}
+
+TEST_CASE("elementwise tables: sub takes no bool and div only floating dtypes, on every device "
+          "(the CPU once instantiated both for every dtype, the CUDA kernels did not)",
+          "[kernel_table]") {
+  CHECK(kBinaryOpDtypes[static_cast<int>(BinaryOp::kSub)] == DtypeSet::kNumeric);
+  CHECK(kBinaryOpDtypes[static_cast<int>(BinaryOp::kDiv)] == DtypeSet::kFloating);
+  // The ops themselves promote before the kernel: an int64 division is float32.
+  CHECK(div(ones({2}, kLong), ones({2}, kLong)).scalar_type() == kFloat);
+  REQUIRE_THROWS_WITH(sub(ones({2}, kBool), ones({2}, kBool)),
+                      Contains("subtraction with a bool tensor is not supported"));
+}
