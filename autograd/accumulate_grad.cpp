@@ -6,7 +6,7 @@
 namespace ember::autograd {
 
 AccumulateGrad::AccumulateGrad(Tensor variable)
-    : Node("AccumulateGrad"), variable_(std::move(variable)) {
+    : Node("AccumulateGrad", /*is_accumulate_grad=*/true), variable_(std::move(variable)) {
   add_output(variable_);
 }
 

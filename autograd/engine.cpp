@@ -5,21 +5,20 @@
 // decrements the count, and at zero the node is ready. Among ready nodes the
 // most recently created runs first (AccumulateGrad before all), which is
 // reverse creation order for a chain and keeps memory low. After a node runs
-// its saved tensors are freed unless retain_graph.
+// its saved tensors are freed unless retain_graph. The trace and anomaly mode
+// watch each node call from outside (Note [Engine observers]).
 #include "ember/autograd/engine.h"
 
-#include <iostream>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "ember/autograd/accumulate_grad.h"
 #include "ember/autograd/anomaly_mode.h"
+#include "ember/autograd/engine_observer.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/node.h"
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/reduce.h"
-#include "ember/core/ops/unary.h"
+#include "ember/core/ops/reduce.h"  // sum_to: not a Tensor method
 #include "ember/core/shape.h"
 
 namespace ember::autograd {
@@ -27,10 +26,19 @@ namespace {
 
 struct ReadyOrder {
   static uint64_t priority(const Node* n) {
-    return dynamic_cast<const AccumulateGrad*>(n) ? UINT64_MAX : n->sequence_nr();
+    return n->is_accumulate_grad() ? UINT64_MAX : n->sequence_nr();
   }
   bool operator()(const Node* a, const Node* b) const { return priority(a) < priority(b); }
 };
+
+// Asked once per backward (Note [Engine observers]). The trace comes first,
+// so its line is finished before anomaly mode throws.
+std::vector<NodeObserver*> active_observers() {
+  std::vector<NodeObserver*> on;
+  if (trace_enabled()) on.push_back(&trace_observer());
+  if (AnomalyMode::is_enabled()) on.push_back(&anomaly_observer());
+  return on;
+}
 
 struct Capture {
   uint32_t input_nr;
@@ -59,9 +67,10 @@ class GraphTask {
   void mark_needed();
   void accumulate(Node* node, uint32_t input_nr, Tensor grad);
   void validate(Node& node, tensor_list& grads) const;
-  void execute(Node& node, tensor_list&& inputs);
+  tensor_list call(Node& node, tensor_list&& grad_outputs);
 
   bool keep_graph_, create_graph_;
+  const std::vector<NodeObserver*> observers_ = active_observers();
   std::vector<Node*> roots_;
   std::vector<std::shared_ptr<Node>> holders_;
   std::unordered_map<Node*, int> dependencies_;
@@ -140,45 +149,24 @@ void GraphTask::validate(Node& node, tensor_list& grads) const {
   }
 }
 
-void GraphTask::execute(Node& node, tensor_list&& inputs) {
-  const bool tracing = trace_enabled();
-  if (tracing) {
-    std::cerr << "[autograd] #" << node.sequence_nr() << ' ' << node.name() << "  grad_outputs:";
-    for (const Tensor& g : inputs) std::cerr << ' ' << (g.defined() ? detail::str_cat(g.sizes()) : "none");
-  }
+// Runs one node's backward on the summed gradients of its outputs and
+// returns one checked gradient per input, with the observers around it.
+tensor_list GraphTask::call(Node& node, tensor_list&& grad_outputs) {
+  for (NodeObserver* o : observers_) o->before(node, grad_outputs);
   bool any = false;
-  for (const Tensor& g : inputs) any = any || g.defined();
+  for (const Tensor& g : grad_outputs) any = any || g.defined();
   // A node none of whose outputs got a gradient passes on nothing.
-  tensor_list outputs;
+  tensor_list grad_inputs;
   try {
-    outputs = any ? node.apply(std::move(inputs)) : tensor_list(node.next_edges().size());
+    grad_inputs = any ? node.apply(std::move(grad_outputs)) : tensor_list(node.next_edges().size());
     if (!keep_graph_) node.release_saved();
-    validate(node, outputs);
+    validate(node, grad_inputs);
   } catch (...) {
-    if (tracing) std::cerr << "  -> error\n";  // end the trace line before the Error propagates
+    for (NodeObserver* o : observers_) o->on_error(node);
     throw;
   }
-  if (tracing) {
-    std::cerr << "  ->";
-    for (const Tensor& g : outputs)
-      std::cerr << ' ' << (g.defined() ? detail::str_cat(g.sizes()) : "none");
-    if (dynamic_cast<AccumulateGrad*>(&node)) std::cerr << " .grad";
-    std::cerr << '\n';
-  }
-  if (AnomalyMode::is_enabled()) {
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      const Tensor& g = outputs[i];
-      if (!g.defined() || !g.is_floating_point()) continue;
-      EMBER_CHECK(isfinite(g).all().item<bool>(), "autograd anomaly: ", node.name(),
-                  " (recorded by forward op #", node.sequence_nr(), ") returned NaN or Inf in its gradient for input ",
-                  i, " (shape ", g.sizes(), ")");
-    }
-  }
-  const auto& edges = node.next_edges();
-  for (size_t i = 0; i < edges.size(); ++i) {
-    if (!edges[i].valid()) continue;
-    accumulate(edges[i].fn.get(), edges[i].input_nr, std::move(outputs[i]));
-  }
+  for (NodeObserver* o : observers_) o->after(node, grad_inputs);
+  return grad_inputs;
 }
 
 void GraphTask::run() {
@@ -195,26 +183,31 @@ void GraphTask::run() {
   while (!ready.empty()) {
     Node* node = ready.top();
     ready.pop();
-    tensor_list inputs = std::move(buffers_[node]);
+    tensor_list grad_outputs = std::move(buffers_[node]);
     buffers_.erase(node);
-    inputs.resize(node->num_outputs());
-    node->run_tensor_pre_hooks(inputs);
+    grad_outputs.resize(node->num_outputs());
+    node->run_tensor_pre_hooks(grad_outputs);
 
     if (capturing) {
       if (auto it = captures_.find(node); it != captures_.end()) {
-        auto* acc = dynamic_cast<AccumulateGrad*>(node);
+        auto* acc = node->is_accumulate_grad() ? static_cast<AccumulateGrad*>(node) : nullptr;
         for (const Capture& c : it->second) {
-          Tensor g = inputs.at(c.input_nr);
+          Tensor g = grad_outputs.at(c.input_nr);
           captured_[c.index] = acc && g.defined() ? acc->run_leaf_hooks(g) : g;
         }
       }
       // grad() computes only what its inputs need and never touches .grad.
-      if (!needed_.count(node) || dynamic_cast<AccumulateGrad*>(node)) continue;
+      if (!needed_.count(node) || node->is_accumulate_grad()) continue;
     }
-    execute(*node, std::move(inputs));
-    for (const Edge& e : node->next_edges()) {
-      if (!e.valid()) continue;
-      if (--dependencies_[e.fn.get()] == 0 && queued.insert(e.fn.get()).second) ready.push(e.fn.get());
+    tensor_list grad_inputs = call(*node, std::move(grad_outputs));
+    // Each input's gradient goes into the buffer of the node that made the
+    // input; a node that has heard from all its consumers is ready.
+    const auto& edges = node->next_edges();
+    for (size_t i = 0; i < edges.size(); ++i) {
+      Node* next = edges[i].fn.get();
+      if (next == nullptr) continue;
+      accumulate(next, edges[i].input_nr, std::move(grad_inputs[i]));
+      if (--dependencies_[next] == 0 && queued.insert(next).second) ready.push(next);
     }
   }
 }
@@ -237,7 +230,7 @@ void add_roots(GraphTask& task, const tensor_list& outputs, const tensor_list& g
       EMBER_CHECK(out.numel() == 1, op, ": the gradient can be implied only for outputs with "
                   "one element; output ", i, " has shape ", out.sizes(),
                   ", so pass a gradient of that shape");
-      g = ones_like(out);
+      g = out.new_ones(out.sizes());
     } else {
       EMBER_CHECK(g.sizes() == out.sizes(), op, ": gradient ", i, " has shape ", g.sizes(),
                   " but the output has shape ", out.sizes());

@@ -4,8 +4,7 @@
 
 #include "ember/autograd/engine.h"
 #include "ember/autograd/grad_mode.h"
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/views.h"
+#include "ember/core/ops/views.h"  // cat: not a Tensor method
 
 namespace ember::autograd {
 namespace {
@@ -52,11 +51,11 @@ GradcheckResult gradcheck(const GradcheckFn& fn, const tensor_list& inputs, doub
   if (wrt.empty() || n_out == 0) return result;
   std::vector<tensor_list> analytic;  // [output element][input] -> gradient
   for (int64_t j = 0; j < n_out; ++j) {
-    Tensor seed = zeros(out.sizes(), out.options());
+    Tensor seed = out.new_zeros(out.sizes());
     *element(seed, j) = 1.0;
     tensor_list g = grad({out}, wrt_tensors, {seed}, /*retain_graph=*/true, false, /*allow_unused=*/true);
     for (size_t w = 0; w < g.size(); ++w)
-      if (!g[w].defined()) g[w] = zeros(wrt_tensors[w].sizes(), kDouble);
+      if (!g[w].defined()) g[w] = wrt_tensors[w].new_zeros(wrt_tensors[w].sizes(), kDouble);
     analytic.push_back(std::move(g));
   }
 
@@ -104,7 +103,8 @@ GradcheckResult gradgradcheck(const GradcheckFn& fn, const tensor_list& inputs, 
   {
     NoGradGuard guard;
     const Tensor out = fn(inputs);
-    v = randn(out.sizes(), kDouble);
+    v = out.new_empty(out.sizes(), kDouble);
+    v.normal_();
   }
   v.requires_grad_(true);
   tensor_list extended = inputs;
@@ -118,7 +118,7 @@ GradcheckResult gradgradcheck(const GradcheckFn& fn, const tensor_list& inputs, 
     tensor_list g = grad({fn(in)}, wrt, {xs[n]}, true, /*create_graph=*/true, /*allow_unused=*/true);
     tensor_list flat;
     for (size_t i = 0; i < g.size(); ++i)
-      flat.push_back((g[i].defined() ? g[i] : zeros(wrt[i].sizes(), kDouble)).reshape({-1}));
+      flat.push_back((g[i].defined() ? g[i] : wrt[i].new_zeros(wrt[i].sizes(), kDouble)).reshape({-1}));
     return cat(flat, 0);
   };
   return gradcheck(first_derivative, extended, eps, atol, rtol);

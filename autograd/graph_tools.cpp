@@ -11,7 +11,7 @@
 namespace ember::autograd {
 namespace {
 
-bool is_leaf_node(const Node& n) { return dynamic_cast<const AccumulateGrad*>(&n) != nullptr; }
+bool is_leaf_node(const Node& n) { return n.is_accumulate_grad(); }
 
 // The node a backward from `t` starts at: its grad_fn, or the accumulator of
 // a leaf that requires grad; null when nothing was recorded for `t`.
@@ -200,9 +200,9 @@ std::string to_dot(const std::vector<NamedTensor>& tensors) {
   DotWriter dot(nodes);
   dot.header(stats_of(nodes));
   for (const auto& n : nodes) {
-    if (const auto* acc = dynamic_cast<const AccumulateGrad*>(n.get())) {
+    if (n->is_accumulate_grad()) {
       auto it = leaf_names.find(n.get());
-      dot.leaf(*acc, it == leaf_names.end() ? "" : it->second);
+      dot.leaf(static_cast<const AccumulateGrad&>(*n), it == leaf_names.end() ? "" : it->second);
     } else {
       dot.function(*n);
     }

@@ -40,7 +40,9 @@ Tensor SavedTensor::unpack(const std::shared_ptr<Node>& saved_by) const {
   return t;
 }
 
-Node::Node(const char* name) : name_(name), sequence_nr_(next_sequence_nr++) {}
+Node::Node(const char* name) : Node(name, /*is_accumulate_grad=*/false) {}
+Node::Node(const char* name, bool is_accumulate_grad)
+    : name_(name), sequence_nr_(next_sequence_nr++), is_accumulate_grad_(is_accumulate_grad) {}
 
 void Node::reserve_inputs(size_t n) {
   next_edges_.reserve(n);

@@ -67,6 +67,9 @@ class Node : public std::enable_shared_from_this<Node> {
   // Order of creation across all nodes: the engine runs later nodes first
   // among those ready, and anomaly messages cite it as the forward's index.
   uint64_t sequence_nr() const { return sequence_nr_; }
+  // The node at a leaf (AccumulateGrad)? A flag set by its constructor, not a
+  // dynamic_cast: the ready queue asks on every comparison.
+  bool is_accumulate_grad() const { return is_accumulate_grad_; }
 
   // grads[i] is the gradient of output i (undefined if none arrived).
   // Returns one gradient per next edge (undefined where not needed).
@@ -103,6 +106,9 @@ class Node : public std::enable_shared_from_this<Node> {
   void add_input(const Tensor& input);
   void add_output(const Tensor& output);
 
+ protected:
+  Node(const char* name, bool is_accumulate_grad);  // AccumulateGrad's
+
  private:
   const char* name_;
   uint64_t sequence_nr_;
@@ -111,6 +117,7 @@ class Node : public std::enable_shared_from_this<Node> {
   std::vector<TensorMeta> output_meta_;
   std::vector<SavedTensor> saved_;
   bool released_ = false;
+  const bool is_accumulate_grad_;
   struct PreHook {
     unsigned handle;
     uint32_t output_nr;

@@ -4,8 +4,6 @@
 
 #include "ember/autograd/function.h"
 #include "ember/core/autograd_meta.h"
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/indexing.h"
 
 namespace ember::autograd {
 
@@ -34,7 +32,7 @@ void for_each_offset(IntArrayRef sizes, IntArrayRef strides, int64_t offset, F f
 // For each element of view (row-major), the row-major index of the base
 // element at the same storage offset; undefined if the base has overlapping
 // elements (an expand's detach()), where no such index is unique.
-Tensor positions_in_base(const TensorImpl& view, const TensorImpl& base) {
+Tensor positions_in_base(const Tensor& view, const TensorImpl& base) {
   int64_t lo = base.storage_offset(), hi = lo;
   for (int64_t d = 0; d < base.dim(); ++d) hi += (base.sizes()[d] - 1) * base.strides()[d];
   std::vector<int64_t> base_index(static_cast<size_t>(hi - lo + 1), -1);
@@ -46,7 +44,7 @@ Tensor positions_in_base(const TensorImpl& view, const TensorImpl& base) {
     slot = next++;
   });
   if (overlaps) return Tensor();
-  Tensor positions = empty({view.numel()}, TensorOptions(kLong));
+  Tensor positions = view.new_empty({view.numel()}, TensorOptions(kLong).device(kCPU));
   int64_t* out = positions.data_ptr<int64_t>();
   for_each_offset(view.sizes(), view.strides(), view.storage_offset(),
                   [&](int64_t off) { *out++ = base_index[static_cast<size_t>(off - lo)]; });
@@ -78,16 +76,16 @@ void refresh_view_history(const Tensor& view) {
   // Only a base with a new grad_fn matters (an in-place op recorded on it);
   // a base given other data since (Module::to) has no positions in common.
   if (now == 0 || base->storage() != impl.storage()) return;
-  const Tensor positions = positions_in_base(impl, *base);
+  const Tensor positions = positions_in_base(view, *base);
   if (!positions.defined()) return;  // (the old history stays)
   const Tensor base_tensor(base);
   const DimVector base_sizes(base->sizes());
   const int64_t base_numel = base->numel();
   auto node = make_node("ViewOfBaseBackward", {base_tensor},
                         [positions, base_sizes, base_numel](Node&, const tensor_list& g) {
-                          const Tensor flat = zeros({base_numel}, g[0].options());
-                          return tensor_list{scatter_add(flat, 0, positions, g[0].reshape({-1}))
-                                                 .view(base_sizes)};
+                          const Tensor flat = g[0].new_zeros({base_numel});
+                          return tensor_list{
+                              flat.scatter_add(0, positions, g[0].reshape({-1})).view(base_sizes)};
                         });
   set_history(view, node);
 }

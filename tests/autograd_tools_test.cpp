@@ -104,6 +104,16 @@ TEST_CASE("graph_nodes lists the tape in recording order", "[autograd]") {
   REQUIRE(autograd::graph_nodes(y.detach()).empty());
 }
 
+TEST_CASE("a leaf's node says it is an AccumulateGrad; an op's node says it is not",
+          "[autograd]") {
+  Tensor x = leaf({2});
+  Tensor y = x * 2.0;
+  REQUIRE(autograd::gradient_edge(x).fn->is_accumulate_grad());
+  REQUIRE_FALSE(y.grad_fn()->is_accumulate_grad());
+  for (const auto& n : autograd::graph_nodes(y))
+    REQUIRE(n->is_accumulate_grad() == (n->name() == "AccumulateGrad"));
+}
+
 // ---- to_dot ----
 
 TEST_CASE("to_dot draws each node with its name, output shape, dtype and saved bytes",
@@ -231,4 +241,20 @@ TEST_CASE("without the trace backward prints nothing", "[autograd]") {
   CaptureCerr capture;
   y.backward(ones_like(y));
   REQUIRE(capture.text().empty());
+}
+
+TEST_CASE("with the trace and anomaly mode both on, the node's trace line ends before the "
+          "anomaly Error", "[autograd]") {
+  Tensor x = tensor({0.0, 4.0}).requires_grad_();
+  Tensor y = sqrt(x);  // d/dx at 0 is Inf
+  std::string text;
+  {
+    TraceOn trace;
+    autograd::DetectAnomalyGuard anomaly;
+    CaptureCerr capture;
+    REQUIRE_THROWS_WITH(y.backward(ones_like(y)), Contains("autograd anomaly: SqrtBackward"));
+    text = capture.text();
+  }
+  REQUIRE_THAT(text, Contains("SqrtBackward  grad_outputs: [2]  -> [2]\n"));
+  REQUIRE(count(text, "AccumulateGrad") == 0);  // backward stopped at the anomaly
 }
