@@ -29,10 +29,11 @@ TEST_CASE("kernel table: a slot calls the kernel of the tensor's device type and
                       Contains("frobnicate has no CUDA kernel for a tensor on cuda:1"));
 }
 
-TEST_CASE("kernel registry: every elementwise entry point has a CPU kernel, and a CUDA kernel "
-          "exactly when ember is built with the CUDA backend",
+TEST_CASE("kernel registry: every elementwise and optimizer entry point has a CPU kernel, and a "
+          "CUDA kernel exactly when ember is built with the CUDA backend",
           "[kernel_table]") {
   const ElementwiseKernels& k = kernels().elementwise;
+  const OptimizerKernels& o = kernels().optimizer;
 #ifdef EMBER_WITH_CUDA
   constexpr bool with_cuda = true;
 #else
@@ -47,6 +48,10 @@ TEST_CASE("kernel registry: every elementwise entry point has a CPU kernel, and 
     CHECK(k.ternary.has(type) == expected);
     CHECK(k.where.has(type) == expected);
     CHECK(k.loss.has(type) == expected);
+    CHECK(o.sgd.has(type) == expected);
+    CHECK(o.adam.has(type) == expected);
+    CHECK(o.rmsprop.has(type) == expected);
+    CHECK(o.adagrad.has(type) == expected);
   }
 }
 

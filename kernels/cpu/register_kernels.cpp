@@ -2,6 +2,7 @@
 // (Note [Kernel tables]).
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cpu/elementwise.h"
+#include "ember/kernels/cpu/optim_kernels.h"
 
 namespace ember::cpu {
 
@@ -12,6 +13,11 @@ void register_kernels(KernelRegistry& r) {
   r.elementwise.ternary.set(kCPU, &ternary_kernel);
   r.elementwise.where.set(kCPU, &where_kernel);
   r.elementwise.loss.set(kCPU, &loss_kernel);
+
+  r.optimizer.sgd.set(kCPU, &sgd_update);
+  r.optimizer.adam.set(kCPU, &adam_update);
+  r.optimizer.rmsprop.set(kCPU, &rmsprop_update);
+  r.optimizer.adagrad.set(kCPU, &adagrad_update);
 }
 
 }  // namespace ember::cpu

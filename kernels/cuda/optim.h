@@ -5,7 +5,8 @@
 // (kernels/common/optim_functors.h); the step's bias corrections are computed
 // on the host and passed by value, so a step needs no host sync. Every tensor
 // must be contiguous, on the parameter's CUDA device and of its dtype
-// (float32 or float64). In a build without the CUDA backend each update raises.
+// (float32 or float64). Defined in optim.cu; registered in the optimizer
+// kernel table (kernels/cuda/register_kernels.cu).
 #include <cstdint>
 
 #include "ember/core/tensor.h"

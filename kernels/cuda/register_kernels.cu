@@ -2,6 +2,7 @@
 // (Note [Kernel tables]). Built only with the CUDA backend.
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/cuda/optim.h"
 
 namespace ember::cuda {
 
@@ -12,6 +13,11 @@ void register_kernels(KernelRegistry& r) {
   r.elementwise.ternary.set(kCUDA, &ternary_kernel);
   r.elementwise.where.set(kCUDA, &where_kernel);
   r.elementwise.loss.set(kCUDA, &loss_kernel);
+
+  r.optimizer.sgd.set(kCUDA, &sgd_update);
+  r.optimizer.adam.set(kCUDA, &adam_update);
+  r.optimizer.rmsprop.set(kCUDA, &rmsprop_update);
+  r.optimizer.adagrad.set(kCUDA, &adagrad_update);
 }
 
 }  // namespace ember::cuda

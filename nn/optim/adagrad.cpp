@@ -2,8 +2,7 @@
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
-#include "ember/kernels/cpu/optim_kernels.h"
-#include "ember/kernels/cuda/optim.h"
+#include "ember/core/ops/fused_optim.h"
 
 namespace ember::optim {
 
@@ -62,10 +61,7 @@ Tensor Adagrad::step(LossClosure closure) {
       s.step(s.step() + 1);
       h.step = s.step();
       detail::update_in_place(p, [&](const Tensor& param) {
-        if (param.is_cuda())
-          cuda::adagrad_update(param, grad, s.sum(), h);
-        else
-          cpu::adagrad_update(param, grad, s.sum(), h);
+        fused::adagrad_step_(param, grad, s.sum(), h);
       });
     }
   }

@@ -2,7 +2,6 @@
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
-#include "ember/kernels/cuda/optim.h"
 
 namespace ember::optim {
 
@@ -53,7 +52,7 @@ std::unique_ptr<OptimizerParamState> Adam::make_state() const {
   return std::make_unique<AdamParamState>();
 }
 
-cpu::AdamHyper Adam::hyper(const OptimizerOptions& options) const {
+AdamHyper Adam::hyper(const OptimizerOptions& options) const {
   const auto& o = static_cast<const AdamOptions&>(options);
   const auto [beta1, beta2] = o.betas();
   return {o.lr(), beta1, beta2, o.eps(), o.weight_decay(), o.amsgrad(),
@@ -64,7 +63,7 @@ Tensor Adam::step(LossClosure closure) {
   Tensor loss = run_closure(closure);
   NoGradGuard no_grad;
   for (OptimizerParamGroup& group : param_groups()) {
-    cpu::AdamHyper h = hyper(group.options());
+    AdamHyper h = hyper(group.options());
     for (const Tensor& p : group.params()) {
       if (!p.grad().defined()) continue;
       const Tensor grad = detail::dense_grad(name(), p);
@@ -79,10 +78,7 @@ Tensor Adam::step(LossClosure closure) {
       s.step(s.step() + 1);
       h.step = s.step();
       detail::update_in_place(p, [&](const Tensor& param) {
-        if (param.is_cuda())
-          cuda::adam_update(param, grad, s.exp_avg(), s.exp_avg_sq(), s.max_exp_avg_sq(), h);
-        else
-          cpu::adam_update(param, grad, s.exp_avg(), s.exp_avg_sq(), s.max_exp_avg_sq(), h);
+        fused::adam_step_(param, grad, s.exp_avg(), s.exp_avg_sq(), s.max_exp_avg_sq(), h);
       });
     }
   }

@@ -1,10 +1,10 @@
 #pragma once
-// Adam, as torch.optim.Adam (update rule in kernels/cpu/optim_kernels.h):
+// Adam, as torch.optim.Adam (update rule in kernels/common/optim_functors.h):
 //   ember::optim::Adam opt(params, ember::optim::AdamOptions(1e-3).betas({0.9, 0.999}));
 // weight_decay is L2: wd * p is added to the gradient (AdamW decouples it).
 #include <tuple>
 
-#include "ember/kernels/cpu/optim_kernels.h"
+#include "ember/core/ops/fused_optim.h"
 #include "ember/nn/optim/optimizer.h"
 
 namespace ember::optim {
@@ -51,7 +51,7 @@ class Adam : public Optimizer {
   void check_options(const OptimizerOptions& options) const override;
   std::unique_ptr<OptimizerParamState> make_state() const override;
   // The group's hyperparameters for the kernel (step filled in per parameter).
-  virtual cpu::AdamHyper hyper(const OptimizerOptions& options) const;
+  virtual AdamHyper hyper(const OptimizerOptions& options) const;
 };
 
 namespace detail {

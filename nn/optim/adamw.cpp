@@ -27,7 +27,7 @@ void AdamW::check_options(const OptimizerOptions& options) const {
   detail::check_adam_options(name(), o.lr(), o.betas(), o.eps(), o.weight_decay());
 }
 
-cpu::AdamHyper AdamW::hyper(const OptimizerOptions& options) const {
+AdamHyper AdamW::hyper(const OptimizerOptions& options) const {
   const auto& o = static_cast<const AdamWOptions&>(options);
   const auto [beta1, beta2] = o.betas();
   return {o.lr(), beta1, beta2, o.eps(), o.weight_decay(), o.amsgrad(),

@@ -32,7 +32,7 @@ class AdamW : public Adam {
  protected:
   const char* name() const override { return "AdamW"; }
   void check_options(const OptimizerOptions& options) const override;
-  cpu::AdamHyper hyper(const OptimizerOptions& options) const override;
+  AdamHyper hyper(const OptimizerOptions& options) const override;
 };
 
 }  // namespace ember::optim

@@ -2,8 +2,7 @@
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
-#include "ember/kernels/cpu/optim_kernels.h"
-#include "ember/kernels/cuda/optim.h"
+#include "ember/core/ops/fused_optim.h"
 
 namespace ember::optim {
 
@@ -68,10 +67,7 @@ Tensor RMSprop::step(LossClosure closure) {
       if (h.centered && !s.grad_avg().defined()) s.grad_avg(detail::zeros_state(p));
       s.step(s.step() + 1);
       detail::update_in_place(p, [&](const Tensor& param) {
-        if (param.is_cuda())
-          cuda::rmsprop_update(param, grad, s.square_avg(), s.momentum_buffer(), s.grad_avg(), h);
-        else
-          cpu::rmsprop_update(param, grad, s.square_avg(), s.momentum_buffer(), s.grad_avg(), h);
+        fused::rmsprop_step_(param, grad, s.square_avg(), s.momentum_buffer(), s.grad_avg(), h);
       });
     }
   }

@@ -2,8 +2,7 @@
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
-#include "ember/kernels/cpu/optim_kernels.h"
-#include "ember/kernels/cuda/optim.h"
+#include "ember/core/ops/fused_optim.h"
 
 namespace ember::optim {
 
@@ -49,7 +48,7 @@ Tensor SGD::step(LossClosure closure) {
   NoGradGuard no_grad;
   for (OptimizerParamGroup& group : param_groups()) {
     const auto& o = static_cast<const SGDOptions&>(group.options());
-    const cpu::SgdHyper h{o.lr(), o.momentum(), o.dampening(), o.weight_decay(), o.nesterov()};
+    const SgdHyper h{o.lr(), o.momentum(), o.dampening(), o.weight_decay(), o.nesterov()};
     for (const Tensor& p : group.params()) {
       if (!p.grad().defined()) continue;
       const Tensor grad = detail::dense_grad(name(), p);
@@ -63,10 +62,7 @@ Tensor SGD::step(LossClosure closure) {
         buf = s.momentum_buffer();
       }
       detail::update_in_place(p, [&](const Tensor& param) {
-        if (param.is_cuda())
-          cuda::sgd_update(param, grad, buf, h, first);
-        else
-          cpu::sgd_update(param, grad, buf, h, first);
+        fused::sgd_step_(param, grad, buf, h, first);
       });
     }
   }

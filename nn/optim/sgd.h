@@ -1,6 +1,6 @@
 #pragma once
 // Stochastic gradient descent with momentum, as torch.optim.SGD (update rule
-// in kernels/cpu/optim_kernels.h):
+// in kernels/common/optim_functors.h):
 //   ember::optim::SGD opt(params, ember::optim::SGDOptions(0.1).momentum(0.9).nesterov(true));
 #include "ember/nn/optim/optimizer.h"
 
