@@ -12,7 +12,7 @@
 namespace ember::cuda::detail {
 namespace {
 
-using functors::Lerp;
+using functors::BilinearTaps;
 
 template <typename T>
 __global__ void nearest_kernel(const T* x, T* out, PlaneShape s) {
@@ -46,8 +46,8 @@ __global__ void bilinear_kernel(const T* x, T* out, PlaneShape s, T scale_h, T s
   const int64_t n = s.planes * s.out_h * s.out_w;
   for (int64_t i = first_index(); i < n; i += grid_step()) {
     const int64_t ow = i % s.out_w, oh = i / s.out_w % s.out_h, plane = i / (s.out_w * s.out_h);
-    const Lerp<T> r = functors::bilinear_source(oh, s.in_h, scale_h, align_corners);
-    const Lerp<T> c = functors::bilinear_source(ow, s.in_w, scale_w, align_corners);
+    const BilinearTaps<T> r = functors::bilinear_source(oh, s.in_h, scale_h, align_corners);
+    const BilinearTaps<T> c = functors::bilinear_source(ow, s.in_w, scale_w, align_corners);
     const T* top = x + (plane * s.in_h + r.i0) * s.in_w;
     const T* bottom = x + (plane * s.in_h + r.i1) * s.in_w;
     out[i] = r.l0 * (c.l0 * top[c.i0] + c.l1 * top[c.i1]) +
@@ -61,8 +61,8 @@ __global__ void bilinear_backward_kernel(const T* grad_out, T* grad_in, PlaneSha
   const int64_t n = s.planes * s.out_h * s.out_w;
   for (int64_t i = first_index(); i < n; i += grid_step()) {
     const int64_t ow = i % s.out_w, oh = i / s.out_w % s.out_h, plane = i / (s.out_w * s.out_h);
-    const Lerp<T> r = functors::bilinear_source(oh, s.in_h, scale_h, align_corners);
-    const Lerp<T> c = functors::bilinear_source(ow, s.in_w, scale_w, align_corners);
+    const BilinearTaps<T> r = functors::bilinear_source(oh, s.in_h, scale_h, align_corners);
+    const BilinearTaps<T> c = functors::bilinear_source(ow, s.in_w, scale_w, align_corners);
     T* top = grad_in + (plane * s.in_h + r.i0) * s.in_w;
     T* bottom = grad_in + (plane * s.in_h + r.i1) * s.in_w;
     const T v = grad_out[i];
