@@ -2,6 +2,7 @@
 // (Note [Kernel tables]).
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cpu/elementwise.h"
+#include "ember/kernels/cpu/pooling.h"
 
 namespace ember::cpu {
 
@@ -12,6 +13,13 @@ void register_kernels(KernelRegistry& r) {
   r.elementwise.ternary.set(kCPU, &ternary_kernel);
   r.elementwise.where.set(kCPU, &where_kernel);
   r.elementwise.loss.set(kCPU, &loss_kernel);
+
+  r.pooling.max_pool2d.set(kCPU, &max_pool2d);
+  r.pooling.avg_pool2d.set(kCPU, &avg_pool2d);
+  r.pooling.avg_pool2d_backward.set(kCPU, &avg_pool2d_backward);
+  r.pooling.adaptive_avg_pool2d.set(kCPU, &adaptive_avg_pool2d);
+  r.pooling.adaptive_avg_pool2d_backward.set(kCPU, &adaptive_avg_pool2d_backward);
+  r.pooling.adaptive_max_pool2d.set(kCPU, &adaptive_max_pool2d);
 }
 
 }  // namespace ember::cpu

@@ -2,6 +2,7 @@
 // (Note [Kernel tables]). Built only with the CUDA backend.
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/cuda/pooling.h"
 
 namespace ember::cuda {
 
@@ -12,6 +13,14 @@ void register_kernels(KernelRegistry& r) {
   r.elementwise.ternary.set(kCUDA, &ternary_kernel);
   r.elementwise.where.set(kCUDA, &where_kernel);
   r.elementwise.loss.set(kCUDA, &loss_kernel);
+
+  r.pooling.max_pool2d.set(kCUDA, &max_pool2d);
+  r.pooling.max_pool2d_backward.set(kCUDA, &max_pool2d_backward);
+  r.pooling.avg_pool2d.set(kCUDA, &avg_pool2d);
+  r.pooling.avg_pool2d_backward.set(kCUDA, &avg_pool2d_backward);
+  r.pooling.adaptive_avg_pool2d.set(kCUDA, &adaptive_avg_pool2d);
+  r.pooling.adaptive_avg_pool2d_backward.set(kCUDA, &adaptive_avg_pool2d_backward);
+  r.pooling.adaptive_max_pool2d.set(kCUDA, &adaptive_max_pool2d);
 }
 
 }  // namespace ember::cuda

@@ -1,0 +1,62 @@
+#pragma once
+// Runs each entry point of the nn kernel families' tables (pooling, ...)
+// through the registered kernel of one device for each dtype, and checks
+// that the kernel takes exactly the dtypes its family's header names: no
+// Error for those, the dispatch's Error naming the op and the dtype for the
+// others. Shared by the CPU tests and the CUDA tests, so both backends are
+// held to the same sets.
+#include <catch2/catch.hpp>
+#include <ember/core/ops/factory.h>
+#include <ember/kernels/common/kernel_registry.h>
+
+#include <functional>
+#include <string>
+
+namespace ember::nn_kernels_dtype_check {
+
+inline const ScalarType kDtypes[] = {kBool, kLong, kFloat, kDouble};
+
+// run() succeeds when `takes`, else raises "<op>: dtype <t> is not supported".
+inline void expect(const char* op, ScalarType t, bool takes, const std::function<void()>& run) {
+  INFO(op << ", " << t);
+  if (takes)
+    CHECK_NOTHROW(run());
+  else
+    CHECK_THROWS_WITH(run(), Catch::Contains(std::string(op) + ": dtype " + dtype_name(t) +
+                                             " is not supported"));
+}
+
+// Every pooling kernel takes float32 and float64 only. max_pool2d_backward
+// is checked where the device has it (CUDA).
+inline void check_pooling(Device device) {
+  const PoolingKernels& k = kernels().pooling;
+  const TensorOptions opts = TensorOptions().device(device);
+  const functors::PoolWindow w{2, 2, 2, 2, 0, 0};
+  for (ScalarType t : kDtypes) {
+    const bool takes = is_floating_point(t);
+    const Tensor x = ones({1, 4, 4}, opts.dtype(t)), out = empty({1, 2, 2}, opts.dtype(t));
+    const Tensor grad_out = ones({1, 2, 2}, opts.dtype(t));
+    const Tensor grad_in = empty({1, 4, 4}, opts.dtype(t));
+    const Tensor indices = zeros({1, 2, 2}, opts.dtype(kLong));
+    expect("max_pool2d", t, takes,
+           [&] { k.max_pool2d.on(device, "max_pool2d")(x, out, indices, w); });
+    if (k.max_pool2d_backward.has(device.type()))
+      expect("max_pool2d_backward", t, takes, [&] {
+        k.max_pool2d_backward.on(device, "max_pool2d_backward")(grad_out, indices, grad_in, w);
+      });
+    expect("avg_pool2d", t, takes, [&] { k.avg_pool2d.on(device, "avg_pool2d")(x, out, w, true); });
+    expect("avg_pool2d_backward", t, takes, [&] {
+      k.avg_pool2d_backward.on(device, "avg_pool2d_backward")(grad_out, grad_in, w, true);
+    });
+    expect("adaptive_avg_pool2d", t, takes,
+           [&] { k.adaptive_avg_pool2d.on(device, "adaptive_avg_pool2d")(x, out); });
+    expect("adaptive_avg_pool2d_backward", t, takes, [&] {
+      k.adaptive_avg_pool2d_backward.on(device, "adaptive_avg_pool2d_backward")(grad_out, grad_in);
+    });
+    expect("adaptive_max_pool2d", t, takes, [&] {
+      k.adaptive_max_pool2d.on(device, "adaptive_max_pool2d")(x, out, indices);
+    });
+  }
+}
+
+}  // namespace ember::nn_kernels_dtype_check
