@@ -90,3 +90,22 @@ TEST_CASE("pooling table: each CPU kernel takes float32 and float64 only",
           "[kernel_table][pooling]") {
   nn_kernels_dtype_check::check_pooling(Device(kCPU));
 }
+
+TEST_CASE("kernel registry: every upsample entry point has a CPU kernel, and a CUDA kernel "
+          "exactly when ember is built with the CUDA backend",
+          "[kernel_table][upsample]") {
+  const UpsampleKernels& k = kernels().upsample;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.nearest2d.has(type) == expected);
+    CHECK(k.nearest2d_backward.has(type) == expected);
+    CHECK(k.bilinear2d.has(type) == expected);
+    CHECK(k.bilinear2d_backward.has(type) == expected);
+  }
+}
+
+TEST_CASE("upsample table: each CPU kernel takes float32 and float64 only",
+          "[kernel_table][upsample]") {
+  nn_kernels_dtype_check::check_upsample(Device(kCPU));
+}

@@ -1,10 +1,10 @@
 #pragma once
-// Runs each entry point of the nn kernel families' tables (pooling, ...)
-// through the registered kernel of one device for each dtype, and checks
-// that the kernel takes exactly the dtypes its family's header names: no
-// Error for those, the dispatch's Error naming the op and the dtype for the
-// others. Shared by the CPU tests and the CUDA tests, so both backends are
-// held to the same sets.
+// Runs each entry point of the nn kernel families' tables (one check_<family>
+// each) through the registered kernel of one device for each dtype, and
+// checks that the kernel takes exactly the dtypes its family's header names:
+// no Error for those, the dispatch's Error naming the op and the dtype for
+// the others. Shared by the CPU tests and the CUDA tests, so both backends
+// are held to the same sets.
 #include <catch2/catch.hpp>
 #include <ember/core/ops/factory.h>
 #include <ember/kernels/common/kernel_registry.h>
@@ -55,6 +55,28 @@ inline void check_pooling(Device device) {
     });
     expect("adaptive_max_pool2d", t, takes, [&] {
       k.adaptive_max_pool2d.on(device, "adaptive_max_pool2d")(x, out, indices);
+    });
+  }
+}
+
+// Every upsampling kernel takes float32 and float64 only.
+inline void check_upsample(Device device) {
+  const UpsampleKernels& k = kernels().upsample;
+  const TensorOptions opts = TensorOptions().device(device);
+  for (ScalarType t : kDtypes) {
+    const bool takes = is_floating_point(t);
+    const Tensor x = ones({1, 2, 2}, opts.dtype(t)), out = empty({1, 4, 4}, opts.dtype(t));
+    const Tensor grad_out = ones({1, 4, 4}, opts.dtype(t));
+    const Tensor grad_in = zeros({1, 2, 2}, opts.dtype(t));
+    expect("upsample_nearest2d", t, takes,
+           [&] { k.nearest2d.on(device, "upsample_nearest2d")(x, out); });
+    expect("upsample_nearest2d_backward", t, takes, [&] {
+      k.nearest2d_backward.on(device, "upsample_nearest2d_backward")(grad_out, grad_in);
+    });
+    expect("upsample_bilinear2d", t, takes,
+           [&] { k.bilinear2d.on(device, "upsample_bilinear2d")(x, out, false); });
+    expect("upsample_bilinear2d_backward", t, takes, [&] {
+      k.bilinear2d_backward.on(device, "upsample_bilinear2d_backward")(grad_out, grad_in, false);
     });
   }
 }

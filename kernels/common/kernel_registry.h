@@ -3,12 +3,14 @@
 // the CPU backend and, in a CUDA build, the CUDA backend.
 #include "ember/kernels/common/elementwise_kernels.h"
 #include "ember/kernels/common/pooling_kernels.h"
+#include "ember/kernels/common/upsample_kernels.h"
 
 namespace ember {
 
 struct KernelRegistry {
   ElementwiseKernels elementwise;
   PoolingKernels pooling;
+  UpsampleKernels upsample;
 };
 
 const KernelRegistry& kernels();

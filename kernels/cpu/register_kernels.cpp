@@ -3,6 +3,7 @@
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cpu/elementwise.h"
 #include "ember/kernels/cpu/pooling.h"
+#include "ember/kernels/cpu/upsample.h"
 
 namespace ember::cpu {
 
@@ -20,6 +21,11 @@ void register_kernels(KernelRegistry& r) {
   r.pooling.adaptive_avg_pool2d.set(kCPU, &adaptive_avg_pool2d);
   r.pooling.adaptive_avg_pool2d_backward.set(kCPU, &adaptive_avg_pool2d_backward);
   r.pooling.adaptive_max_pool2d.set(kCPU, &adaptive_max_pool2d);
+
+  r.upsample.nearest2d.set(kCPU, &upsample_nearest2d);
+  r.upsample.nearest2d_backward.set(kCPU, &upsample_nearest2d_backward);
+  r.upsample.bilinear2d.set(kCPU, &upsample_bilinear2d);
+  r.upsample.bilinear2d_backward.set(kCPU, &upsample_bilinear2d_backward);
 }
 
 }  // namespace ember::cpu

@@ -3,6 +3,7 @@
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cuda/elementwise.h"
 #include "ember/kernels/cuda/pooling.h"
+#include "ember/kernels/cuda/upsample.h"
 
 namespace ember::cuda {
 
@@ -21,6 +22,11 @@ void register_kernels(KernelRegistry& r) {
   r.pooling.adaptive_avg_pool2d.set(kCUDA, &adaptive_avg_pool2d);
   r.pooling.adaptive_avg_pool2d_backward.set(kCUDA, &adaptive_avg_pool2d_backward);
   r.pooling.adaptive_max_pool2d.set(kCUDA, &adaptive_max_pool2d);
+
+  r.upsample.nearest2d.set(kCUDA, &upsample_nearest2d);
+  r.upsample.nearest2d_backward.set(kCUDA, &upsample_nearest2d_backward);
+  r.upsample.bilinear2d.set(kCUDA, &upsample_bilinear2d);
+  r.upsample.bilinear2d_backward.set(kCUDA, &upsample_bilinear2d_backward);
 }
 
 }  // namespace ember::cuda

@@ -16,3 +16,8 @@ TEST_CASE("pooling table: each CUDA kernel takes float32 and float64 only",
           "[cuda][kernel_table][pooling]") {
   ember::nn_kernels_dtype_check::check_pooling(ember::Device(ember::kCUDA, 0));
 }
+
+TEST_CASE("upsample table: each CUDA kernel takes float32 and float64 only",
+          "[cuda][kernel_table][upsample]") {
+  ember::nn_kernels_dtype_check::check_upsample(ember::Device(ember::kCUDA, 0));
+}
