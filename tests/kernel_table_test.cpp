@@ -109,3 +109,19 @@ TEST_CASE("upsample table: each CPU kernel takes float32 and float64 only",
           "[kernel_table][upsample]") {
   nn_kernels_dtype_check::check_upsample(Device(kCPU));
 }
+
+TEST_CASE("kernel registry: both pad entry points have a CPU kernel, and a CUDA kernel exactly "
+          "when ember is built with the CUDA backend",
+          "[kernel_table][pad]") {
+  const PadKernels& k = kernels().pad;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.axis.has(type) == expected);
+    CHECK(k.axis_backward.has(type) == expected);
+  }
+}
+
+TEST_CASE("pad table: each CPU kernel takes float32 and float64 only", "[kernel_table][pad]") {
+  nn_kernels_dtype_check::check_pad(Device(kCPU));
+}

@@ -81,4 +81,19 @@ inline void check_upsample(Device device) {
   }
 }
 
+// Both padding kernels take float32 and float64 only.
+inline void check_pad(Device device) {
+  const PadKernels& k = kernels().pad;
+  const TensorOptions opts = TensorOptions().device(device);
+  const functors::PadAxis a{3, 5, 1, PadMode::Reflect};  // in, out, before, mode
+  for (ScalarType t : kDtypes) {
+    const bool takes = is_floating_point(t);
+    const Tensor x = ones({2, 3}, opts.dtype(t)), out = empty({2, 5}, opts.dtype(t));
+    const Tensor grad_out = ones({2, 5}, opts.dtype(t)), grad_in = empty({2, 3}, opts.dtype(t));
+    expect("pad", t, takes, [&] { k.axis.on(device, "pad")(x, a, 1, 0.0, out); });
+    expect("pad_backward", t, takes,
+           [&] { k.axis_backward.on(device, "pad_backward")(grad_out, a, 1, grad_in); });
+  }
+}
+
 }  // namespace ember::nn_kernels_dtype_check

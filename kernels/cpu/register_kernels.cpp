@@ -2,6 +2,7 @@
 // (Note [Kernel tables]).
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cpu/elementwise.h"
+#include "ember/kernels/cpu/pad.h"
 #include "ember/kernels/cpu/pooling.h"
 #include "ember/kernels/cpu/upsample.h"
 
@@ -26,6 +27,9 @@ void register_kernels(KernelRegistry& r) {
   r.upsample.nearest2d_backward.set(kCPU, &upsample_nearest2d_backward);
   r.upsample.bilinear2d.set(kCPU, &upsample_bilinear2d);
   r.upsample.bilinear2d_backward.set(kCPU, &upsample_bilinear2d_backward);
+
+  r.pad.axis.set(kCPU, &pad_axis);
+  r.pad.axis_backward.set(kCPU, &pad_axis_backward);
 }
 
 }  // namespace ember::cpu

@@ -2,6 +2,7 @@
 // (Note [Kernel tables]). Built only with the CUDA backend.
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/cuda/pad.h"
 #include "ember/kernels/cuda/pooling.h"
 #include "ember/kernels/cuda/upsample.h"
 
@@ -27,6 +28,9 @@ void register_kernels(KernelRegistry& r) {
   r.upsample.nearest2d_backward.set(kCUDA, &upsample_nearest2d_backward);
   r.upsample.bilinear2d.set(kCUDA, &upsample_bilinear2d);
   r.upsample.bilinear2d_backward.set(kCUDA, &upsample_bilinear2d_backward);
+
+  r.pad.axis.set(kCUDA, &pad_axis);
+  r.pad.axis_backward.set(kCUDA, &pad_axis_backward);
 }
 
 }  // namespace ember::cuda

@@ -21,3 +21,8 @@ TEST_CASE("upsample table: each CUDA kernel takes float32 and float64 only",
           "[cuda][kernel_table][upsample]") {
   ember::nn_kernels_dtype_check::check_upsample(ember::Device(ember::kCUDA, 0));
 }
+
+TEST_CASE("pad table: each CUDA kernel takes float32 and float64 only",
+          "[cuda][kernel_table][pad]") {
+  ember::nn_kernels_dtype_check::check_pad(ember::Device(ember::kCUDA, 0));
+}
