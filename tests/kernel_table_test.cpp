@@ -125,3 +125,28 @@ TEST_CASE("kernel registry: both pad entry points have a CPU kernel, and a CUDA 
 TEST_CASE("pad table: each CPU kernel takes float32 and float64 only", "[kernel_table][pad]") {
   nn_kernels_dtype_check::check_pad(Device(kCPU));
 }
+
+TEST_CASE("kernel registry: every fused normalization entry point has a CPU kernel and a CUDA "
+          "kernel exactly when ember is built with the CUDA backend; the cuDNN batch norm "
+          "entries only CUDA",
+          "[kernel_table][normalization]") {
+  const NormalizationKernels& k = kernels().normalization;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.batch_norm_train_forward.has(type) == expected);
+    CHECK(k.batch_norm_apply.has(type) == expected);
+    CHECK(k.batch_norm_backward.has(type) == expected);
+    CHECK(k.layer_norm_forward.has(type) == expected);
+    CHECK(k.layer_norm_backward.has(type) == expected);
+    const bool cudnn = type == kCUDA && kWithCuda;
+    CHECK(k.cudnn_batch_norm_applies.has(type) == cudnn);
+    CHECK(k.cudnn_batch_norm_train_forward.has(type) == cudnn);
+    CHECK(k.cudnn_batch_norm_backward.has(type) == cudnn);
+  }
+}
+
+TEST_CASE("normalization table: each fused CPU kernel takes float32 and float64 only",
+          "[kernel_table][normalization]") {
+  nn_kernels_dtype_check::check_normalization(Device(kCPU));
+}

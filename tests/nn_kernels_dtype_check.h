@@ -96,4 +96,39 @@ inline void check_pad(Device device) {
   }
 }
 
+// The fused batch and layer norm kernels take float32 and float64 only (the
+// cuDNN entries are CUDA's and are asked first whether they apply).
+inline void check_normalization(Device device) {
+  const NormalizationKernels& k = kernels().normalization;
+  const TensorOptions opts = TensorOptions().device(device);
+  for (ScalarType t : kDtypes) {
+    const bool takes = is_floating_point(t);
+    const TensorOptions o = opts.dtype(t);
+    // Batch norm over (N, C, S) = (2, 3, 4); no affine parameters.
+    const Tensor x = ones({2, 3, 4}, o), y = empty({2, 3, 4}, o), dx = empty({2, 3, 4}, o);
+    const Tensor mean = zeros({3}, o), var = empty({3}, o), invstd = ones({3}, o);
+    const Tensor dw = empty({3}, o), db = empty({3}, o);
+    expect("batch_norm", t, takes, [&] {
+      k.batch_norm_train_forward.on(device, "batch_norm")(x, {}, {}, 1e-5, y, mean, var, invstd);
+    });
+    expect("batch_norm", t, takes, [&] {
+      k.batch_norm_apply.on(device, "batch_norm")(x, mean, invstd, {}, {}, y);
+    });
+    expect("batch_norm_backward", t, takes, [&] {
+      k.batch_norm_backward.on(device, "batch_norm_backward")(x, x, mean, invstd, {}, true, dx,
+                                                              dw, db);
+    });
+    // Layer norm: 6 rows of 4.
+    const Tensor rows_mean = zeros({6}, o), rstd = ones({6}, o);
+    const Tensor kw = empty({4}, o), kb = empty({4}, o);
+    expect("layer_norm", t, takes, [&] {
+      k.layer_norm_forward.on(device, "layer_norm")(x, {}, {}, 1e-5, y, rows_mean, rstd);
+    });
+    expect("layer_norm_backward", t, takes, [&] {
+      k.layer_norm_backward.on(device, "layer_norm_backward")(x, x, rows_mean, rstd, {}, dx, kw,
+                                                              kb);
+    });
+  }
+}
+
 }  // namespace ember::nn_kernels_dtype_check

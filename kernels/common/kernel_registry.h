@@ -2,6 +2,7 @@
 // Every kernel family's table (Note [Kernel tables]), filled on first use by
 // the CPU backend and, in a CUDA build, the CUDA backend.
 #include "ember/kernels/common/elementwise_kernels.h"
+#include "ember/kernels/common/normalization_kernels.h"
 #include "ember/kernels/common/pad_kernels.h"
 #include "ember/kernels/common/pooling_kernels.h"
 #include "ember/kernels/common/upsample_kernels.h"
@@ -13,6 +14,7 @@ struct KernelRegistry {
   PoolingKernels pooling;
   UpsampleKernels upsample;
   PadKernels pad;
+  NormalizationKernels normalization;
 };
 
 const KernelRegistry& kernels();

@@ -2,6 +2,7 @@
 // (Note [Kernel tables]).
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cpu/elementwise.h"
+#include "ember/kernels/cpu/normalization.h"
 #include "ember/kernels/cpu/pad.h"
 #include "ember/kernels/cpu/pooling.h"
 #include "ember/kernels/cpu/upsample.h"
@@ -30,6 +31,12 @@ void register_kernels(KernelRegistry& r) {
 
   r.pad.axis.set(kCPU, &pad_axis);
   r.pad.axis_backward.set(kCPU, &pad_axis_backward);
+
+  r.normalization.batch_norm_train_forward.set(kCPU, &batch_norm_train_forward);
+  r.normalization.batch_norm_apply.set(kCPU, &batch_norm_apply);
+  r.normalization.batch_norm_backward.set(kCPU, &batch_norm_backward);
+  r.normalization.layer_norm_forward.set(kCPU, &layer_norm_forward);
+  r.normalization.layer_norm_backward.set(kCPU, &layer_norm_backward);
 }
 
 }  // namespace ember::cpu

@@ -13,7 +13,7 @@
 
 #include "ember/core/ops/factory.h"
 #include "ember/kernels/common/normalization_functors.h"
-#include "ember/kernels/cpu/normalization.h"
+#include "ember/kernels/common/normalization_kernels.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
 #include "ember/kernels/cuda/grid_stride.cuh"
@@ -441,7 +441,7 @@ void layer_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean, 
                          const Tensor& weight, const Tensor& dx, const Tensor& dweight,
                          const Tensor& dbias) {
   const int64_t rows = mean.numel();
-  const int64_t k = cpu::layer_norm_backward_row_length(x, mean, dweight, dbias);
+  const int64_t k = layer_norm_backward_row_length(x, mean, dweight, dbias);
   const bool columns = dweight.defined() || dbias.defined();
   const Tensor scratch = scratch_doubles(
       x, columns ? layer_norm_backward_scratch(plan_column_reduce(rows, k), k) : 0);

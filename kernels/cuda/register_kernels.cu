@@ -1,7 +1,9 @@
 // The CUDA backend's kernels, one line per entry point of each family's table
 // (Note [Kernel tables]). Built only with the CUDA backend.
 #include "ember/kernels/common/kernel_registry.h"
+#include "ember/kernels/cuda/cudnn_batch_norm.h"
 #include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/cuda/normalization.h"
 #include "ember/kernels/cuda/pad.h"
 #include "ember/kernels/cuda/pooling.h"
 #include "ember/kernels/cuda/upsample.h"
@@ -31,6 +33,15 @@ void register_kernels(KernelRegistry& r) {
 
   r.pad.axis.set(kCUDA, &pad_axis);
   r.pad.axis_backward.set(kCUDA, &pad_axis_backward);
+
+  r.normalization.batch_norm_train_forward.set(kCUDA, &batch_norm_train_forward);
+  r.normalization.batch_norm_apply.set(kCUDA, &batch_norm_apply);
+  r.normalization.batch_norm_backward.set(kCUDA, &batch_norm_backward);
+  r.normalization.cudnn_batch_norm_applies.set(kCUDA, &cudnn_batch_norm_applies);
+  r.normalization.cudnn_batch_norm_train_forward.set(kCUDA, &cudnn_batch_norm_train_forward);
+  r.normalization.cudnn_batch_norm_backward.set(kCUDA, &cudnn_batch_norm_backward);
+  r.normalization.layer_norm_forward.set(kCUDA, &layer_norm_forward);
+  r.normalization.layer_norm_backward.set(kCUDA, &layer_norm_backward);
 }
 
 }  // namespace ember::cuda
