@@ -150,3 +150,25 @@ TEST_CASE("normalization table: each fused CPU kernel takes float32 and float64 
           "[kernel_table][normalization]") {
   nn_kernels_dtype_check::check_normalization(Device(kCPU));
 }
+
+TEST_CASE("kernel registry: the softmax entry points have a CPU kernel (but for the rows "
+          "kernel, CUDA only) and a CUDA kernel exactly when ember is built with the CUDA "
+          "backend; the CPU softmax always runs by columns",
+          "[kernel_table][softmax]") {
+  const SoftmaxKernels& k = kernels().softmax;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.by_columns.has(type) == expected);
+    CHECK(k.columns.has(type) == expected);
+    CHECK(k.rows.has(type) == (type == kCUDA && kWithCuda));
+    CHECK(k.logsumexp.has(type) == expected);
+  }
+  CHECK(k.by_columns.on(Device(kCPU), "softmax")(1, 1));
+  CHECK(k.by_columns.on(Device(kCPU), "softmax")(1 << 20, 1 << 10));
+}
+
+TEST_CASE("softmax table: each CPU kernel takes float32 and float64 only",
+          "[kernel_table][softmax]") {
+  nn_kernels_dtype_check::check_softmax(Device(kCPU));
+}

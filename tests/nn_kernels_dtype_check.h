@@ -131,4 +131,23 @@ inline void check_normalization(Device device) {
   }
 }
 
+// The softmax kernels take float32 and float64 only; `rows` is checked where
+// the device has it (CUDA).
+inline void check_softmax(Device device) {
+  const SoftmaxKernels& k = kernels().softmax;
+  const TensorOptions opts = TensorOptions().device(device);
+  for (ScalarType t : kDtypes) {
+    const bool takes = is_floating_point(t);
+    const Tensor x = ones({2, 3, 4}, opts.dtype(t)), y = empty({2, 3, 4}, opts.dtype(t));
+    const Tensor lse = empty({6}, opts.dtype(t));
+    for (bool log : {false, true}) {
+      const char* op = log ? "log_softmax" : "softmax";
+      expect(op, t, takes, [&] { k.columns.on(device, op)(op, log, y, x, 2, 3, 4); });
+      if (k.rows.has(device.type()))
+        expect(op, t, takes, [&] { k.rows.on(device, op)(op, log, y, x, 6, 4); });
+    }
+    expect("logsumexp", t, takes, [&] { k.logsumexp.on(device, "logsumexp")(lse, x, 6, 4); });
+  }
+}
+
 }  // namespace ember::nn_kernels_dtype_check

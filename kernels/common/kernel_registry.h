@@ -5,6 +5,7 @@
 #include "ember/kernels/common/normalization_kernels.h"
 #include "ember/kernels/common/pad_kernels.h"
 #include "ember/kernels/common/pooling_kernels.h"
+#include "ember/kernels/common/softmax_kernels.h"
 #include "ember/kernels/common/upsample_kernels.h"
 
 namespace ember {
@@ -15,6 +16,7 @@ struct KernelRegistry {
   UpsampleKernels upsample;
   PadKernels pad;
   NormalizationKernels normalization;
+  SoftmaxKernels softmax;
 };
 
 const KernelRegistry& kernels();

@@ -5,6 +5,7 @@
 #include "ember/kernels/cpu/normalization.h"
 #include "ember/kernels/cpu/pad.h"
 #include "ember/kernels/cpu/pooling.h"
+#include "ember/kernels/cpu/softmax.h"
 #include "ember/kernels/cpu/upsample.h"
 
 namespace ember::cpu {
@@ -37,6 +38,10 @@ void register_kernels(KernelRegistry& r) {
   r.normalization.batch_norm_backward.set(kCPU, &batch_norm_backward);
   r.normalization.layer_norm_forward.set(kCPU, &layer_norm_forward);
   r.normalization.layer_norm_backward.set(kCPU, &layer_norm_backward);
+
+  r.softmax.by_columns.set(kCPU, &softmax_by_columns);
+  r.softmax.columns.set(kCPU, &softmax_columns_kernel);
+  r.softmax.logsumexp.set(kCPU, &logsumexp_kernel);
 }
 
 }  // namespace ember::cpu

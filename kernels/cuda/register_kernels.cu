@@ -6,6 +6,8 @@
 #include "ember/kernels/cuda/normalization.h"
 #include "ember/kernels/cuda/pad.h"
 #include "ember/kernels/cuda/pooling.h"
+#include "ember/kernels/cuda/reduce_plan.h"
+#include "ember/kernels/cuda/softmax.h"
 #include "ember/kernels/cuda/upsample.h"
 
 namespace ember::cuda {
@@ -42,6 +44,11 @@ void register_kernels(KernelRegistry& r) {
   r.normalization.cudnn_batch_norm_backward.set(kCUDA, &cudnn_batch_norm_backward);
   r.normalization.layer_norm_forward.set(kCUDA, &layer_norm_forward);
   r.normalization.layer_norm_backward.set(kCUDA, &layer_norm_backward);
+
+  r.softmax.by_columns.set(kCUDA, &softmax_by_columns);
+  r.softmax.columns.set(kCUDA, &softmax_columns_kernel);
+  r.softmax.rows.set(kCUDA, &softmax_kernel);
+  r.softmax.logsumexp.set(kCUDA, &logsumexp_kernel);
 }
 
 }  // namespace ember::cuda

@@ -31,3 +31,8 @@ TEST_CASE("normalization table: each fused CUDA kernel takes float32 and float64
           "[cuda][kernel_table][normalization]") {
   ember::nn_kernels_dtype_check::check_normalization(ember::Device(ember::kCUDA, 0));
 }
+
+TEST_CASE("softmax table: each CUDA kernel takes float32 and float64 only",
+          "[cuda][kernel_table][softmax]") {
+  ember::nn_kernels_dtype_check::check_softmax(ember::Device(ember::kCUDA, 0));
+}
