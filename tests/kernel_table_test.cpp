@@ -1,17 +1,24 @@
 // The kernel tables (kernels/common/kernel_table.h, Note [Kernel tables]): the
 // lookup, what each backend registers, and the elementwise op tables'
-// dtype sets as the CPU kernels apply them (tests/cuda/kernel_table_test.cpp
-// holds the CUDA kernels to the same rows).
+// dtype sets and the nn families' dtypes as the CPU kernels apply them
+// (tests/cuda/kernel_table_test.cpp holds the CUDA kernels to the same sets).
 #include <catch2/catch.hpp>
 #include <ember/kernels/common/kernel_registry.h>
 
 #include "elementwise_dtype_check.h"
+#include "nn_kernels_dtype_check.h"
 
 using namespace ember;
 using Catch::Contains;
 
 namespace {
 void set_to_seven(int& x) { x = 7; }
+
+#ifdef EMBER_WITH_CUDA
+constexpr bool kWithCuda = true;
+#else
+constexpr bool kWithCuda = false;
+#endif
 }  // namespace
 
 TEST_CASE("kernel table: a slot calls the kernel of the tensor's device type and, without one, "
@@ -34,13 +41,8 @@ TEST_CASE("kernel registry: every elementwise and optimizer entry point has a CP
           "[kernel_table]") {
   const ElementwiseKernels& k = kernels().elementwise;
   const OptimizerKernels& o = kernels().optimizer;
-#ifdef EMBER_WITH_CUDA
-  constexpr bool with_cuda = true;
-#else
-  constexpr bool with_cuda = false;
-#endif
   for (DeviceType type : {kCPU, kCUDA}) {
-    const bool expected = type == kCPU || with_cuda;
+    const bool expected = type == kCPU || kWithCuda;
     INFO("device type " << static_cast<int>(type));
     CHECK(k.binary.has(type) == expected);
     CHECK(k.unary.has(type) == expected);
@@ -69,4 +71,109 @@ TEST_CASE("elementwise tables: sub takes no bool and div only floating dtypes, o
   CHECK(div(ones({2}, kLong), ones({2}, kLong)).scalar_type() == kFloat);
   REQUIRE_THROWS_WITH(sub(ones({2}, kBool), ones({2}, kBool)),
                       Contains("subtraction with a bool tensor is not supported"));
+}
+
+TEST_CASE("kernel registry: every pooling entry point has a CPU kernel and a CUDA kernel exactly "
+          "when ember is built with the CUDA backend, except the fused max_pool2d backward "
+          "(CUDA only: the CPU scatters by the indices)",
+          "[kernel_table][pooling]") {
+  const PoolingKernels& k = kernels().pooling;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.max_pool2d.has(type) == expected);
+    CHECK(k.max_pool2d_backward.has(type) == (type == kCUDA && kWithCuda));
+    CHECK(k.avg_pool2d.has(type) == expected);
+    CHECK(k.avg_pool2d_backward.has(type) == expected);
+    CHECK(k.adaptive_avg_pool2d.has(type) == expected);
+    CHECK(k.adaptive_avg_pool2d_backward.has(type) == expected);
+    CHECK(k.adaptive_max_pool2d.has(type) == expected);
+  }
+}
+
+TEST_CASE("pooling table: each CPU kernel takes float32 and float64 only",
+          "[kernel_table][pooling]") {
+  nn_kernels_dtype_check::check_pooling(Device(kCPU));
+}
+
+TEST_CASE("kernel registry: every upsample entry point has a CPU kernel, and a CUDA kernel "
+          "exactly when ember is built with the CUDA backend",
+          "[kernel_table][upsample]") {
+  const UpsampleKernels& k = kernels().upsample;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.nearest2d.has(type) == expected);
+    CHECK(k.nearest2d_backward.has(type) == expected);
+    CHECK(k.bilinear2d.has(type) == expected);
+    CHECK(k.bilinear2d_backward.has(type) == expected);
+  }
+}
+
+TEST_CASE("upsample table: each CPU kernel takes float32 and float64 only",
+          "[kernel_table][upsample]") {
+  nn_kernels_dtype_check::check_upsample(Device(kCPU));
+}
+
+TEST_CASE("kernel registry: both pad entry points have a CPU kernel, and a CUDA kernel exactly "
+          "when ember is built with the CUDA backend",
+          "[kernel_table][pad]") {
+  const PadKernels& k = kernels().pad;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.axis.has(type) == expected);
+    CHECK(k.axis_backward.has(type) == expected);
+  }
+}
+
+TEST_CASE("pad table: each CPU kernel takes float32 and float64 only", "[kernel_table][pad]") {
+  nn_kernels_dtype_check::check_pad(Device(kCPU));
+}
+
+TEST_CASE("kernel registry: every fused normalization entry point has a CPU kernel and a CUDA "
+          "kernel exactly when ember is built with the CUDA backend; the cuDNN batch norm "
+          "entries only CUDA",
+          "[kernel_table][normalization]") {
+  const NormalizationKernels& k = kernels().normalization;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.batch_norm_train_forward.has(type) == expected);
+    CHECK(k.batch_norm_apply.has(type) == expected);
+    CHECK(k.batch_norm_backward.has(type) == expected);
+    CHECK(k.layer_norm_forward.has(type) == expected);
+    CHECK(k.layer_norm_backward.has(type) == expected);
+    const bool cudnn = type == kCUDA && kWithCuda;
+    CHECK(k.cudnn_batch_norm_applies.has(type) == cudnn);
+    CHECK(k.cudnn_batch_norm_train_forward.has(type) == cudnn);
+    CHECK(k.cudnn_batch_norm_backward.has(type) == cudnn);
+  }
+}
+
+TEST_CASE("normalization table: each fused CPU kernel takes float32 and float64 only",
+          "[kernel_table][normalization]") {
+  nn_kernels_dtype_check::check_normalization(Device(kCPU));
+}
+
+TEST_CASE("kernel registry: the softmax entry points have a CPU kernel (but for the rows "
+          "kernel, CUDA only) and a CUDA kernel exactly when ember is built with the CUDA "
+          "backend; the CPU softmax always runs by columns",
+          "[kernel_table][softmax]") {
+  const SoftmaxKernels& k = kernels().softmax;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.by_columns.has(type) == expected);
+    CHECK(k.columns.has(type) == expected);
+    CHECK(k.rows.has(type) == (type == kCUDA && kWithCuda));
+    CHECK(k.logsumexp.has(type) == expected);
+  }
+  CHECK(k.by_columns.on(Device(kCPU), "softmax")(1, 1));
+  CHECK(k.by_columns.on(Device(kCPU), "softmax")(1 << 20, 1 << 10));
+}
+
+TEST_CASE("softmax table: each CPU kernel takes float32 and float64 only",
+          "[kernel_table][softmax]") {
+  nn_kernels_dtype_check::check_softmax(Device(kCPU));
 }

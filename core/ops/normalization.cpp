@@ -1,7 +1,8 @@
-// batch_norm and layer_norm: checks, fused kernels (kernels/{cpu,cuda}/normalization.h)
-// for the forward and for backward, and a backward composed of ember ops that
-// runs instead when backward itself is recorded (create_graph), so that
-// double backward works: Note [Fused or composed backward].
+// batch_norm and layer_norm: checks, fused kernels (the normalization table,
+// kernels/common/normalization_kernels.h) for the forward and for backward,
+// and a backward composed of ember ops that runs instead when backward itself
+// is recorded (create_graph), so that double backward works: Note [Fused or
+// composed backward].
 #include "ember/core/ops/normalization.h"
 
 #include "ember/autograd/function.h"
@@ -11,9 +12,7 @@
 #include "ember/core/ops/reduce_helpers.h"
 #include "ember/core/ops/unary.h"
 #include "ember/core/shape.h"
-#include "ember/kernels/cpu/normalization.h"
-#include "ember/kernels/cuda/cudnn_batch_norm.h"
-#include "ember/kernels/cuda/normalization.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 
@@ -26,6 +25,14 @@ using autograd::Node;
 // x is recorded too), which makes them differentiable.
 
 namespace {
+
+// Whether batch_norm of x goes to cuDNN (only a CUDA build registers it).
+bool uses_cudnn(const Tensor& x, double eps, const Tensor& running_mean,
+                const Tensor& running_var) {
+  const auto& applies = kernels().normalization.cudnn_batch_norm_applies;
+  return applies.has(x.device().type()) &&
+         applies.on(x.device(), "batch_norm")(x, eps, running_mean, running_var);
+}
 
 Tensor contiguous_or_undefined(const Tensor& t) {
   return t.defined() ? detail::contiguous_for_kernel(t) : Tensor();
@@ -98,12 +105,13 @@ tensor_list batch_norm_backward_fused(const Tensor& g, const Tensor& x, const Te
   const Tensor db = n.needs_input_grad(2) ? empty({c}, x.options()) : Tensor();
   const Tensor xc = detail::contiguous_for_kernel(x), gc = detail::contiguous_for_kernel(g);
   const Tensor wc = contiguous_or_undefined(weight);
-  if (training && cuda::cudnn_batch_norm_applies(x, eps, {}, {}))
-    cuda::cudnn_batch_norm_backward(xc, gc, mean, invstd, wc, eps, dx, dw, db);
-  else if (x.is_cuda())
-    cuda::batch_norm_backward(xc, gc, mean, invstd, wc, training, dx, dw, db);
+  const NormalizationKernels& k = kernels().normalization;
+  if (training && uses_cudnn(x, eps, {}, {}))
+    k.cudnn_batch_norm_backward.on(x.device(), "batch_norm_backward")(xc, gc, mean, invstd, wc,
+                                                                      eps, dx, dw, db);
   else
-    cpu::batch_norm_backward(xc, gc, mean, invstd, wc, training, dx, dw, db);
+    k.batch_norm_backward.on(x.device(), "batch_norm_backward")(xc, gc, mean, invstd, wc,
+                                                                training, dx, dw, db);
   return {dx, dw, db};
 }
 
@@ -157,10 +165,8 @@ tensor_list layer_norm_backward_fused(const Tensor& g, const Tensor& x, const Te
   const Tensor db = n.needs_input_grad(2) ? empty(normalized_shape, x.options()) : Tensor();
   const Tensor xc = detail::contiguous_for_kernel(x), gc = detail::contiguous_for_kernel(g);
   const Tensor wc = contiguous_or_undefined(weight);
-  if (x.is_cuda())
-    cuda::layer_norm_backward(xc, gc, mean, rstd, wc, dx, dw, db);
-  else
-    cpu::layer_norm_backward(xc, gc, mean, rstd, wc, dx, dw, db);
+  kernels().normalization.layer_norm_backward.on(x.device(), "layer_norm_backward")(
+      xc, gc, mean, rstd, wc, dx, dw, db);
   return {dx, dw, db};
 }
 
@@ -196,20 +202,18 @@ Tensor batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
   } else if (training) {
     mean = empty({c}, x.options());
     invstd = empty({c}, x.options());
-    if (cuda::cudnn_batch_norm_applies(x, eps, running_mean, running_var)) {
+    if (uses_cudnn(x, eps, running_mean, running_var)) {
       // cuDNN updates the running statistics itself, in place.
-      cuda::cudnn_batch_norm_train_forward(xc, w, b, eps, momentum, running_mean, running_var, y,
-                                           mean, invstd);
+      kernels().normalization.cudnn_batch_norm_train_forward.on(x.device(), "batch_norm")(
+          xc, w, b, eps, momentum, running_mean, running_var, y, mean, invstd);
       if (running_mean.defined()) {
         running_mean.impl()->bump_version();
         running_var.impl()->bump_version();
       }
     } else {
       const Tensor var = empty({c}, x.options());
-      if (x.is_cuda())
-        cuda::batch_norm_train_forward(xc, w, b, eps, y, mean, var, invstd);
-      else
-        cpu::batch_norm_train_forward(xc, w, b, eps, y, mean, var, invstd);
+      kernels().normalization.batch_norm_train_forward.on(x.device(), "batch_norm")(
+          xc, w, b, eps, y, mean, var, invstd);
       if (running_mean.defined()) {
         NoGradGuard guard;
         const double count = static_cast<double>(x.numel() / c);
@@ -224,10 +228,8 @@ Tensor batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
     mean = running_mean.contiguous().clone();
     invstd = rsqrt(running_var + eps).contiguous();
     if (x.numel() > 0) {
-      if (x.is_cuda())
-        cuda::batch_norm_apply(xc, mean, invstd, w, b, y);
-      else
-        cpu::batch_norm_apply(xc, mean, invstd, w, b, y);
+      kernels().normalization.batch_norm_apply.on(x.device(), "batch_norm")(xc, mean, invstd, w,
+                                                                            b, y);
     }
   }
   if (autograd::needs_grad(x, weight, bias)) {
@@ -258,10 +260,8 @@ Tensor layer_norm(const Tensor& x, IntArrayRef normalized_shape, const Tensor& w
   if (rows * k > 0) {
     const Tensor xc = detail::contiguous_for_kernel(x);
     const Tensor w = contiguous_or_undefined(weight), b = contiguous_or_undefined(bias);
-    if (x.is_cuda())
-      cuda::layer_norm_forward(xc, w, b, eps, y, mean, rstd);
-    else
-      cpu::layer_norm_forward(xc, w, b, eps, y, mean, rstd);
+    kernels().normalization.layer_norm_forward.on(x.device(), "layer_norm")(xc, w, b, eps, y,
+                                                                            mean, rstd);
   }
   if (autograd::needs_grad(x, weight, bias)) {
     const DimVector shape(normalized_shape);

@@ -1,7 +1,7 @@
 // pad and constant_pad_nd: one axis at a time, each a linear map along its dim
-// (kernels/{cpu,cuda}/pad.h) whose derivative is its adjoint and the
-// adjoint's derivative the map again, as Note [Plane maps] in plane_map.h:
-// gradients of every order with two kernels.
+// (the pad table, kernels/common/pad_kernels.h) whose derivative is its
+// adjoint and the adjoint's derivative the map again, as Note [Plane maps] in
+// plane_map.h: gradients of every order with two kernels.
 #include "ember/core/ops/pad.h"
 
 #include <string>
@@ -9,8 +9,7 @@
 #include "ember/autograd/function.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/reduce_helpers.h"
-#include "ember/kernels/cpu/pad.h"
-#include "ember/kernels/cuda/pad.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 
@@ -39,11 +38,9 @@ Tensor apply_axis(const Tensor& x, const PadAxis& a, int64_t dim, double value, 
     int64_t inner = 1;
     for (int64_t d = dim + 1; d < x.dim(); ++d) inner *= x.size(d);
     if (adjoint)
-      x.is_cuda() ? cuda::pad_axis_backward(xc, a, inner, out)
-                  : cpu::pad_axis_backward(xc, a, inner, out);
+      kernels().pad.axis_backward.on(x.device(), "pad_backward")(xc, a, inner, out);
     else
-      x.is_cuda() ? cuda::pad_axis(xc, a, inner, value, out)
-                  : cpu::pad_axis(xc, a, inner, value, out);
+      kernels().pad.axis.on(x.device(), "pad")(xc, a, inner, value, out);
   }
   if (autograd::needs_grad(x)) {
     auto node = autograd::make_node(adjoint ? "PadBackwardBackward" : "PadBackward", {x},

@@ -16,24 +16,13 @@ namespace ember::detail {
 struct PlaneMap {
   // Both kernels take contiguous tensors: (P, H, W) -> (P, OH, OW) for `map`,
   // (P, OH, OW) -> (P, H, W) for `adjoint` (kernels/cpu/planes.h), on the
-  // input's device (by_device).
+  // input's device (each calls its family's kernel table).
   using Kernel = std::function<void(const Tensor& in, const Tensor& out)>;
   const char* name;          // of the node the map records, e.g. "AvgPool2dBackward"
   const char* adjoint_name;  // of the node its adjoint records
   int64_t in_h, in_w, out_h, out_w;
   Kernel map, adjoint;
 };
-
-// A plane map kernel that runs on_cpu for CPU tensors and on_cuda for CUDA ones.
-template <typename Cpu, typename Cuda>
-PlaneMap::Kernel by_device(Cpu on_cpu, Cuda on_cuda) {
-  return [on_cpu, on_cuda](const Tensor& in, const Tensor& out) {
-    if (in.is_cuda())
-      on_cuda(in, out);
-    else
-      on_cpu(in, out);
-  };
-}
 
 // The map (or its adjoint) applied to x's last two dims, recording autograd.
 Tensor apply_plane_map(const Tensor& x, const std::shared_ptr<const PlaneMap>& m, bool adjoint);

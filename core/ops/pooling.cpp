@@ -1,6 +1,6 @@
 // max_pool2d (with indices), avg_pool2d and adaptive_avg_pool2d: argument
-// checks and output sizes as PyTorch, CPU kernels in kernels/cpu/pooling.h.
-// CUDA kernels in kernels/cuda/pooling.h. Derivatives: max pooling scatters
+// checks and output sizes as PyTorch; the kernels through the pooling table
+// (kernels/common/pooling_kernels.h). Derivatives: max pooling scatters
 // the gradient to the argmax with scatter_add (whose derivative is a gather;
 // a fused kernel on CUDA when backward is not recorded); the average poolings
 // are plane maps (Note [Plane maps] in plane_map.h). Both can be
@@ -13,14 +13,15 @@
 #include "ember/core/ops/plane_map.h"
 #include "ember/core/ops/reduce_helpers.h"
 #include "ember/core/shape.h"
+#include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/common/pooling_functors.h"
-#include "ember/kernels/cpu/pooling.h"
-#include "ember/kernels/cuda/pooling.h"
 
 namespace ember {
 
 using autograd::Node;
 using detail::Pair;
+using detail::PlaneMap;
+using functors::PoolWindow;
 
 namespace {
 
@@ -48,7 +49,7 @@ bool has_empty_window(int64_t in, int64_t out, int64_t kernel, int64_t stride, i
 }
 
 struct PoolGeometry {
-  cpu::PoolWindow window;
+  PoolWindow window;
   int64_t out_h, out_w;
 };
 
@@ -101,17 +102,40 @@ Tensor scatter_to_argmax(const Tensor& g, const Tensor& indices, IntArrayRef x_s
   return scatter_add(zeros({planes, plane}, g.options()), 1, flat_indices, flat_g).view(x_sizes);
 }
 
-// max_pool2d's dx: on CUDA, unless backward is recorded (create_graph), a
-// fused gather kernel; else scatter_to_argmax.
+// max_pool2d's dx: the fused gather kernel where the device has one (CUDA),
+// unless backward is recorded (create_graph); else scatter_to_argmax.
 Tensor max_pool2d_backward(const Tensor& g, const Tensor& indices, IntArrayRef x_sizes,
-                           const cpu::PoolWindow& w) {
-  if (g.is_cuda() && !GradMode::is_enabled()) {
+                           const PoolWindow& w) {
+  const auto& fused = kernels().pooling.max_pool2d_backward;
+  if (fused.has(g.device().type()) && !GradMode::is_enabled()) {
     Tensor dx = empty(x_sizes, g.options());
     if (dx.numel() > 0)
-      cuda::max_pool2d_backward(detail::contiguous_for_kernel(g), indices, dx, w);
+      fused.on(g.device(), "max_pool2d_backward")(detail::contiguous_for_kernel(g), indices, dx,
+                                                  w);
     return dx;
   }
   return scatter_to_argmax(g, indices, x_sizes);
+}
+
+// The kernels of a plane map (plane_map.h) through the pooling table, on the
+// input's device.
+PlaneMap::Kernel avg_pool2d_kernel(const PoolWindow& w, bool count_include_pad) {
+  return [w, count_include_pad](const Tensor& in, const Tensor& out) {
+    kernels().pooling.avg_pool2d.on(in.device(), "avg_pool2d")(in, out, w, count_include_pad);
+  };
+}
+PlaneMap::Kernel avg_pool2d_backward_kernel(const PoolWindow& w, bool count_include_pad) {
+  return [w, count_include_pad](const Tensor& in, const Tensor& out) {
+    kernels().pooling.avg_pool2d_backward.on(in.device(), "avg_pool2d_backward")(
+        in, out, w, count_include_pad);
+  };
+}
+void adaptive_avg_pool2d_kernel(const Tensor& in, const Tensor& out) {
+  kernels().pooling.adaptive_avg_pool2d.on(in.device(), "adaptive_avg_pool2d")(in, out);
+}
+void adaptive_avg_pool2d_backward_kernel(const Tensor& in, const Tensor& out) {
+  kernels().pooling.adaptive_avg_pool2d_backward.on(in.device(), "adaptive_avg_pool2d_backward")(
+      in, out);
 }
 
 }  // namespace
@@ -125,15 +149,12 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& x, IntArrayRef 
   Tensor out = empty(out_sizes, x.options());
   Tensor indices = empty(out_sizes, x.options().dtype(kLong));
   if (out.numel() > 0) {
-    const Tensor xc = detail::contiguous_for_kernel(x);
-    if (x.is_cuda())
-      cuda::max_pool2d(xc, out, indices, geo.window);
-    else
-      cpu::max_pool2d(xc, out, indices, geo.window);
+    kernels().pooling.max_pool2d.on(x.device(), "max_pool2d")(detail::contiguous_for_kernel(x),
+                                                              out, indices, geo.window);
   }
   if (autograd::needs_grad(x)) {
     const DimVector x_sizes(x.sizes());
-    const cpu::PoolWindow w = geo.window;
+    const PoolWindow w = geo.window;
     auto node = autograd::make_node(
         "MaxPool2dWithIndicesBackward", {x}, [x_sizes, w](Node& n, const tensor_list& g) {
           return tensor_list{max_pool2d_backward(g[0], n.saved(0), x_sizes, w)};
@@ -153,24 +174,10 @@ Tensor avg_pool2d(const Tensor& x, IntArrayRef kernel_size, IntArrayRef stride, 
                   bool ceil_mode, bool count_include_pad) {
   const PoolGeometry geo =
       pool_geometry("avg_pool2d", x, kernel_size, stride, padding, 1, ceil_mode);
-  const cpu::PoolWindow w = geo.window;
-  auto map = std::make_shared<const detail::PlaneMap>(
-      detail::PlaneMap{"AvgPool2dBackward", "AvgPool2dBackwardBackward", x.size(-2), x.size(-1),
-                       geo.out_h, geo.out_w,
-                       detail::by_device(
-                           [w, count_include_pad](const Tensor& in, const Tensor& out) {
-                             cpu::avg_pool2d(in, out, w, count_include_pad);
-                           },
-                           [w, count_include_pad](const Tensor& in, const Tensor& out) {
-                             cuda::avg_pool2d(in, out, w, count_include_pad);
-                           }),
-                       detail::by_device(
-                           [w, count_include_pad](const Tensor& in, const Tensor& out) {
-                             cpu::avg_pool2d_backward(in, out, w, count_include_pad);
-                           },
-                           [w, count_include_pad](const Tensor& in, const Tensor& out) {
-                             cuda::avg_pool2d_backward(in, out, w, count_include_pad);
-                           })});
+  auto map = std::make_shared<const detail::PlaneMap>(detail::PlaneMap{
+      "AvgPool2dBackward", "AvgPool2dBackwardBackward", x.size(-2), x.size(-1), geo.out_h,
+      geo.out_w, avg_pool2d_kernel(geo.window, count_include_pad),
+      avg_pool2d_backward_kernel(geo.window, count_include_pad)});
   return detail::apply_plane_map(x, map, /*adjoint=*/false);
 }
 
@@ -182,8 +189,7 @@ Tensor adaptive_avg_pool2d(const Tensor& x, IntArrayRef output_size) {
   auto map = std::make_shared<const detail::PlaneMap>(detail::PlaneMap{
       "AdaptiveAvgPool2dBackward", "AdaptiveAvgPool2dBackwardBackward", x.size(-2), x.size(-1),
       output_size[0], output_size[1],
-      detail::by_device(cpu::adaptive_avg_pool2d, cuda::adaptive_avg_pool2d),
-      detail::by_device(cpu::adaptive_avg_pool2d_backward, cuda::adaptive_avg_pool2d_backward)});
+      adaptive_avg_pool2d_kernel, adaptive_avg_pool2d_backward_kernel});
   return detail::apply_plane_map(x, map, /*adjoint=*/false);
 }
 
@@ -196,11 +202,8 @@ std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& x, IntArrayRef outp
   Tensor out = empty(out_sizes, x.options());
   Tensor indices = empty(out_sizes, x.options().dtype(kLong));
   if (out.numel() > 0) {
-    const Tensor xc = detail::contiguous_for_kernel(x);
-    if (x.is_cuda())
-      cuda::adaptive_max_pool2d(xc, out, indices);
-    else
-      cpu::adaptive_max_pool2d(xc, out, indices);
+    kernels().pooling.adaptive_max_pool2d.on(x.device(), "adaptive_max_pool2d")(
+        detail::contiguous_for_kernel(x), out, indices);
   }
   if (autograd::needs_grad(x)) {
     const DimVector x_sizes(x.sizes());

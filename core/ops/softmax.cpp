@@ -1,8 +1,8 @@
 // softmax, log_softmax and logsumexp: forward through the numerically stable
-// kernels of kernels/cpu/softmax.h (CPU) or kernels/cuda/softmax.h (CUDA: by
-// columns, or by rows with the softmax dim transposed innermost),
-// derivatives written with ember ops (so they can be differentiated again, on
-// either device):
+// kernels of the softmax table (kernels/common/softmax_kernels.h: by columns,
+// or by rows with the softmax dim transposed innermost, as the device's
+// kernels want it), derivatives written with ember ops (so they can be
+// differentiated again, on either device):
 //   softmax:     dx = y * (g - sum(g * y, dim))
 //   log_softmax: dx = g - exp(y) * sum(g, dim)
 //   logsumexp:   dx = g * exp(x - y)
@@ -13,9 +13,7 @@
 #include "ember/core/ops/reduce_helpers.h"
 #include "ember/core/ops/unary.h"
 #include "ember/core/ops/views.h"
-#include "ember/kernels/cpu/softmax.h"
-#include "ember/kernels/cuda/reduce_plan.h"
-#include "ember/kernels/cuda/softmax.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 
@@ -40,17 +38,19 @@ Tensor softmax_backward(const Tensor& g, const Tensor& y, int64_t d) {
     return y * (g - (g * y).sum({d}, true));
 }
 
-// softmax along d of a CUDA tensor: in place by columns when many lines run
-// along a wide inner dim; else the row kernel on x with d moved innermost (a
-// transposing copy when it is not), the result transposed back.
+// softmax along d: in place by columns where the device's kernels take it so
+// (always on the CPU; on CUDA when many lines run along a wide inner dim);
+// else the row kernel on x with d moved innermost (a transposing copy when it
+// is not), the result transposed back.
 template <bool Log>
-Tensor softmax_cuda(const char* op, const Tensor& x, int64_t d) {
+Tensor softmax_kernel(const char* op, const Tensor& x, int64_t d) {
   NoGradGuard guard;
+  const SoftmaxKernels& k = kernels().softmax;
   const detail::LineShape l = detail::line_shape(x, d);
-  if (cuda::softmax_by_columns(l.outer, l.inner)) {
+  if (k.by_columns.on(x.device(), op)(l.outer, l.inner)) {
     const Tensor xc = x.contiguous();
     Tensor y = empty(xc.sizes(), xc.options());
-    cuda::softmax_columns_kernel(op, Log, y, xc, l.outer, l.n, l.inner);
+    k.columns.on(x.device(), op)(op, Log, y, xc, l.outer, l.n, l.inner);
     return y;
   }
   const int64_t last = x.dim() - 1;
@@ -58,7 +58,7 @@ Tensor softmax_cuda(const char* op, const Tensor& x, int64_t d) {
   const Tensor rows = (innermost ? x : x.transpose(d, last)).contiguous();
   Tensor y = empty(rows.sizes(), rows.options());
   const int64_t n = x.dim() == 0 ? 1 : x.size(d);
-  cuda::softmax_kernel(op, Log, y, rows, n == 0 ? 0 : rows.numel() / n, n);
+  k.rows.on(x.device(), op)(op, Log, y, rows, n == 0 ? 0 : rows.numel() / n, n);
   return innermost ? y : y.transpose(d, last).contiguous();
 }
 
@@ -67,17 +67,7 @@ Tensor softmax_forward(const char* op, const Tensor& input, int64_t dim,
                        std::optional<ScalarType> dtype) {
   const Tensor x = floating_input(op, input, dtype);
   const int64_t d = detail::wrap_reduction_dim(op, x, dim);
-  Tensor y;
-  if (x.is_cuda()) {
-    y = softmax_cuda<Log>(op, x, d);
-  } else {
-    const detail::LineShape l = detail::line_shape(x, d);
-    const Tensor xc = detail::contiguous_for_kernel(x);
-    y = empty(x.sizes(), x.options());
-    dispatch_floating(x.scalar_type(), op, [&]<typename T>() {
-      cpu::softmax<T, Log>(xc.data_ptr<T>(), y.data_ptr<T>(), l.outer, l.n, l.inner);
-    });
-  }
+  Tensor y = softmax_kernel<Log>(op, x, d);
   if (autograd::needs_grad(x)) {
     auto node = autograd::make_node(
         Log ? "LogSoftmaxBackward" : "SoftmaxBackward", {x}, [d](Node& n, const tensor_list& g) {
@@ -117,13 +107,7 @@ Tensor logsumexp(const Tensor& input, IntArrayRef dim, bool keepdim) {
   }
   Tensor out = empty(rs.out, x.options());
   const int64_t outputs = out.numel();
-  if (x.is_cuda()) {
-    cuda::logsumexp_kernel(out, lines, outputs, rs.count);
-  } else {
-    dispatch_floating(x.scalar_type(), "logsumexp", [&]<typename T>() {
-      cpu::logsumexp<T>(lines.data_ptr<T>(), out.data_ptr<T>(), outputs, rs.count, 1);
-    });
-  }
+  kernels().softmax.logsumexp.on(x.device(), "logsumexp")(out, lines, outputs, rs.count);
   if (autograd::needs_grad(x)) {
     auto node = autograd::make_node(
         "LogsumexpBackward", {x}, [mask, keepdim](Node& n, const tensor_list& g) {

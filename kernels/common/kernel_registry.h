@@ -3,12 +3,22 @@
 // the CPU backend and, in a CUDA build, the CUDA backend.
 #include "ember/kernels/common/elementwise_kernels.h"
 #include "ember/kernels/common/optimizer_kernels.h"
+#include "ember/kernels/common/normalization_kernels.h"
+#include "ember/kernels/common/pad_kernels.h"
+#include "ember/kernels/common/pooling_kernels.h"
+#include "ember/kernels/common/softmax_kernels.h"
+#include "ember/kernels/common/upsample_kernels.h"
 
 namespace ember {
 
 struct KernelRegistry {
   ElementwiseKernels elementwise;
   OptimizerKernels optimizer;
+  PoolingKernels pooling;
+  UpsampleKernels upsample;
+  PadKernels pad;
+  NormalizationKernels normalization;
+  SoftmaxKernels softmax;
 };
 
 const KernelRegistry& kernels();

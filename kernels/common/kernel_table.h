@@ -21,10 +21,12 @@ namespace ember {
 template <typename Signature>
 class Kernel;
 
-template <typename... Args>
-class Kernel<void(Args...)> {
+// Entry points return void, but for a backend's query that the op asks
+// through its table (normalization's "does cuDNN take this batch norm").
+template <typename R, typename... Args>
+class Kernel<R(Args...)> {
  public:
-  using Fn = void (*)(Args...);
+  using Fn = R (*)(Args...);
 
   void set(DeviceType type, Fn fn) { fns_[slot(type)] = fn; }
   bool has(DeviceType type) const { return fns_[slot(type)] != nullptr; }

@@ -120,9 +120,10 @@ EMBER_HOST_DEVICE PoolSpan nearest_outputs(int64_t i, int64_t in, int64_t out) {
   return {lo, hi, hi - lo};
 }
 
-// Bilinear upsampling: the two source rows of an output row and their weights.
+// Bilinear upsampling: the two source rows of an output row and their weights
+// (not named Lerp: that is the lerp op's functor, pointwise_functors.h).
 template <typename T>
-struct Lerp {
+struct BilinearTaps {
   int64_t i0, i1;
   T l0, l1;
 };
@@ -137,7 +138,8 @@ EMBER_HOST_DEVICE T bilinear_scale(int64_t in, int64_t out, bool align_corners) 
 // PyTorch's area_pixel_compute_source_index and the neighbours' weights, in
 // T's arithmetic.
 template <typename T>
-EMBER_HOST_DEVICE Lerp<T> bilinear_source(int64_t d, int64_t in, T scale, bool align_corners) {
+EMBER_HOST_DEVICE BilinearTaps<T> bilinear_source(int64_t d, int64_t in, T scale,
+                                                  bool align_corners) {
   T real = align_corners ? scale * static_cast<T>(d)
                          : exact::fma(scale, static_cast<T>(d) + T(0.5), T(-0.5));
   if (real < 0) real = 0;

@@ -1,11 +1,12 @@
 #pragma once
-// Fused CPU kernels of batch and layer normalization. The ops
-// (core/ops/normalization.cpp) check shapes and dtypes and pass contiguous
-// tensors; weight and bias may be undefined (no affine). Statistics come
+// The CPU entry points of the normalization family (kernels/common/
+// normalization_kernels.h says what each computes and what the op has
+// checked), registered in kernels/cpu/register_kernels.cpp. Statistics come
 // from sums of (x - shift), shift the first value of the channel or row, so a
 // large mean does not cancel the variance away; short partial sums in T,
 // totals in double.
 #include "ember/core/tensor.h"
+#include "ember/kernels/common/normalization_kernels.h"
 
 namespace ember::cpu {
 
@@ -34,16 +35,5 @@ void layer_norm_forward(const Tensor& x, const Tensor& weight, const Tensor& bia
 void layer_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean, const Tensor& rstd,
                          const Tensor& weight, const Tensor& dx, const Tensor& dweight,
                          const Tensor& dbias);
-
-// K of layer_norm_backward (the CUDA kernels' too). With no rows, K comes
-// from dweight / dbias, which must still be zeroed.
-inline int64_t layer_norm_backward_row_length(const Tensor& x, const Tensor& mean,
-                                              const Tensor& dweight, const Tensor& dbias) {
-  const int64_t rows = mean.numel();
-  return rows > 0             ? x.numel() / rows
-         : dweight.defined() ? dweight.numel()
-         : dbias.defined()   ? dbias.numel()
-                             : 0;
-}
 
 }  // namespace ember::cpu

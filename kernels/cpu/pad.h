@@ -1,5 +1,7 @@
 #pragma once
-// CPU padding kernels along one axis: contiguous tensors read as (outer, n,
+// The CPU entry points of the pad family (kernels/common/pad_kernels.h says
+// what each computes and what the op has checked), registered in
+// kernels/cpu/register_kernels.cpp: contiguous tensors read as (outer, n,
 // inner) around the padded dim, work split over (outer, output position) rows.
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/pad_functors.h"

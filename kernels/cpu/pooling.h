@@ -1,8 +1,9 @@
 #pragma once
-// CPU pooling kernels. Every tensor is contiguous and read as a stack of
-// planes (P, H, W) over its last two dims (P = the product of the others);
-// outputs are (P, OH, OW). The ops (core/ops/pooling.cpp) check the arguments
-// and size the outputs before these run. Work is split over planes.
+// The CPU entry points of the pooling family (kernels/common/pooling_kernels.h
+// says what each computes and what the op has checked), registered in
+// kernels/cpu/register_kernels.cpp. Every tensor is contiguous and read as a
+// stack of planes (P, H, W) over its last two dims (P = the product of the
+// others); outputs are (P, OH, OW). Work is split over planes.
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/pooling_functors.h"
 

@@ -3,6 +3,11 @@
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cpu/elementwise.h"
 #include "ember/kernels/cpu/optim_kernels.h"
+#include "ember/kernels/cpu/normalization.h"
+#include "ember/kernels/cpu/pad.h"
+#include "ember/kernels/cpu/pooling.h"
+#include "ember/kernels/cpu/softmax.h"
+#include "ember/kernels/cpu/upsample.h"
 
 namespace ember::cpu {
 
@@ -18,6 +23,30 @@ void register_kernels(KernelRegistry& r) {
   r.optimizer.adam.set(kCPU, &adam_update);
   r.optimizer.rmsprop.set(kCPU, &rmsprop_update);
   r.optimizer.adagrad.set(kCPU, &adagrad_update);
+  r.pooling.max_pool2d.set(kCPU, &max_pool2d);
+  r.pooling.avg_pool2d.set(kCPU, &avg_pool2d);
+  r.pooling.avg_pool2d_backward.set(kCPU, &avg_pool2d_backward);
+  r.pooling.adaptive_avg_pool2d.set(kCPU, &adaptive_avg_pool2d);
+  r.pooling.adaptive_avg_pool2d_backward.set(kCPU, &adaptive_avg_pool2d_backward);
+  r.pooling.adaptive_max_pool2d.set(kCPU, &adaptive_max_pool2d);
+
+  r.upsample.nearest2d.set(kCPU, &upsample_nearest2d);
+  r.upsample.nearest2d_backward.set(kCPU, &upsample_nearest2d_backward);
+  r.upsample.bilinear2d.set(kCPU, &upsample_bilinear2d);
+  r.upsample.bilinear2d_backward.set(kCPU, &upsample_bilinear2d_backward);
+
+  r.pad.axis.set(kCPU, &pad_axis);
+  r.pad.axis_backward.set(kCPU, &pad_axis_backward);
+
+  r.normalization.batch_norm_train_forward.set(kCPU, &batch_norm_train_forward);
+  r.normalization.batch_norm_apply.set(kCPU, &batch_norm_apply);
+  r.normalization.batch_norm_backward.set(kCPU, &batch_norm_backward);
+  r.normalization.layer_norm_forward.set(kCPU, &layer_norm_forward);
+  r.normalization.layer_norm_backward.set(kCPU, &layer_norm_backward);
+
+  r.softmax.by_columns.set(kCPU, &softmax_by_columns);
+  r.softmax.columns.set(kCPU, &softmax_columns_kernel);
+  r.softmax.logsumexp.set(kCPU, &logsumexp_kernel);
 }
 
 }  // namespace ember::cpu

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "ember/core/parallel.h"
+#include "ember/core/tensor.h"
 #include "ember/kernels/common/reduce_functors.h"
 #include "ember/kernels/cpu/loops.h"
 #include "ember/kernels/cpu/reduce.h"
@@ -122,5 +123,14 @@ void logsumexp(const T* x, T* y, int64_t outer, int64_t n, int64_t inner) {
     for (int64_t j = 0; j < width; ++j) yl[j] = static_cast<T>(shift[j] + std::log(sum[j]));
   });
 }
+
+// The CPU entry points of the softmax family (kernels/common/
+// softmax_kernels.h says what each computes), the templates above for each
+// floating dtype (kernels/cpu/softmax.cpp), registered in
+// kernels/cpu/register_kernels.cpp.
+bool softmax_by_columns(int64_t outer, int64_t inner);
+void softmax_columns_kernel(const char* op, bool log, const Tensor& y, const Tensor& x,
+                            int64_t outer, int64_t n, int64_t inner);
+void logsumexp_kernel(const Tensor& y, const Tensor& x, int64_t rows, int64_t n);
 
 }  // namespace ember::cpu

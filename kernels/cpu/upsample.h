@@ -1,5 +1,7 @@
 #pragma once
-// CPU upsampling kernels, as kernels/cpu/pooling.h: contiguous tensors read as
+// The CPU entry points of the upsample family (kernels/common/
+// upsample_kernels.h says what each computes and what the op has checked),
+// registered in kernels/cpu/register_kernels.cpp: contiguous tensors read as
 // stacks of planes (P, H, W) -> (P, OH, OW), work split over planes. Source
 // coordinates follow PyTorch (its float arithmetic included).
 #include "ember/core/tensor.h"

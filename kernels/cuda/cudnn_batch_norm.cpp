@@ -136,19 +136,6 @@ void cudnn_batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& 
       mean.data_ptr(), invstd.data_ptr()));
 }
 
-#else
-
-void cudnn_batch_norm_train_forward(const Tensor& x, const Tensor&, const Tensor&, double, double,
-                                    const Tensor&, const Tensor&, const Tensor&, const Tensor&,
-                                    const Tensor&) {
-  detail::no_cuda("batch_norm", x);
-}
-void cudnn_batch_norm_backward(const Tensor& x, const Tensor&, const Tensor&, const Tensor&,
-                               const Tensor&, double, const Tensor&, const Tensor&,
-                               const Tensor&) {
-  detail::no_cuda("batch_norm", x);
-}
-
 #endif
 
 }  // namespace ember::cuda

@@ -5,8 +5,10 @@
 // backends::cudnn::set_batch_norm_enabled(true) selects, so that the two can
 // be measured against each other (benchmarks/cuda_nn_ops) and the faster one
 // kept. Same contracts as normalization.h: x contiguous (N, C, *), viewed by
-// cuDNN as (N, C, S, 1); weight and bias optional. Compiled in every build;
-// without CUDA, applies() is false and the calls raise.
+// cuDNN as (N, C, S, 1); weight and bias optional. The checks are compiled in
+// every build (without CUDA, applies() is false); the calls only with CUDA,
+// which registers them in the normalization table (kernels/common/
+// normalization_kernels.h).
 #include <limits>
 
 #include "ember/core/tensor.h"

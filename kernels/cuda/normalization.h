@@ -1,10 +1,11 @@
 #pragma once
-// Batch and layer normalization kernels on CUDA tensors: the device half of
-// core/ops/normalization.cpp, with kernels/cpu/normalization.h's contracts
-// (contiguous tensors, optional weight and bias, optional gradients). The
-// per-channel and per-row sums are in double (warp shuffles, then a block
-// reduce; batch norm splits a large channel over several blocks:
-// normalization_plan.h). Without the CUDA backend each raises an Error.
+// The CUDA entry points of the normalization family's own kernels
+// (kernels/common/normalization_kernels.h says what each computes and what
+// the op has checked; the cuDNN ones are in cudnn_batch_norm.h), in
+// kernels/cuda/normalization_kernels.cu, registered in
+// kernels/cuda/register_kernels.cu. The per-channel and per-row sums are in
+// double (warp shuffles, then a block reduce; batch norm splits a large
+// channel over several blocks: normalization_plan.h).
 #include "ember/core/tensor.h"
 
 namespace ember::cuda {

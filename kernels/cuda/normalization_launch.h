@@ -1,8 +1,8 @@
 #pragma once
-// The entry points of the normalization kernels (kernels/cuda/
-// normalization_kernels.cu, CUDA builds only), on plain data:
-// kernels/cuda/normalization.cpp reads the tensors, plans the reductions and
-// allocates their scratch (double) from the caching allocator. Every buffer
+// The launches of the normalization kernels (kernels/cuda/
+// normalization_kernels.cu, CUDA builds only), on plain data: the entry
+// points of normalization.h read the tensors, plan the reductions and
+// allocate their scratch (double) from the caching allocator. Every buffer
 // is contiguous device memory of `device`; optional ones may be null.
 #include <cstdint>
 

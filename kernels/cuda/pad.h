@@ -1,7 +1,7 @@
 #pragma once
-// The padding kernels on CUDA tensors: the device half of core/ops/pad.cpp,
-// with kernels/cpu/pad.h's contracts. Without the CUDA backend each raises an
-// Error.
+// The CUDA entry points of the pad family (kernels/common/pad_kernels.h says
+// what each computes and what the op has checked), in kernels/cuda/
+// pad_kernels.cu, registered in kernels/cuda/register_kernels.cu.
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/pad_functors.h"
 

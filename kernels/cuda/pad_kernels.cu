@@ -1,11 +1,15 @@
 // The padding kernels: one thread per output element (forward) or per input
 // element (backward, gather form: deterministic), grid-stride loops on the
 // legacy default stream. Index maths is kernels/common/pad_functors.h's, as the CPU's.
+// Then the tensor-level entry points (kernels/cuda/pad.h), which read the
+// tensors into the launches' plain arguments.
 #include "ember/kernels/common/pad_functors.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
 #include "ember/kernels/cuda/grid_stride.cuh"
 #include "ember/kernels/cuda/normalization_plan.h"
+#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/cuda/pad.h"
 #include "ember/kernels/cuda/pad_launch.h"
 
 namespace ember::cuda::detail {
@@ -67,3 +71,22 @@ void launch_pad_axis_backward(ScalarType t, const void* grad_out, void* grad_in,
 }
 
 }  // namespace ember::cuda::detail
+
+namespace ember::cuda {
+
+using detail::device_of;
+
+void pad_axis(const Tensor& x, const functors::PadAxis& a, int64_t inner, double value,
+              const Tensor& out) {
+  detail::launch_pad_axis(x.scalar_type(), x.data_ptr(), out.data_ptr(), a,
+                          out.numel() / (a.out * inner), inner, value, device_of(x));
+}
+
+void pad_axis_backward(const Tensor& grad_out, const functors::PadAxis& a, int64_t inner,
+                       const Tensor& grad_in) {
+  detail::launch_pad_axis_backward(grad_out.scalar_type(), grad_out.data_ptr(),
+                                   grad_in.data_ptr(), a, grad_in.numel() / (a.in * inner),
+                                   inner, device_of(grad_in));
+}
+
+}  // namespace ember::cuda

@@ -1,8 +1,9 @@
 #pragma once
-// The entry points of the padding kernels (kernels/cuda/pad_kernels.cu, CUDA
-// builds only), on plain data: kernels/cuda/pad.cpp reads the tensors. Every
-// buffer is contiguous device memory of `device`: `outer` slabs of (a.in,
-// inner) elements for the input and (a.out, inner) for the output.
+// The launches of the padding kernels (kernels/cuda/pad_kernels.cu, CUDA
+// builds only), on plain data: the entry points of kernels/cuda/pad.h read
+// the tensors. Every buffer is contiguous device memory of `device`: `outer`
+// slabs of (a.in, inner) elements for the input and (a.out, inner) for the
+// output.
 #include <cstdint>
 
 #include "ember/core/dtype.h"

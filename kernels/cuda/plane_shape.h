@@ -1,6 +1,6 @@
 #pragma once
 // The PlaneShape (pooling_launch.h) of a pooling or upsampling call, read by
-// the host halves kernels/cuda/{pooling,upsample}.cpp.
+// the entry points in kernels/cuda/{pooling,upsample}_kernels.cu.
 #include <cstdint>
 
 #include "ember/core/tensor.h"

@@ -1,8 +1,8 @@
 #pragma once
-// The pooling kernels on CUDA tensors: the device half of core/ops/pooling.cpp,
-// with kernels/cpu/pooling.h's contracts (contiguous tensors read as stacks
-// of planes, outputs sized by the op) plus the fused max_pool2d backward.
-// Without the CUDA backend each raises an Error.
+// The CUDA entry points of the pooling family (kernels/common/pooling_kernels.h
+// says what each computes and what the op has checked), registered in
+// kernels/cuda/register_kernels.cu: the CPU's plus the fused max_pool2d
+// backward, in kernels/cuda/pooling_kernels.cu.
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/pooling_functors.h"
 

@@ -1,7 +1,9 @@
 // The pooling kernels: one thread per output element (forward) or per input
 // element (backward, gather form: each input sums the outputs whose windows
 // cover it, so no atomics), grid-stride loops on the legacy default stream.
-// The index maths is kernels/common/pooling_functors.h, as the CPU's.
+// The index maths is kernels/common/pooling_functors.h, as the CPU's. Then the
+// tensor-level entry points (kernels/cuda/pooling.h), which read the tensors
+// into the launches' plain arguments.
 #include <limits>
 
 #include "ember/kernels/common/pooling_functors.h"
@@ -9,6 +11,9 @@
 #include "ember/kernels/cuda/device_guard.h"
 #include "ember/kernels/cuda/grid_stride.cuh"
 #include "ember/kernels/cuda/normalization_plan.h"
+#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/cuda/plane_shape.h"
+#include "ember/kernels/cuda/pooling.h"
 #include "ember/kernels/cuda/pooling_launch.h"
 
 namespace ember::cuda::detail {
@@ -259,3 +264,52 @@ void launch_adaptive_avg_pool2d_backward(ScalarType t, const void* grad_out, voi
 }
 
 }  // namespace ember::cuda::detail
+
+namespace ember::cuda {
+
+using detail::device_of;
+using detail::plane_shape;
+using functors::PoolWindow;
+
+void max_pool2d(const Tensor& x, const Tensor& out, const Tensor& indices, const PoolWindow& w) {
+  detail::launch_max_pool2d(x.scalar_type(), x.data_ptr(), out.data_ptr(),
+                            indices.data_ptr<int64_t>(), plane_shape(x, out), w, device_of(x));
+}
+
+void max_pool2d_backward(const Tensor& grad_out, const Tensor& indices, const Tensor& grad_in,
+                         const PoolWindow& w) {
+  detail::launch_max_pool2d_backward(grad_out.scalar_type(), grad_out.data_ptr(),
+                                     indices.data_ptr<int64_t>(), grad_in.data_ptr(),
+                                     plane_shape(grad_in, grad_out), w, device_of(grad_out));
+}
+
+void avg_pool2d(const Tensor& x, const Tensor& out, const PoolWindow& w, bool count_include_pad) {
+  detail::launch_avg_pool2d(x.scalar_type(), x.data_ptr(), out.data_ptr(), plane_shape(x, out), w,
+                            count_include_pad, device_of(x));
+}
+
+void avg_pool2d_backward(const Tensor& grad_out, const Tensor& grad_in, const PoolWindow& w,
+                         bool count_include_pad) {
+  detail::launch_avg_pool2d_backward(grad_out.scalar_type(), grad_out.data_ptr(),
+                                     grad_in.data_ptr(), plane_shape(grad_in, grad_out), w,
+                                     count_include_pad, device_of(grad_out));
+}
+
+void adaptive_avg_pool2d(const Tensor& x, const Tensor& out) {
+  detail::launch_adaptive_avg_pool2d(x.scalar_type(), x.data_ptr(), out.data_ptr(),
+                                     plane_shape(x, out), device_of(x));
+}
+
+void adaptive_max_pool2d(const Tensor& x, const Tensor& out, const Tensor& indices) {
+  detail::launch_adaptive_max_pool2d(x.scalar_type(), x.data_ptr(), out.data_ptr(),
+                                     indices.data_ptr<int64_t>(), plane_shape(x, out),
+                                     device_of(x));
+}
+
+void adaptive_avg_pool2d_backward(const Tensor& grad_out, const Tensor& grad_in) {
+  detail::launch_adaptive_avg_pool2d_backward(grad_out.scalar_type(), grad_out.data_ptr(),
+                                              grad_in.data_ptr(), plane_shape(grad_in, grad_out),
+                                              device_of(grad_out));
+}
+
+}  // namespace ember::cuda

@@ -1,10 +1,10 @@
 #pragma once
-// The entry points of the pooling and upsampling kernels
+// The launches of the pooling and upsampling kernels
 // (kernels/cuda/{pooling,upsample}_kernels.cu, CUDA builds only), on plain
-// data: kernels/cuda/{pooling,upsample}.cpp read the tensors. Every buffer is
-// contiguous device memory of `device`, read as `planes` stacked planes:
-// the forward's input (in_h, in_w) and output (out_h, out_w); a backward
-// reads the output's shape and writes the input's.
+// data: the entry points of kernels/cuda/{pooling,upsample}.h read the
+// tensors. Every buffer is contiguous device memory of `device`, read as
+// `planes` stacked planes: the forward's input (in_h, in_w) and output
+// (out_h, out_w); a backward reads the output's shape and writes the input's.
 #include <cstdint>
 
 #include "ember/core/dtype.h"

@@ -1,8 +1,15 @@
 // The CUDA backend's kernels, one line per entry point of each family's table
 // (Note [Kernel tables]). Built only with the CUDA backend.
 #include "ember/kernels/common/kernel_registry.h"
+#include "ember/kernels/cuda/cudnn_batch_norm.h"
 #include "ember/kernels/cuda/elementwise.h"
 #include "ember/kernels/cuda/optim.h"
+#include "ember/kernels/cuda/normalization.h"
+#include "ember/kernels/cuda/pad.h"
+#include "ember/kernels/cuda/pooling.h"
+#include "ember/kernels/cuda/reduce_plan.h"
+#include "ember/kernels/cuda/softmax.h"
+#include "ember/kernels/cuda/upsample.h"
 
 namespace ember::cuda {
 
@@ -18,6 +25,35 @@ void register_kernels(KernelRegistry& r) {
   r.optimizer.adam.set(kCUDA, &adam_update);
   r.optimizer.rmsprop.set(kCUDA, &rmsprop_update);
   r.optimizer.adagrad.set(kCUDA, &adagrad_update);
+  r.pooling.max_pool2d.set(kCUDA, &max_pool2d);
+  r.pooling.max_pool2d_backward.set(kCUDA, &max_pool2d_backward);
+  r.pooling.avg_pool2d.set(kCUDA, &avg_pool2d);
+  r.pooling.avg_pool2d_backward.set(kCUDA, &avg_pool2d_backward);
+  r.pooling.adaptive_avg_pool2d.set(kCUDA, &adaptive_avg_pool2d);
+  r.pooling.adaptive_avg_pool2d_backward.set(kCUDA, &adaptive_avg_pool2d_backward);
+  r.pooling.adaptive_max_pool2d.set(kCUDA, &adaptive_max_pool2d);
+
+  r.upsample.nearest2d.set(kCUDA, &upsample_nearest2d);
+  r.upsample.nearest2d_backward.set(kCUDA, &upsample_nearest2d_backward);
+  r.upsample.bilinear2d.set(kCUDA, &upsample_bilinear2d);
+  r.upsample.bilinear2d_backward.set(kCUDA, &upsample_bilinear2d_backward);
+
+  r.pad.axis.set(kCUDA, &pad_axis);
+  r.pad.axis_backward.set(kCUDA, &pad_axis_backward);
+
+  r.normalization.batch_norm_train_forward.set(kCUDA, &batch_norm_train_forward);
+  r.normalization.batch_norm_apply.set(kCUDA, &batch_norm_apply);
+  r.normalization.batch_norm_backward.set(kCUDA, &batch_norm_backward);
+  r.normalization.cudnn_batch_norm_applies.set(kCUDA, &cudnn_batch_norm_applies);
+  r.normalization.cudnn_batch_norm_train_forward.set(kCUDA, &cudnn_batch_norm_train_forward);
+  r.normalization.cudnn_batch_norm_backward.set(kCUDA, &cudnn_batch_norm_backward);
+  r.normalization.layer_norm_forward.set(kCUDA, &layer_norm_forward);
+  r.normalization.layer_norm_backward.set(kCUDA, &layer_norm_backward);
+
+  r.softmax.by_columns.set(kCUDA, &softmax_by_columns);
+  r.softmax.columns.set(kCUDA, &softmax_columns_kernel);
+  r.softmax.rows.set(kCUDA, &softmax_kernel);
+  r.softmax.logsumexp.set(kCUDA, &logsumexp_kernel);
 }
 
 }  // namespace ember::cuda

@@ -2,10 +2,12 @@
 // Numerically stable as kernels/cpu/softmax.h: the row's maximum is
 // subtracted before exp() (functors::softmax_shift), exp() is computed in the
 // input's dtype (expf for float32) and summed in double.
+// Then the tensor-level entry points (kernels/cuda/softmax.h).
 #include <cmath>
 
 #include "ember/kernels/common/reduce_functors.h"
 #include "ember/kernels/common/unary_functors.h"
+#include "ember/kernels/cuda/host_helpers.h"
 #include "ember/kernels/cuda/loops.cuh"
 #include "ember/kernels/cuda/reduce_kernels.cuh"
 #include "ember/kernels/cuda/softmax.h"
@@ -123,3 +125,33 @@ void launch_softmax(const char* name, int mode, void* y, const void* x, ScalarTy
 }
 
 }  // namespace ember::cuda::detail
+
+namespace ember::cuda {
+namespace {
+
+void run(const char* name, int mode, const Tensor& y, const Tensor& x, int64_t rows, int64_t n) {
+  if (rows == 0) return;
+  detail::launch_softmax(name, mode, y.data_ptr(), x.data_ptr(), x.scalar_type(), rows, n,
+                         detail::device_of(x));
+}
+
+}  // namespace
+
+void softmax_kernel(const char* name, bool log, const Tensor& y, const Tensor& x, int64_t rows,
+                    int64_t n) {
+  if (n == 0) return;  // no elements
+  run(name, log ? 1 : 0, y, x, rows, n);
+}
+
+void softmax_columns_kernel(const char* name, bool log, const Tensor& y, const Tensor& x,
+                            int64_t outer, int64_t n, int64_t inner) {
+  if (outer * n * inner == 0) return;
+  detail::launch_softmax_columns(name, log ? 1 : 0, y.data_ptr(), x.data_ptr(), x.scalar_type(),
+                                 outer, n, inner, detail::device_of(x));
+}
+
+void logsumexp_kernel(const Tensor& y, const Tensor& x, int64_t rows, int64_t n) {
+  run("logsumexp", 2, y, x, rows, n);
+}
+
+}  // namespace ember::cuda

@@ -1,7 +1,7 @@
 #pragma once
-// The upsampling kernels on CUDA tensors: the device half of
-// core/ops/upsample.cpp, with kernels/cpu/upsample.h's contracts. Without the
-// CUDA backend each raises an Error.
+// The CUDA entry points of the upsample family (kernels/common/
+// upsample_kernels.h says what each computes and what the op has checked), in
+// kernels/cuda/upsample_kernels.cu, registered in kernels/cuda/register_kernels.cu.
 #include "ember/core/tensor.h"
 
 namespace ember::cuda {

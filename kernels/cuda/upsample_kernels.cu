@@ -2,17 +2,22 @@
 // backward: scatter with atomicAdd into a zeroed grad_in) or per input element
 // (nearest backward, gather form), grid-stride loops on the legacy default
 // stream. Source coordinates are kernels/common/pooling_functors.h's, as the CPU's.
+// Then the tensor-level entry points (kernels/cuda/upsample.h), which read the
+// tensors into the launches' plain arguments.
 #include "ember/kernels/common/pooling_functors.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
 #include "ember/kernels/cuda/grid_stride.cuh"
 #include "ember/kernels/cuda/normalization_plan.h"
+#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/cuda/plane_shape.h"
 #include "ember/kernels/cuda/pooling_launch.h"
+#include "ember/kernels/cuda/upsample.h"
 
 namespace ember::cuda::detail {
 namespace {
 
-using functors::Lerp;
+using functors::BilinearTaps;
 
 template <typename T>
 __global__ void nearest_kernel(const T* x, T* out, PlaneShape s) {
@@ -46,8 +51,8 @@ __global__ void bilinear_kernel(const T* x, T* out, PlaneShape s, T scale_h, T s
   const int64_t n = s.planes * s.out_h * s.out_w;
   for (int64_t i = first_index(); i < n; i += grid_step()) {
     const int64_t ow = i % s.out_w, oh = i / s.out_w % s.out_h, plane = i / (s.out_w * s.out_h);
-    const Lerp<T> r = functors::bilinear_source(oh, s.in_h, scale_h, align_corners);
-    const Lerp<T> c = functors::bilinear_source(ow, s.in_w, scale_w, align_corners);
+    const BilinearTaps<T> r = functors::bilinear_source(oh, s.in_h, scale_h, align_corners);
+    const BilinearTaps<T> c = functors::bilinear_source(ow, s.in_w, scale_w, align_corners);
     const T* top = x + (plane * s.in_h + r.i0) * s.in_w;
     const T* bottom = x + (plane * s.in_h + r.i1) * s.in_w;
     out[i] = r.l0 * (c.l0 * top[c.i0] + c.l1 * top[c.i1]) +
@@ -61,8 +66,8 @@ __global__ void bilinear_backward_kernel(const T* grad_out, T* grad_in, PlaneSha
   const int64_t n = s.planes * s.out_h * s.out_w;
   for (int64_t i = first_index(); i < n; i += grid_step()) {
     const int64_t ow = i % s.out_w, oh = i / s.out_w % s.out_h, plane = i / (s.out_w * s.out_h);
-    const Lerp<T> r = functors::bilinear_source(oh, s.in_h, scale_h, align_corners);
-    const Lerp<T> c = functors::bilinear_source(ow, s.in_w, scale_w, align_corners);
+    const BilinearTaps<T> r = functors::bilinear_source(oh, s.in_h, scale_h, align_corners);
+    const BilinearTaps<T> c = functors::bilinear_source(ow, s.in_w, scale_w, align_corners);
     T* top = grad_in + (plane * s.in_h + r.i0) * s.in_w;
     T* bottom = grad_in + (plane * s.in_h + r.i1) * s.in_w;
     const T v = grad_out[i];
@@ -131,3 +136,33 @@ void launch_upsample_bilinear2d_backward(ScalarType t, const void* grad_out, voi
 }
 
 }  // namespace ember::cuda::detail
+
+namespace ember::cuda {
+
+using detail::device_of;
+using detail::plane_shape;
+
+void upsample_nearest2d(const Tensor& x, const Tensor& out) {
+  detail::launch_upsample_nearest2d(x.scalar_type(), x.data_ptr(), out.data_ptr(),
+                                    plane_shape(x, out), device_of(x));
+}
+
+void upsample_nearest2d_backward(const Tensor& grad_out, const Tensor& grad_in) {
+  detail::launch_upsample_nearest2d_backward(grad_out.scalar_type(), grad_out.data_ptr(),
+                                             grad_in.data_ptr(), plane_shape(grad_in, grad_out),
+                                             device_of(grad_out));
+}
+
+void upsample_bilinear2d(const Tensor& x, const Tensor& out, bool align_corners) {
+  detail::launch_upsample_bilinear2d(x.scalar_type(), x.data_ptr(), out.data_ptr(),
+                                     plane_shape(x, out), align_corners, device_of(x));
+}
+
+void upsample_bilinear2d_backward(const Tensor& grad_out, const Tensor& grad_in,
+                                  bool align_corners) {
+  detail::launch_upsample_bilinear2d_backward(grad_out.scalar_type(), grad_out.data_ptr(),
+                                              grad_in.data_ptr(), plane_shape(grad_in, grad_out),
+                                              align_corners, device_of(grad_out));
+}
+
+}  // namespace ember::cuda

@@ -1,11 +1,38 @@
-// The CUDA elementwise kernels held to the rows of the op tables
-// (kernels/common/elementwise_ops.h) that the CPU kernels are held to in
-// tests/kernel_table_test.cpp: each takes exactly its row's dtypes.
+// The CUDA kernels held to the dtype sets the CPU kernels are held to in
+// tests/kernel_table_test.cpp: the elementwise ones to the rows of the op
+// tables (kernels/common/elementwise_ops.h), the nn families' to the dtypes
+// their tables' headers name.
 #include <catch2/catch.hpp>
 
 #include "../elementwise_dtype_check.h"
+#include "../nn_kernels_dtype_check.h"
 
 TEST_CASE("elementwise tables: each CUDA kernel takes exactly the dtypes of its op's row",
           "[cuda][kernel_table]") {
   ember::elementwise_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("pooling table: each CUDA kernel takes float32 and float64 only",
+          "[cuda][kernel_table][pooling]") {
+  ember::nn_kernels_dtype_check::check_pooling(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("upsample table: each CUDA kernel takes float32 and float64 only",
+          "[cuda][kernel_table][upsample]") {
+  ember::nn_kernels_dtype_check::check_upsample(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("pad table: each CUDA kernel takes float32 and float64 only",
+          "[cuda][kernel_table][pad]") {
+  ember::nn_kernels_dtype_check::check_pad(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("normalization table: each fused CUDA kernel takes float32 and float64 only",
+          "[cuda][kernel_table][normalization]") {
+  ember::nn_kernels_dtype_check::check_normalization(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("softmax table: each CUDA kernel takes float32 and float64 only",
+          "[cuda][kernel_table][softmax]") {
+  ember::nn_kernels_dtype_check::check_softmax(ember::Device(ember::kCUDA, 0));
 }
