@@ -1,7 +1,7 @@
 // Reductions: sum, prod, mean, sum_to, max/min (all, or along a dim with indices),
 // argmax/argmin, var/std, norm, all/any, and their derivatives (written with
 // ember ops, so they can be differentiated again). The loops are in
-// kernels/cpu/reduce.h (CPU) and kernels/cuda/reduce.h (CUDA), the per-element
+// kernels/cpu/reduce_loops.h (CPU) and kernels/cuda/reduce.h (CUDA), the per-element
 // maths in kernels/common/reduce_functors.h, shared by both.
 // softmax, log_softmax and logsumexp are in softmax.cpp.
 #include "ember/core/ops/reduce.h"
@@ -17,7 +17,7 @@
 #include "ember/core/ops/reduce_helpers.h"
 #include "ember/core/ops/unary.h"
 #include "ember/kernels/common/reduce_functors.h"
-#include "ember/kernels/cpu/reduce.h"
+#include "ember/kernels/cpu/reduce_loops.h"
 #include "ember/kernels/cuda/reduce.h"
 
 namespace ember {

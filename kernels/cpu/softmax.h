@@ -12,7 +12,7 @@
 #include "ember/core/parallel.h"
 #include "ember/kernels/common/reduce_functors.h"
 #include "ember/kernels/cpu/loops.h"
-#include "ember/kernels/cpu/reduce.h"
+#include "ember/kernels/cpu/reduce_loops.h"
 
 namespace ember::cpu {
 
