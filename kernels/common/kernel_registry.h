@@ -2,11 +2,13 @@
 // Every kernel family's table (Note [Kernel tables]), filled on first use by
 // the CPU backend and, in a CUDA build, the CUDA backend.
 #include "ember/kernels/common/elementwise_kernels.h"
+#include "ember/kernels/common/reduce_kernels.h"
 
 namespace ember {
 
 struct KernelRegistry {
   ElementwiseKernels elementwise;
+  ReduceKernels reduce;
 };
 
 const KernelRegistry& kernels();

@@ -2,6 +2,7 @@
 // (Note [Kernel tables]).
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cpu/elementwise.h"
+#include "ember/kernels/cpu/reduce.h"
 
 namespace ember::cpu {
 
@@ -12,6 +13,10 @@ void register_kernels(KernelRegistry& r) {
   r.elementwise.ternary.set(kCPU, &ternary_kernel);
   r.elementwise.where.set(kCPU, &where_kernel);
   r.elementwise.loss.set(kCPU, &loss_kernel);
+
+  r.reduce.reduce.set(kCPU, &reduce_kernel);
+  r.reduce.arg_reduce.set(kCPU, &arg_reduce_kernel);
+  r.reduce.abs_pow_sum.set(kCPU, &abs_pow_sum_kernel);
 }
 
 }  // namespace ember::cpu

@@ -32,6 +32,8 @@ namespace ember::cuda {
 constexpr int kMaxReduceDims = 8;      // of each kind, after merging
 constexpr int kReduceThreads = 256;    // threads per block
 constexpr int64_t kMaxReduceSplits = 65535;  // gridDim.y
+// Bytes of workspace per output and split of a two-pass reduction (the widest accumulator).
+constexpr int64_t kReduceWorkspaceBytes = 16;
 
 // Dims of one kind, innermost first; strides in elements.
 struct ReduceDims {

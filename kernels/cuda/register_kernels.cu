@@ -2,6 +2,7 @@
 // (Note [Kernel tables]). Built only with the CUDA backend.
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/cuda/reduce.h"
 
 namespace ember::cuda {
 
@@ -12,6 +13,10 @@ void register_kernels(KernelRegistry& r) {
   r.elementwise.ternary.set(kCUDA, &ternary_kernel);
   r.elementwise.where.set(kCUDA, &where_kernel);
   r.elementwise.loss.set(kCUDA, &loss_kernel);
+
+  r.reduce.reduce.set(kCUDA, &reduce_kernel);
+  r.reduce.arg_reduce.set(kCUDA, &arg_reduce_kernel);
+  r.reduce.abs_pow_sum.set(kCUDA, &abs_pow_sum_kernel);
 }
 
 }  // namespace ember::cuda
