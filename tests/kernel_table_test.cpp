@@ -1,7 +1,7 @@
 // The kernel tables (kernels/common/kernel_table.h, Note [Kernel tables]): the
-// lookup, what each backend registers, and the elementwise and reduce op
-// tables' dtype sets as the CPU kernels apply them
-// (tests/cuda/kernel_table_test.cpp holds the CUDA kernels to the same rows).
+// lookup, what each backend registers, and the dtype sets of the elementwise
+// and reduce op tables and of the scan kernels as the CPU kernels apply them
+// (tests/cuda/kernel_table_test.cpp holds the CUDA kernels to the same sets).
 #include <catch2/catch.hpp>
 #include <ember/kernels/common/kernel_registry.h>
 
@@ -10,6 +10,7 @@
 
 #include "elementwise_dtype_check.h"
 #include "reduce_dtype_check.h"
+#include "scan_dtype_check.h"
 
 using namespace ember;
 using Catch::Contains;
@@ -124,4 +125,26 @@ TEST_CASE("reduce table: the CPU's float64 sums of |x|^p (the rows clip_grad_nor
     CHECK(by_row.item<double>() == Approx(fused.item<double>()));
   }
   CHECK(fused.item<double>() == 4.0);  // the largest |x|
+}
+
+TEST_CASE("kernel registry: every scan entry point has a CPU kernel, and a CUDA kernel exactly "
+          "when ember is built with the CUDA backend",
+          "[kernel_table]") {
+  const ScanKernels& k = kernels().scan;
+#ifdef EMBER_WITH_CUDA
+  constexpr bool with_cuda = true;
+#else
+  constexpr bool with_cuda = false;
+#endif
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || with_cuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.scan.has(type) == expected);
+    CHECK(k.logcumsumexp.has(type) == expected);
+    CHECK(k.cum_extreme.has(type) == expected);
+  }
+}
+
+TEST_CASE("scan table: each CPU kernel takes exactly its dtypes", "[kernel_table]") {
+  scan_dtype_check::check_device(Device(kCPU));
 }

@@ -3,12 +3,14 @@
 // the CPU backend and, in a CUDA build, the CUDA backend.
 #include "ember/kernels/common/elementwise_kernels.h"
 #include "ember/kernels/common/reduce_kernels.h"
+#include "ember/kernels/common/scan_kernels.h"
 
 namespace ember {
 
 struct KernelRegistry {
   ElementwiseKernels elementwise;
   ReduceKernels reduce;
+  ScanKernels scan;
 };
 
 const KernelRegistry& kernels();

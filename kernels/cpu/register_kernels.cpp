@@ -3,6 +3,7 @@
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cpu/elementwise.h"
 #include "ember/kernels/cpu/reduce.h"
+#include "ember/kernels/cpu/scan.h"
 
 namespace ember::cpu {
 
@@ -17,6 +18,10 @@ void register_kernels(KernelRegistry& r) {
   r.reduce.reduce.set(kCPU, &reduce_kernel);
   r.reduce.arg_reduce.set(kCPU, &arg_reduce_kernel);
   r.reduce.abs_pow_sum.set(kCPU, &abs_pow_sum_kernel);
+
+  r.scan.scan.set(kCPU, &scan_kernel);
+  r.scan.logcumsumexp.set(kCPU, &logcumsumexp_kernel);
+  r.scan.cum_extreme.set(kCPU, &cum_extreme_kernel);
 }
 
 }  // namespace ember::cpu

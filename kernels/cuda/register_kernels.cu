@@ -3,6 +3,7 @@
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cuda/elementwise.h"
 #include "ember/kernels/cuda/reduce.h"
+#include "ember/kernels/cuda/scan.h"
 
 namespace ember::cuda {
 
@@ -17,6 +18,10 @@ void register_kernels(KernelRegistry& r) {
   r.reduce.reduce.set(kCUDA, &reduce_kernel);
   r.reduce.arg_reduce.set(kCUDA, &arg_reduce_kernel);
   r.reduce.abs_pow_sum.set(kCUDA, &abs_pow_sum_kernel);
+
+  r.scan.scan.set(kCUDA, &scan_kernel);
+  r.scan.logcumsumexp.set(kCUDA, &logcumsumexp_kernel);
+  r.scan.cum_extreme.set(kCUDA, &cum_extreme_kernel);
 }
 
 }  // namespace ember::cuda
