@@ -9,6 +9,7 @@
 #include <ember/core/ops/factory.h>
 #include <ember/core/ops/views.h>
 #include <ember/kernels/common/reduce_functors.h>
+#include <ember/kernels/cuda/reduce.h>
 #include <ember/kernels/cuda/reduce_plan.h>
 
 #include <cmath>
@@ -253,21 +254,31 @@ TEST_CASE("cuda reduce plan: more than 8 dims of a kind after merging is an erro
   for (size_t d = 0; d < keep.size(); d += 2) keep[d] = 1;  // 9 reduced dims, none merge
   REQUIRE_THROWS_WITH(plan_of(x, keep), Catch::Contains("sum: a CUDA reduction supports at most 8"));
   REQUIRE_FALSE(cuda::try_make_reduce_plan("sum", x.sizes(), x.strides(), keep, kSms));
-  // kernels/cuda/reduce.cpp then reduces a copy with the reduced dims last:
-  // one dim of each kind.
-  DimVector order, keep_last;
-  for (int pass = 0; pass < 2; ++pass)
-    for (size_t d = 0; d < keep.size(); ++d)
-      if ((keep[d] != 1) == (pass == 0)) {
-        order.push_back(static_cast<int64_t>(d));
-        keep_last.push_back(keep[d]);
-      }
-  const Tensor copy = x.permute(order).contiguous();
-  const cuda::ReducePlan p = plan_of(copy, keep_last);
+  // plan_reduce (kernels/cuda/reduce.cpp) then reduces a copy with the
+  // reduced dims last: one dim of each kind.
+  const cuda::ReduceLaunch l = cuda::plan_reduce("sum", x, keep, kSms);
+  REQUIRE(l.input.data_ptr() != x.data_ptr());
+  REQUIRE(l.input.is_contiguous());
+  const cuda::ReducePlan& p = l.plan;
   REQUIRE(p.kept.ndim == 1);
   REQUIRE(p.reduced.ndim == 1);
   REQUIRE(p.num_outputs == 512);
   REQUIRE(p.reduce_count == 512);
+}
+
+TEST_CASE("cuda reduce plan: plan_reduce reads the input itself when its dims merge, and "
+          "allocates the workspace of a two-pass plan",
+          "[cuda_reduce]") {
+  const Tensor small = empty({4, 3}, kDouble);
+  const cuda::ReduceLaunch one_pass = cuda::plan_reduce("sum", small, {4, 1}, kSms);
+  REQUIRE(one_pass.input.data_ptr() == small.data_ptr());
+  REQUIRE_FALSE(one_pass.plan.two_pass());
+  REQUIRE_FALSE(one_pass.workspace.defined());
+  const Tensor long_line = empty({1 << 22}, kFloat);
+  const cuda::ReduceLaunch two_pass = cuda::plan_reduce("sum", long_line, {1}, kSms);
+  REQUIRE(two_pass.plan.two_pass());
+  REQUIRE(two_pass.workspace.numel() ==
+          two_pass.plan.splits * two_pass.plan.num_outputs * cuda::kReduceWorkspaceBytes);
 }
 
 TEST_CASE("cuda reduce plan: clip_grad_norm_'s float64 sums of |x|^p and max |x|",

@@ -9,16 +9,12 @@
 #include <ember/core/ops/factory.h>
 #include <ember/kernels/common/kernel_registry.h>
 
-#include <string>
+#include "dtype_check.h"
 
 namespace ember::elementwise_dtype_check {
 
-inline const ScalarType kDtypes[] = {kBool, kLong, kFloat, kDouble};
-
-// The Error of a dtype the op does not take.
-inline auto refuses(const char* op, ScalarType t) {
-  return Catch::Contains(std::string(op) + ": dtype " + dtype_name(t) + " is not supported");
-}
+using dtype_check::kDtypes;
+using dtype_check::refuses;
 
 inline void check_device(Device device) {
   const ElementwiseKernels& k = kernels().elementwise;

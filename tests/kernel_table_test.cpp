@@ -1,12 +1,18 @@
 // The kernel tables (kernels/common/kernel_table.h, Note [Kernel tables]): the
-// lookup, what each backend registers, and the elementwise op tables'
-// dtype sets and the nn families' dtypes as the CPU kernels apply them
+// lookup, what each backend registers, and the dtype sets of the elementwise
+// and reduce op tables, of the scan kernels and of the nn families as the CPU
+// kernels apply them
 // (tests/cuda/kernel_table_test.cpp holds the CUDA kernels to the same sets).
 #include <catch2/catch.hpp>
 #include <ember/kernels/common/kernel_registry.h>
 
+#include <cmath>
+#include <utility>
+
 #include "elementwise_dtype_check.h"
 #include "nn_kernels_dtype_check.h"
+#include "reduce_dtype_check.h"
+#include "scan_dtype_check.h"
 
 using namespace ember;
 using Catch::Contains;
@@ -176,4 +182,72 @@ TEST_CASE("kernel registry: the softmax entry points have a CPU kernel (but for 
 TEST_CASE("softmax table: each CPU kernel takes float32 and float64 only",
           "[kernel_table][softmax]") {
   nn_kernels_dtype_check::check_softmax(Device(kCPU));
+}
+
+TEST_CASE("kernel registry: every reduce entry point has a CPU kernel, and a CUDA kernel exactly "
+          "when ember is built with the CUDA backend",
+          "[kernel_table]") {
+  const ReduceKernels& k = kernels().reduce;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.reduce.has(type) == expected);
+    CHECK(k.arg_reduce.has(type) == expected);
+    CHECK(k.abs_pow_sum.has(type) == expected);
+  }
+}
+
+TEST_CASE("reduce table: each CPU kernel takes exactly the dtypes of its op's row",
+          "[kernel_table]") {
+  reduce_dtype_check::check_device(Device(kCPU));
+}
+
+TEST_CASE("reduce table: the output dtype of each row (sums and products of integers and bools "
+          "in int64, as PyTorch)",
+          "[kernel_table]") {
+  CHECK(reduce_out_dtype(ReduceOp::kSum, kBool) == kLong);
+  CHECK(reduce_out_dtype(ReduceOp::kProd, kLong) == kLong);
+  CHECK(reduce_out_dtype(ReduceOp::kSum, kFloat) == kFloat);
+  CHECK(reduce_out_dtype(ReduceOp::kMax, kBool) == kBool);
+  CHECK(reduce_out_dtype(ReduceOp::kAny, kFloat) == kBool);
+  CHECK(reduce_out_dtype(ReduceOp::kAbsSum, kFloat) == kDouble);
+  // The ops allocate what the kernels write.
+  CHECK(sum(ones({2}, kBool)).scalar_type() == kLong);
+  CHECK(prod(ones({2}, kFloat)).scalar_type() == kFloat);
+}
+
+TEST_CASE("reduce table: the CPU's float64 sums of |x|^p (the rows clip_grad_norm_ uses on CUDA) "
+          "agree with the fused abs_pow_sum",
+          "[kernel_table]") {
+  const Tensor x = tensor({-3.0f, 4.0f, 0.5f, -1.0f}).reshape({2, 2});
+  const Tensor by_row = empty({}, kDouble), fused = empty({}, kDouble);
+  const DimVector keep{1, 1};
+  const std::pair<ReduceOp, double> cases[] = {{ReduceOp::kAbsSum, 1.0},
+                                               {ReduceOp::kSquareSum, 2.0},
+                                               {ReduceOp::kAbsPowSum, 3.0},
+                                               {ReduceOp::kAbsMax, INFINITY}};
+  for (const auto& [op, p] : cases) {
+    INFO("p = " << p);
+    kernels().reduce.reduce.on(x.device(), "reduce")("reduce", op, by_row, x, keep, p);
+    kernels().reduce.abs_pow_sum.on(x.device(), "abs_pow_sum")("abs_pow_sum", fused, x.t(), p);  // strided: copied
+    CHECK(by_row.item<double>() == Approx(fused.item<double>()));
+  }
+  CHECK(fused.item<double>() == 4.0);  // the largest |x|
+}
+
+TEST_CASE("kernel registry: every scan entry point has a CPU kernel, and a CUDA kernel exactly "
+          "when ember is built with the CUDA backend",
+          "[kernel_table]") {
+  const ScanKernels& k = kernels().scan;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.scan.has(type) == expected);
+    CHECK(k.logcumsumexp.has(type) == expected);
+    CHECK(k.cum_extreme.has(type) == expected);
+  }
+}
+
+TEST_CASE("scan table: each CPU kernel takes exactly its dtypes", "[kernel_table]") {
+  scan_dtype_check::check_device(Device(kCPU));
 }

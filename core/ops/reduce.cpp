@@ -1,8 +1,8 @@
 // Reductions: sum, prod, mean, sum_to, max/min (all, or along a dim with indices),
 // argmax/argmin, var/std, norm, all/any, and their derivatives (written with
-// ember ops, so they can be differentiated again). The loops are in
-// kernels/cpu/reduce.h (CPU) and kernels/cuda/reduce.h (CUDA), the per-element
-// maths in kernels/common/reduce_functors.h, shared by both.
+// ember ops, so they can be differentiated again). The kernels are the reduce
+// family's table (kernels/common/reduce_kernels.h), the reductions the rows of
+// kernels/common/reduce_ops.h.
 // softmax, log_softmax and logsumexp are in softmax.cpp.
 #include "ember/core/ops/reduce.h"
 
@@ -16,9 +16,7 @@
 #include "ember/core/ops/logical.h"
 #include "ember/core/ops/reduce_helpers.h"
 #include "ember/core/ops/unary.h"
-#include "ember/kernels/common/reduce_functors.h"
-#include "ember/kernels/cpu/reduce.h"
-#include "ember/kernels/cuda/reduce.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 
@@ -28,19 +26,11 @@ using detail::ReduceShape;
 
 namespace {
 
-// A new tensor of shape rs.out and dtype Out holding x reduced by ops.
-template <typename In, typename Acc, typename Out, typename Ops>
-Tensor launch_reduce(const Tensor& x, const ReduceShape& rs, const Ops& ops) {
-  Tensor out = empty(rs.out, x.options().dtype(scalar_type_of<Out>));
-  cpu::reduce<In, Acc, Out>(out.data_ptr<Out>(), x, rs.keep, ops);
-  return out;
-}
-
-// A new tensor of shape rs.out and dtype out_dtype holding x (a CUDA tensor) reduced by op.
-Tensor launch_cuda_reduce(const char* name, cuda::ReduceOp op, const Tensor& x,
-                          const ReduceShape& rs, ScalarType out_dtype, double param = 0) {
-  Tensor out = empty(rs.out, x.options().dtype(out_dtype));
-  cuda::reduce_kernel(name, op, out, x, rs.keep, param);
+// A new tensor of shape rs.out (and the dtype of op's row) holding x reduced by op.
+Tensor launch_reduce(const char* name, ReduceOp op, const Tensor& x, const ReduceShape& rs,
+                     double param = 0) {
+  Tensor out = empty(rs.out, x.options().dtype(reduce_out_dtype(op, x.scalar_type())));
+  kernels().reduce.reduce.on(x.device(), name)(name, op, out, x, rs.keep, param);
   return out;
 }
 
@@ -73,17 +63,7 @@ Tensor sum(const Tensor& input, IntArrayRef dim, bool keepdim, std::optional<Sca
   const Tensor x = dtype ? input.to(*dtype) : input;
   const DimMask mask = detail::reduction_mask("sum", x, dim);
   const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
-  Tensor out;
-  if (x.is_cuda()) {
-    const ScalarType out_dtype = x.is_floating_point() ? x.scalar_type() : kLong;
-    out = launch_cuda_reduce("sum", cuda::ReduceOp::kSum, x, rs, out_dtype);
-  } else {
-    out = dispatch_all(x.scalar_type(), "sum", [&]<typename T>() {
-      using Acc = functors::sum_acc_t<T>;
-      using Out = std::conditional_t<std::is_floating_point_v<T>, T, int64_t>;  // int, bool: int64
-      return launch_reduce<T, Acc, Out>(x, rs, functors::SumOps<T, Acc, Out>{});
-    });
-  }
+  Tensor out = launch_reduce("sum", ReduceOp::kSum, x, rs);
   record_sum_like("SumBackward", x, out, mask, keepdim, 1.0);
   return out;
 }
@@ -119,17 +99,7 @@ Tensor prod_over(const Tensor& input, DimMask mask, bool keepdim, std::optional<
   EMBER_CHECK(dtype != kBool, "prod: dtype bool is not supported");
   const Tensor x = dtype ? input.to(*dtype) : input;
   const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
-  Tensor out;
-  if (x.is_cuda()) {
-    const ScalarType out_dtype = x.is_floating_point() ? x.scalar_type() : kLong;
-    out = launch_cuda_reduce("prod", cuda::ReduceOp::kProd, x, rs, out_dtype);
-  } else {
-    out = dispatch_all(x.scalar_type(), "prod", [&]<typename T>() {
-      using Acc = functors::sum_acc_t<T>;
-      using Out = std::conditional_t<std::is_floating_point_v<T>, T, int64_t>;  // int, bool: int64
-      return launch_reduce<T, Acc, Out>(x, rs, functors::ProdOps<T, Acc, Out>{});
-    });
-  }
+  Tensor out = launch_reduce("prod", ReduceOp::kProd, x, rs);
   if (autograd::needs_grad(x)) {
     auto node = autograd::make_node("ProdBackward", {x}, [mask, keepdim](Node& n, const tensor_list& g) {
       return tensor_list{prod_backward(g[0], n.saved(0), mask, keepdim)};
@@ -162,14 +132,7 @@ Tensor mean(const Tensor& input, IntArrayRef dim, bool keepdim, std::optional<Sc
   const Tensor x = dtype ? input.to(*dtype) : input;
   const DimMask mask = detail::reduction_mask("mean", x, dim);
   const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
-  Tensor out =
-      x.is_cuda()
-          ? launch_cuda_reduce("mean", cuda::ReduceOp::kMean, x, rs, x.scalar_type(),
-                               double(rs.count))
-          : dispatch_floating(x.scalar_type(), "mean", [&]<typename T>() {
-              return launch_reduce<T, double, T>(
-                  x, rs, functors::MeanOps<T, double, T>{{}, double(rs.count)});
-            });
+  Tensor out = launch_reduce("mean", ReduceOp::kMean, x, rs, double(rs.count));
   record_sum_like("MeanBackward", x, out, mask, keepdim, 1.0 / static_cast<double>(rs.count));
   return out;
 }
@@ -200,16 +163,7 @@ Tensor max_min_over(const char* op, const Tensor& x, DimMask mask, bool keepdim,
                 ": cannot reduce over dimension ", d, " of size 0 (tensor of shape ", x.sizes(),
                 "): the result has no identity");
   const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
-  Tensor out;
-  if (x.is_cuda()) {
-    out = launch_cuda_reduce(op, is_max ? cuda::ReduceOp::kMax : cuda::ReduceOp::kMin, x, rs,
-                             x.scalar_type());
-  } else {
-    out = dispatch_all(x.scalar_type(), op, [&]<typename T>() {
-      return is_max ? launch_reduce<T, T, T>(x, rs, functors::MaxOps<T>{})
-                    : launch_reduce<T, T, T>(x, rs, functors::MinOps<T>{});
-    });
-  }
+  Tensor out = launch_reduce(op, is_max ? ReduceOp::kMax : ReduceOp::kMin, x, rs);
   if (autograd::needs_grad(x)) {
     DimVector dims;
     for (int64_t d = 0; d < x.dim(); ++d)
@@ -247,20 +201,7 @@ std::tuple<Tensor, Tensor> arg_reduce_dim(const char* op, const Tensor& x, int64
   const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
   Tensor values = with_values ? empty(rs.out, x.options()) : Tensor();
   Tensor indices = empty(rs.out, x.options().dtype(kLong));
-  if (x.is_cuda()) {  // any strides: the kernel walks them
-    cuda::arg_reduce_kernel(op, is_max, values, indices, x, rs.keep);
-    return {values, indices};
-  }
-  const Tensor xc = detail::contiguous_for_kernel(x);
-  dispatch_all(x.scalar_type(), op, [&]<typename T>() {
-    T* v = with_values ? values.data_ptr<T>() : nullptr;
-    int64_t* i = indices.data_ptr<int64_t>();
-    const T* src = xc.data_ptr<T>();
-    if (is_max)
-      cpu::arg_reduce(src, l.outer, l.n, l.inner, v, i, functors::ArgMaxOps<T>{});
-    else
-      cpu::arg_reduce(src, l.outer, l.n, l.inner, v, i, functors::ArgMinOps<T>{});
-  });
+  kernels().reduce.arg_reduce.on(x.device(), op)(op, is_max, values, indices, x, d);
   return {values, indices};
 }
 
@@ -364,13 +305,7 @@ Tensor var_std(const char* op, const Tensor& x, IntArrayRef dim, bool unbiased, 
     deviation = x - mean(x, dims, /*keepdim=*/true);
   }
   Tensor out =
-      x.is_cuda()
-          ? launch_cuda_reduce(op, take_sqrt ? cuda::ReduceOp::kStd : cuda::ReduceOp::kVar,
-                               deviation, rs, x.scalar_type(), divisor)
-          : dispatch_floating(x.scalar_type(), op, [&]<typename T>() {
-              return launch_reduce<T, double, T>(
-                  deviation, rs, functors::VarOps<T, double, T>{divisor, take_sqrt});
-            });
+      launch_reduce(op, take_sqrt ? ReduceOp::kStd : ReduceOp::kVar, deviation, rs, divisor);
   if (autograd::needs_grad(x)) {
     auto node = autograd::make_node(
         take_sqrt ? "StdBackward" : "VarBackward", {x},
@@ -448,19 +383,9 @@ Tensor norm(const Tensor& x, std::optional<Scalar> p_arg, IntArrayRef dim, bool 
   if (p == 0) return zero_norm(x, dim, keepdim);
   const DimMask mask = detail::reduction_mask("norm", x, dim);
   const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
-  Tensor out;
-  if (x.is_cuda()) {
-    const cuda::ReduceOp op = p == 2   ? cuda::ReduceOp::kNorm2
-                              : p == 1 ? cuda::ReduceOp::kNorm1
-                                       : cuda::ReduceOp::kNormP;
-    out = launch_cuda_reduce("norm", op, x, rs, x.scalar_type(), p);
-  } else {
-    out = dispatch_floating(x.scalar_type(), "norm", [&]<typename T>() {
-      if (p == 2) return launch_reduce<T, double, T>(x, rs, functors::Norm2Ops<T, double, T>{});
-      if (p == 1) return launch_reduce<T, double, T>(x, rs, functors::Norm1Ops<T, double, T>{});
-      return launch_reduce<T, double, T>(x, rs, functors::NormPOps<T, double, T>{{}, p});
-    });
-  }
+  // p = 1 and p = 2 are free of pow().
+  const ReduceOp op = p == 2 ? ReduceOp::kNorm2 : p == 1 ? ReduceOp::kNorm1 : ReduceOp::kNormP;
+  Tensor out = launch_reduce("norm", op, x, rs, p);
   if (autograd::needs_grad(x)) {
     auto node =
         autograd::make_node("NormBackward", {x}, [p, mask, keepdim](Node& n, const tensor_list& g) {
@@ -477,18 +402,12 @@ Tensor norm(const Tensor& x, std::optional<Scalar> p_arg, IntArrayRef dim, bool 
 
 Tensor all(const Tensor& x) {
   const ReduceShape rs = detail::reduce_shape(x, all_dims(x), false);
-  if (x.is_cuda()) return launch_cuda_reduce("all", cuda::ReduceOp::kAll, x, rs, kBool);
-  return dispatch_all(x.scalar_type(), "all", [&]<typename T>() {
-    return launch_reduce<T, bool, bool>(x, rs, functors::AllOps<T>{});
-  });
+  return launch_reduce("all", ReduceOp::kAll, x, rs);
 }
 
 Tensor any(const Tensor& x) {
   const ReduceShape rs = detail::reduce_shape(x, all_dims(x), false);
-  if (x.is_cuda()) return launch_cuda_reduce("any", cuda::ReduceOp::kAny, x, rs, kBool);
-  return dispatch_all(x.scalar_type(), "any", [&]<typename T>() {
-    return launch_reduce<T, bool, bool>(x, rs, functors::AnyOps<T>{});
-  });
+  return launch_reduce("any", ReduceOp::kAny, x, rs);
 }
 
 // ---- Tensor methods ----

@@ -1,6 +1,6 @@
-// cumsum and cumprod: a running sum or product along one dim (kernels in
-// kernels/common/scan_functors.h, kernels/cuda/scan_kernels.cu), derivatives
-// written with ember ops.
+// cumsum and cumprod: a running sum or product along one dim (the scan
+// family's kernels, kernels/common/scan_kernels.h), derivatives written with
+// ember ops.
 #include "ember/core/ops/scan.h"
 
 #include "ember/autograd/function.h"
@@ -11,8 +11,7 @@
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/reduce_helpers.h"
 #include "ember/core/ops/shape_ops.h"
-#include "ember/kernels/common/scan_functors.h"
-#include "ember/kernels/cuda/scan.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 
@@ -77,23 +76,7 @@ Tensor scan(const char* name, bool is_prod, const Tensor& input, int64_t dim,
   const Tensor xc = detail::contiguous_for_kernel(x);
   Tensor out = empty(x.sizes(), x.options());
   const detail::LineShape l = detail::line_shape(x, d);
-  if (x.is_cuda()) {
-    cuda::scan_kernel(name, is_prod, out, xc, l.outer, l.n, l.inner);
-  } else {
-    dispatch_numeric(t, name, [&]<typename T>() {
-      const T* in = xc.data_ptr<T>();
-      T* o = out.data_ptr<T>();
-      // An empty scan dim leaves nothing to scan, and maybe no storage to offset into.
-      const int64_t lines = l.n == 0 ? 0 : l.outer * l.inner;
-      for (int64_t line = 0; line < lines; ++line) {
-        const int64_t offset = line / l.inner * l.n * l.inner + line % l.inner;
-        if (is_prod)
-          functors::scan_line<T, true>(in + offset, o + offset, l.n, l.inner);
-        else
-          functors::scan_line<T, false>(in + offset, o + offset, l.n, l.inner);
-      }
-    });
-  }
+  kernels().scan.scan.on(x.device(), name)(name, is_prod, out, xc, l.outer, l.n, l.inner);
   if (autograd::needs_grad(x)) {
     auto node = autograd::make_node(is_prod ? "CumprodBackward" : "CumsumBackward", {x},
                                     [d, is_prod](Node& n, const tensor_list& g) {

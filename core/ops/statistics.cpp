@@ -1,6 +1,6 @@
 // var_mean, std_mean (composed of var, std and mean), cummax, cummin and
-// logcumsumexp (line kernels in kernels/common/scan_functors.h, CUDA:
-// kernels/cuda/scan_kernels.cu), with derivatives written with ember ops.
+// logcumsumexp (the scan family's kernels, kernels/common/scan_kernels.h),
+// with derivatives written with ember ops.
 #include "ember/core/ops/statistics.h"
 
 #include <cmath>
@@ -13,8 +13,7 @@
 #include "ember/core/ops/reduce_helpers.h"
 #include "ember/core/ops/shape_ops.h"
 #include "ember/core/ops/unary.h"
-#include "ember/kernels/common/scan_functors.h"
-#include "ember/kernels/cuda/scan.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 
@@ -27,12 +26,6 @@ void check_floating(const char* name, const Tensor& x) {
               x.scalar_type(), " of shape ", x.sizes());
 }
 
-// Runs line(offset) for each of the outer * inner lines of x seen as (outer, n, inner).
-template <typename Line>
-void for_each_line(const detail::LineShape& l, const Line& line) {
-  for (int64_t i = 0; i < l.outer * l.inner; ++i) line(i / l.inner * l.n * l.inner + i % l.inner);
-}
-
 std::tuple<Tensor, Tensor> cum_extreme(const char* name, bool is_max, const Tensor& x,
                                        int64_t dim) {
   const int64_t d = detail::wrap_reduction_dim(name, x, dim);
@@ -40,21 +33,8 @@ std::tuple<Tensor, Tensor> cum_extreme(const char* name, bool is_max, const Tens
   Tensor values = empty(x.sizes(), x.options());
   Tensor indices = empty(x.sizes(), x.options().dtype(kLong));
   const detail::LineShape l = detail::line_shape(x, d);
-  if (x.is_cuda()) {
-    cuda::cum_extreme_kernel(name, is_max, values, indices, xc, l.outer, l.n, l.inner);
-  } else {
-    dispatch_all(x.scalar_type(), name, [&]<typename T>() {
-      const T* in = xc.data_ptr<T>();
-      T* v = values.data_ptr<T>();
-      int64_t* at = indices.data_ptr<int64_t>();
-      for_each_line(l, [&](int64_t o) {
-        if (is_max)
-          functors::cum_extreme_line<T, true>(in + o, v + o, at + o, l.n, l.inner);
-        else
-          functors::cum_extreme_line<T, false>(in + o, v + o, at + o, l.n, l.inner);
-      });
-    });
-  }
+  kernels().scan.cum_extreme.on(x.device(), name)(name, is_max, values, indices, xc, l.outer, l.n,
+                                                  l.inner);
   if (autograd::needs_grad(x)) {
     // Each value is the element its index names: the gradient goes back there.
     auto node = autograd::make_node(is_max ? "CummaxBackward" : "CumminBackward", {x},
@@ -103,15 +83,7 @@ Tensor logcumsumexp(const Tensor& x, int64_t dim) {
   const Tensor xc = detail::contiguous_for_kernel(x);
   Tensor out = empty(x.sizes(), x.options());
   const detail::LineShape l = detail::line_shape(x, d);
-  if (x.is_cuda()) {
-    cuda::logcumsumexp_kernel(out, xc, l.outer, l.n, l.inner);
-  } else {
-    dispatch_floating(x.scalar_type(), "logcumsumexp", [&]<typename T>() {
-      const T* in = xc.data_ptr<T>();
-      T* o = out.data_ptr<T>();
-      for_each_line(l, [&](int64_t k) { functors::logcumsumexp_line<T>(in + k, o + k, l.n, l.inner); });
-    });
-  }
+  kernels().scan.logcumsumexp.on(x.device(), "logcumsumexp")(out, xc, l.outer, l.n, l.inner);
   if (autograd::needs_grad(x)) {
     // d out_i / d x_j = exp(x_j - out_i) for i >= j, so grad_j = sum_{i >= j}
     // g_i exp(x_j - out_i). Split g by sign and sum in log space, each part a

@@ -2,10 +2,12 @@
 // Every kernel family's table (Note [Kernel tables]), filled on first use by
 // the CPU backend and, in a CUDA build, the CUDA backend.
 #include "ember/kernels/common/elementwise_kernels.h"
-#include "ember/kernels/common/optimizer_kernels.h"
 #include "ember/kernels/common/normalization_kernels.h"
+#include "ember/kernels/common/optimizer_kernels.h"
 #include "ember/kernels/common/pad_kernels.h"
 #include "ember/kernels/common/pooling_kernels.h"
+#include "ember/kernels/common/reduce_kernels.h"
+#include "ember/kernels/common/scan_kernels.h"
 #include "ember/kernels/common/softmax_kernels.h"
 #include "ember/kernels/common/upsample_kernels.h"
 
@@ -19,6 +21,8 @@ struct KernelRegistry {
   PadKernels pad;
   NormalizationKernels normalization;
   SoftmaxKernels softmax;
+  ReduceKernels reduce;
+  ScanKernels scan;
 };
 
 const KernelRegistry& kernels();

@@ -1,6 +1,6 @@
 #pragma once
 // The first step of a reduction's layout on either backend (Note [Reduction
-// layout] in kernels/cpu/reduce.h): the dims of an input of (sizes, strides)
+// layout] in kernels/cpu/reduce_loops.h): the dims of an input of (sizes, strides)
 // reduced into keep_sizes (1 where reduced), size-1 dims dropped, ordered by
 // input stride innermost first (stride-0 dims outermost), and neighbours of
 // the same kind that step through input and output as one dim merged.

@@ -1,5 +1,5 @@
 #pragma once
-// Reduction maths shared by the CPU loops (kernels/cpu/reduce.h) and the CUDA
+// Reduction maths shared by the CPU loops (kernels/cpu/reduce_loops.h) and the CUDA
 // kernels. An Ops type says how In values reduce into an accumulator Acc and
 // how the accumulator becomes the output:
 //   identity()      the result of reducing nothing

@@ -122,12 +122,12 @@ void adagrad_update(const Tensor& param, const Tensor& grad, const Tensor& sum,
   });
 }
 
-double abs_pow_sum(const Tensor& x, double p) {
+double abs_pow_sum(const char* name, const Tensor& x, double p) {
   EMBER_INTERNAL_ASSERT(x.is_contiguous() && x.is_cpu(), "abs_pow_sum of ", x.toString());
   const bool is_max = std::isinf(p);
   double total = 0;
   std::mutex mu;  // one lock per chunk: at most get_num_threads() of them
-  dispatch_floating(x.dtype(), "abs_pow_sum", [&]<typename T>() {
+  dispatch_floating(x.dtype(), name, [&]<typename T>() {
     const T* d = x.data_ptr<T>();
     parallel_for(0, x.numel(), kGrainSize, [&](int64_t begin, int64_t end) {
       double acc = 0;

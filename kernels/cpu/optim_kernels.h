@@ -48,7 +48,8 @@ void adagrad_update(const Tensor& param, const Tensor& grad, const Tensor& sum,
                     const AdagradHyper& h);
 
 // sum(|x|^p) over x for a finite p > 0, or max(|x|) for p = inf, accumulated
-// in float64. NaN elements make the result NaN.
-double abs_pow_sum(const Tensor& x, double p);
+// in float64. NaN elements make the result NaN. x: contiguous, float32 or
+// float64 (else the Error of dispatch_floating naming `name`).
+double abs_pow_sum(const char* name, const Tensor& x, double p);
 
 }  // namespace ember::cpu

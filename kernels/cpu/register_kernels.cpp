@@ -2,10 +2,12 @@
 // (Note [Kernel tables]).
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cpu/elementwise.h"
-#include "ember/kernels/cpu/optim_kernels.h"
 #include "ember/kernels/cpu/normalization.h"
+#include "ember/kernels/cpu/optim_kernels.h"
 #include "ember/kernels/cpu/pad.h"
 #include "ember/kernels/cpu/pooling.h"
+#include "ember/kernels/cpu/reduce.h"
+#include "ember/kernels/cpu/scan.h"
 #include "ember/kernels/cpu/softmax.h"
 #include "ember/kernels/cpu/upsample.h"
 
@@ -23,6 +25,7 @@ void register_kernels(KernelRegistry& r) {
   r.optimizer.adam.set(kCPU, &adam_update);
   r.optimizer.rmsprop.set(kCPU, &rmsprop_update);
   r.optimizer.adagrad.set(kCPU, &adagrad_update);
+
   r.pooling.max_pool2d.set(kCPU, &max_pool2d);
   r.pooling.avg_pool2d.set(kCPU, &avg_pool2d);
   r.pooling.avg_pool2d_backward.set(kCPU, &avg_pool2d_backward);
@@ -47,6 +50,14 @@ void register_kernels(KernelRegistry& r) {
   r.softmax.by_columns.set(kCPU, &softmax_by_columns);
   r.softmax.columns.set(kCPU, &softmax_columns_kernel);
   r.softmax.logsumexp.set(kCPU, &logsumexp_kernel);
+
+  r.reduce.reduce.set(kCPU, &reduce_kernel);
+  r.reduce.arg_reduce.set(kCPU, &arg_reduce_kernel);
+  r.reduce.abs_pow_sum.set(kCPU, &abs_pow_sum_kernel);
+
+  r.scan.scan.set(kCPU, &scan_kernel);
+  r.scan.logcumsumexp.set(kCPU, &logcumsumexp_kernel);
+  r.scan.cum_extreme.set(kCPU, &cum_extreme_kernel);
 }
 
 }  // namespace ember::cpu

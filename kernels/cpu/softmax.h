@@ -13,7 +13,7 @@
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/reduce_functors.h"
 #include "ember/kernels/cpu/loops.h"
-#include "ember/kernels/cpu/reduce.h"
+#include "ember/kernels/cpu/reduce_loops.h"
 
 namespace ember::cpu {
 

@@ -1,31 +1,38 @@
 #pragma once
-// The reductions on CUDA tensors: the device half of core/ops/reduce.cpp. The
-// op has checked dims and dtypes and made the output; these plan the launch
-// (kernels/cuda/reduce_plan.h) and run the kernels of reduce_*.cu. Without the
-// CUDA backend each raises an Error.
-#include "ember/core/tensor.h"
-#include "ember/kernels/cuda/reduce_launch.h"
+// The CUDA entry points of the reduce family (kernels/common/reduce_kernels.h
+// says what each computes): the rows of kernels/common/reduce_ops.h over
+// kernels/cuda/reduce_kernels.cuh, in reduce_sum.cu (reduce, abs_pow_sum) and
+// reduce_arg.cu (arg_reduce), apart for compile time. Registered in
+// kernels/cuda/register_kernels.cu. plan_reduce, the launch plan, is plain C++
+// built in every configuration and tested on the CPU.
+#include "ember/kernels/common/reduce_kernels.h"
+#include "ember/kernels/cuda/reduce_plan.h"
 
 namespace ember::cuda {
 
-// out (contiguous, shaped as the reduction's result; sum, prod: int64 for integer
-// and bool inputs, else in's dtype) = op over `in` (any strides) reduced to
-// `keep_sizes` (in's shape with 1 at every reduced dim). param: mean's count,
-// var's and std's divisor, norm's p. Inputs whose dims do not merge into
-// kMaxReduceDims of each kind are first copied with the reduced dims last.
 void reduce_kernel(const char* name, ReduceOp op, const Tensor& out, const Tensor& in,
-                   IntArrayRef keep_sizes, double param = 0);
-
-// out (a 0-d float64 tensor on in's device) = sum of |in|^p over all of in's
-// elements, or the largest |in| when p is inf (NaN sticks; 0 for an empty
-// in), accumulated in double: the CUDA twin of cpu::abs_pow_sum, for
-// clip_grad_norm_. in: float32 or float64, any strides.
+                   IntArrayRef keep_sizes, double param);
+void arg_reduce_kernel(const char* name, bool is_max, const Tensor& values, const Tensor& indices,
+                       const Tensor& in, int64_t dim);
 void abs_pow_sum_kernel(const char* name, const Tensor& out, const Tensor& in, double p);
 
-// values (undefined, or in's dtype) and indices (int64), both contiguous, of
-// the best element (max when is_max, else min) of `in` along its one reduced
-// dim (the dim with size 1 in keep_sizes); ties keep the first index.
-void arg_reduce_kernel(const char* name, bool is_max, const Tensor& values, const Tensor& indices,
-                       const Tensor& in, IntArrayRef keep_sizes);
+// One reduction's launch: the plan, the tensor the kernel reads, and the
+// two-pass workspace.
+struct ReduceLaunch {
+  ReducePlan plan;
+  // `in`, or when its dims do not merge into kMaxReduceDims of each kind, a
+  // copy with the kept dims first and the reduced ones last (one dim of each
+  // kind once merged). The output's element order is the same either way:
+  // only size-1 dims move between them.
+  Tensor input;
+  // p.splits * p.num_outputs * kReduceWorkspaceBytes bytes on in's device from
+  // its caching allocator when the plan has two passes, else undefined.
+  Tensor workspace;
+  int device = 0;
+};
+
+// The launch of reducing `in` (any strides) to `keep_sizes` (in's shape with 1
+// at every reduced dim) on a device of `sm_count` multiprocessors.
+ReduceLaunch plan_reduce(const char* name, const Tensor& in, IntArrayRef keep_sizes, int sm_count);
 
 }  // namespace ember::cuda

@@ -2,25 +2,32 @@
 // reduce_kernels.cuh (ties keep the first index, the first NaN wins), for
 // every dtype.
 #include "ember/kernels/common/reduce_functors.h"
+#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/cuda/reduce.h"
 #include "ember/kernels/cuda/reduce_kernels.cuh"
-#include "ember/kernels/cuda/reduce_launch.h"
 
-namespace ember::cuda::detail {
+namespace ember::cuda {
 
-void launch_arg_reduce(const char* name, bool is_max, const ReducePlan& p, void* values,
-                       int64_t* indices, const void* in, ScalarType in_dtype, void* workspace,
-                       int device) {
+void arg_reduce_kernel(const char* name, bool is_max, const Tensor& values, const Tensor& indices,
+                       const Tensor& in, int64_t dim) {
+  if (indices.numel() == 0) return;
+  DimVector keep_sizes(in.sizes());
+  if (in.dim() > 0) keep_sizes[dim] = 1;
+  const ReduceLaunch l =
+      plan_reduce(name, in, keep_sizes, reduce_kernels::multiprocessors(detail::device_of(in)));
+  void* const workspace = detail::data_or_null(l.workspace);
   using namespace functors;
-  dispatch_all(in_dtype, name, [&]<typename T>() {
-    const reduce_kernels::ArgSink<T> sink{static_cast<T*>(values), indices};
-    const T* x = static_cast<const T*>(in);
+  dispatch_all(in.scalar_type(), name, [&]<typename T>() {
+    const reduce_kernels::ArgSink<T> sink{static_cast<T*>(detail::data_or_null(values)),
+                                          indices.data_ptr<int64_t>()};
+    const T* x = static_cast<const T*>(l.input.data_ptr());
     if (is_max)
-      reduce_kernels::run<T, ArgAcc<T>>(p, x, workspace, ArgFoldOps<T, ArgMaxOps<T>>{}, sink,
-                                        device);
+      reduce_kernels::run<T, ArgAcc<T>>(l.plan, x, workspace, ArgFoldOps<T, ArgMaxOps<T>>{}, sink,
+                                        l.device);
     else
-      reduce_kernels::run<T, ArgAcc<T>>(p, x, workspace, ArgFoldOps<T, ArgMinOps<T>>{}, sink,
-                                        device);
+      reduce_kernels::run<T, ArgAcc<T>>(l.plan, x, workspace, ArgFoldOps<T, ArgMinOps<T>>{}, sink,
+                                        l.device);
   });
 }
 
-}  // namespace ember::cuda::detail
+}  // namespace ember::cuda

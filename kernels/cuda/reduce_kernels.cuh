@@ -7,6 +7,8 @@
 // accumulator, which combine_splits_kernel folds in split order).
 // Also the warp / group all-reduce the softmax kernels use.
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -154,11 +156,26 @@ __global__ void combine_splits_kernel(const ReducePlan p, const Acc* partial, co
   }
 }
 
+// The device's multiprocessor count (a plan's sm_count), asked once per device.
+inline int multiprocessors(int device) {
+  static std::array<std::atomic<int>, 64> cached{};  // 0: not asked yet
+  const bool cacheable = device < static_cast<int>(cached.size());
+  if (cacheable) {
+    const int known = cached[device].load(std::memory_order_relaxed);
+    if (known > 0) return known;
+  }
+  int count = 0;
+  EMBER_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  if (cacheable) cached[device].store(count, std::memory_order_relaxed);
+  return count;
+}
+
 // Runs the plan on the legacy default stream of `device`.
 template <typename In, typename Acc, typename Ops, typename Sink>
 void run(const ReducePlan& p, const In* in, void* workspace, const Ops& ops, const Sink& sink,
          int device) {
-  static_assert(sizeof(Acc) <= 16, "the two-pass workspace holds 16 bytes per accumulator");
+  static_assert(sizeof(Acc) <= kReduceWorkspaceBytes,
+                "the two-pass workspace holds kReduceWorkspaceBytes per accumulator");
   if (p.num_outputs == 0) return;
   DeviceGuard guard(device);
   const dim3 block = p.inner_mode ? dim3(p.lanes, p.slots) : dim3(p.slots, p.lanes);

@@ -5,7 +5,7 @@
 // The input's dims are split into kept and reduced dims, each ordered by
 // input stride, innermost first (stride-0 expanded dims outermost), and
 // neighbours of one kind that step through memory as one dim are merged, as
-// the CPU loops do (kernels/cpu/reduce.h, Note [Reduction layout]). Output
+// the CPU loops do (kernels/cpu/reduce_loops.h, Note [Reduction layout]). Output
 // o (in kept order) reduces `reduce_count` elements, element r in reduced order.
 //
 // A block is `slots` outputs times `lanes` threads per output:
@@ -32,6 +32,8 @@ namespace ember::cuda {
 constexpr int kMaxReduceDims = 8;      // of each kind, after merging
 constexpr int kReduceThreads = 256;    // threads per block
 constexpr int64_t kMaxReduceSplits = 65535;  // gridDim.y
+// Bytes of workspace per output and split of a two-pass reduction (the widest accumulator).
+constexpr int64_t kReduceWorkspaceBytes = 16;
 
 // Dims of one kind, innermost first; strides in elements.
 struct ReduceDims {

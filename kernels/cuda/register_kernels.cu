@@ -3,11 +3,13 @@
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cuda/cudnn_batch_norm.h"
 #include "ember/kernels/cuda/elementwise.h"
-#include "ember/kernels/cuda/optim.h"
 #include "ember/kernels/cuda/normalization.h"
+#include "ember/kernels/cuda/optim.h"
 #include "ember/kernels/cuda/pad.h"
 #include "ember/kernels/cuda/pooling.h"
+#include "ember/kernels/cuda/reduce.h"
 #include "ember/kernels/cuda/reduce_plan.h"
+#include "ember/kernels/cuda/scan.h"
 #include "ember/kernels/cuda/softmax.h"
 #include "ember/kernels/cuda/upsample.h"
 
@@ -25,6 +27,7 @@ void register_kernels(KernelRegistry& r) {
   r.optimizer.adam.set(kCUDA, &adam_update);
   r.optimizer.rmsprop.set(kCUDA, &rmsprop_update);
   r.optimizer.adagrad.set(kCUDA, &adagrad_update);
+
   r.pooling.max_pool2d.set(kCUDA, &max_pool2d);
   r.pooling.max_pool2d_backward.set(kCUDA, &max_pool2d_backward);
   r.pooling.avg_pool2d.set(kCUDA, &avg_pool2d);
@@ -54,6 +57,14 @@ void register_kernels(KernelRegistry& r) {
   r.softmax.columns.set(kCUDA, &softmax_columns_kernel);
   r.softmax.rows.set(kCUDA, &softmax_kernel);
   r.softmax.logsumexp.set(kCUDA, &logsumexp_kernel);
+
+  r.reduce.reduce.set(kCUDA, &reduce_kernel);
+  r.reduce.arg_reduce.set(kCUDA, &arg_reduce_kernel);
+  r.reduce.abs_pow_sum.set(kCUDA, &abs_pow_sum_kernel);
+
+  r.scan.scan.set(kCUDA, &scan_kernel);
+  r.scan.logcumsumexp.set(kCUDA, &logcumsumexp_kernel);
+  r.scan.cum_extreme.set(kCUDA, &cum_extreme_kernel);
 }
 
 }  // namespace ember::cuda

@@ -1,15 +1,21 @@
-// The scan kernels: one thread per line (outer, inner), walking its n elements
-// with kernels/common/scan_functors.h, as the CPU. Simple rather than fast:
-// lines run in parallel, elements of a line in sequence.
+// The scan kernels and their entry points (kernels/cuda/scan.h): one thread
+// per line (outer, inner), walking its n elements with
+// kernels/common/scan_functors.h, as the CPU. Simple rather than fast: lines
+// run in parallel, elements of a line in sequence.
 #include "ember/kernels/common/scan_functors.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
 #include "ember/kernels/cuda/grid_stride.cuh"
+#include "ember/kernels/cuda/host_helpers.h"
 #include "ember/kernels/cuda/normalization_plan.h"
-#include "ember/kernels/cuda/scan_launch.h"
+#include "ember/kernels/cuda/scan.h"
 
-namespace ember::cuda::detail {
+namespace ember::cuda {
 namespace {
+
+using detail::blocks_for;
+using detail::first_index;
+using detail::grid_step;
 
 template <typename T, bool kProd>
 __global__ void scan_lines(const T* in, T* out, int64_t outer, int64_t n, int64_t inner) {
@@ -41,14 +47,14 @@ __global__ void cum_extreme_lines(const T* in, T* values, int64_t* indices, int6
 
 }  // namespace
 
-void launch_scan(const char* name, bool is_prod, ScalarType t, const void* in, void* out,
-                 int64_t outer, int64_t n, int64_t inner, int device) {
+void scan_kernel(const char* name, bool is_prod, const Tensor& out, const Tensor& in,
+                 int64_t outer, int64_t n, int64_t inner) {
   const int64_t lines = outer * inner;
   if (lines == 0 || n == 0) return;
-  DeviceGuard guard(device);
-  dispatch_numeric(t, name, [&]<typename T>() {
-    const T* x = static_cast<const T*>(in);
-    T* y = static_cast<T*>(out);
+  DeviceGuard guard(detail::device_of(in));
+  dispatch_numeric(in.scalar_type(), name, [&]<typename T>() {
+    const T* x = static_cast<const T*>(in.data_ptr());
+    T* y = static_cast<T*>(out.data_ptr());
     if (is_prod)
       scan_lines<T, true><<<blocks_for(lines), kNnThreads, 0, 0>>>(x, y, outer, n, inner);
     else
@@ -57,32 +63,34 @@ void launch_scan(const char* name, bool is_prod, ScalarType t, const void* in, v
   });
 }
 
-void launch_logcumsumexp(ScalarType t, const void* in, void* out, int64_t outer, int64_t n,
-                         int64_t inner, int device) {
+void logcumsumexp_kernel(const Tensor& out, const Tensor& in, int64_t outer, int64_t n,
+                         int64_t inner) {
   const int64_t lines = outer * inner;
   if (lines == 0 || n == 0) return;
-  DeviceGuard guard(device);
-  dispatch_floating(t, "logcumsumexp", [&]<typename T>() {
+  DeviceGuard guard(detail::device_of(in));
+  dispatch_floating(in.scalar_type(), "logcumsumexp", [&]<typename T>() {
     logcumsumexp_lines<T><<<blocks_for(lines), kNnThreads, 0, 0>>>(
-        static_cast<const T*>(in), static_cast<T*>(out), outer, n, inner);
+        static_cast<const T*>(in.data_ptr()), static_cast<T*>(out.data_ptr()), outer, n, inner);
     EMBER_CUDA_CHECK_LAUNCH();
   });
 }
 
-void launch_cum_extreme(const char* name, bool is_max, ScalarType t, const void* in, void* values,
-                        int64_t* indices, int64_t outer, int64_t n, int64_t inner, int device) {
+void cum_extreme_kernel(const char* name, bool is_max, const Tensor& values,
+                        const Tensor& indices, const Tensor& in, int64_t outer, int64_t n,
+                        int64_t inner) {
   const int64_t lines = outer * inner;
   if (lines == 0 || n == 0) return;
-  DeviceGuard guard(device);
-  dispatch_all(t, name, [&]<typename T>() {
-    const T* x = static_cast<const T*>(in);
-    T* v = static_cast<T*>(values);
+  DeviceGuard guard(detail::device_of(in));
+  int64_t* const at = indices.data_ptr<int64_t>();
+  dispatch_all(in.scalar_type(), name, [&]<typename T>() {
+    const T* x = static_cast<const T*>(in.data_ptr());
+    T* v = static_cast<T*>(values.data_ptr());
     if (is_max)
-      cum_extreme_lines<T, true><<<blocks_for(lines), kNnThreads, 0, 0>>>(x, v, indices, outer, n, inner);
+      cum_extreme_lines<T, true><<<blocks_for(lines), kNnThreads, 0, 0>>>(x, v, at, outer, n, inner);
     else
-      cum_extreme_lines<T, false><<<blocks_for(lines), kNnThreads, 0, 0>>>(x, v, indices, outer, n, inner);
+      cum_extreme_lines<T, false><<<blocks_for(lines), kNnThreads, 0, 0>>>(x, v, at, outer, n, inner);
     EMBER_CUDA_CHECK_LAUNCH();
   });
 }
 
-}  // namespace ember::cuda::detail
+}  // namespace ember::cuda

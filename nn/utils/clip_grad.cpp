@@ -7,7 +7,7 @@
 #include "ember/core/error.h"
 #include "ember/core/ops/factory.h"
 #include "ember/kernels/cpu/optim_kernels.h"
-#include "ember/kernels/cuda/reduce.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember::nn::utils {
 
@@ -31,7 +31,7 @@ double clip_on_cpu(const std::vector<Tensor>& grads, double max_norm, double nor
   const bool is_inf = std::isinf(norm_type);
   double acc = 0;  // sum of |g|^p, or the largest |g|
   for (const Tensor& g : grads) {
-    const double part = cpu::abs_pow_sum(g.contiguous(), norm_type);
+    const double part = cpu::abs_pow_sum("clip_grad_norm_", g.contiguous(), norm_type);
     acc = is_inf ? (std::isnan(part) || part > acc ? part : acc) : acc + part;
   }
   const double total = is_inf ? acc : std::pow(acc, 1.0 / norm_type);
@@ -43,16 +43,18 @@ double clip_on_cpu(const std::vector<Tensor>& grads, double max_norm, double nor
 }
 
 // Gradients on one CUDA device: the norm and the factor stay on the device
-// (one fused reduction per gradient, |g|^p summed in float64 as the CPU's
-// abs_pow_sum), so nothing waits for the device, unless error_if_nonfinite: a
-// non-finite total must be read (one sync) before it may scale anything.
+// (one fused reduction per gradient, the reduce table's abs_pow_sum: |g|^p
+// summed in float64 as the CPU's), so nothing waits for the device, unless
+// error_if_nonfinite: a non-finite total must be read (one sync) before it
+// may scale anything.
 Tensor clip_on_device(const std::vector<Tensor>& grads, double max_norm, double norm_type,
                       bool error_if_nonfinite) {
   const bool is_inf = std::isinf(norm_type);
   Tensor acc;  // 0-dim float64 on the device: sum of |g|^p, or the largest |g|
   for (const Tensor& g : grads) {
     Tensor part = empty({}, TensorOptions(kDouble).device(g.device()));
-    cuda::abs_pow_sum_kernel("clip_grad_norm_", part, g, norm_type);  // 0 for an empty g
+    kernels().reduce.abs_pow_sum.on(g.device(), "clip_grad_norm_")("clip_grad_norm_", part, g,
+                                                                   norm_type);  // 0 for an empty g
     acc = !acc.defined() ? part : is_inf ? acc.maximum(part) : acc + part;
   }
   const Tensor total = is_inf ? acc : acc.pow(1.0 / norm_type);

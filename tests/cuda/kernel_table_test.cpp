@@ -1,11 +1,13 @@
 // The CUDA kernels held to the dtype sets the CPU kernels are held to in
-// tests/kernel_table_test.cpp: the elementwise ones to the rows of the op
-// tables (kernels/common/elementwise_ops.h), the nn families' to the dtypes
-// their tables' headers name.
+// tests/kernel_table_test.cpp: the elementwise and reduce ones to the rows of
+// their op tables (kernels/common/elementwise_ops.h, reduce_ops.h), the scan
+// and nn families' to the dtypes their tables' headers name.
 #include <catch2/catch.hpp>
 
 #include "../elementwise_dtype_check.h"
 #include "../nn_kernels_dtype_check.h"
+#include "../reduce_dtype_check.h"
+#include "../scan_dtype_check.h"
 
 TEST_CASE("elementwise tables: each CUDA kernel takes exactly the dtypes of its op's row",
           "[cuda][kernel_table]") {
@@ -35,4 +37,13 @@ TEST_CASE("normalization table: each fused CUDA kernel takes float32 and float64
 TEST_CASE("softmax table: each CUDA kernel takes float32 and float64 only",
           "[cuda][kernel_table][softmax]") {
   ember::nn_kernels_dtype_check::check_softmax(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("reduce table: each CUDA kernel takes exactly the dtypes of its op's row",
+          "[cuda][kernel_table]") {
+  ember::reduce_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("scan table: each CUDA kernel takes exactly its dtypes", "[cuda][kernel_table]") {
+  ember::scan_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
 }
