@@ -25,6 +25,7 @@ step() { printf '\n=== %s (%s)\n' "$1" "$(date +%T)"; }
 step "layer and doc-path checks"
 scripts/check-layers.sh
 scripts/check-doc-paths.sh
+scripts/derivatives-index.sh --check
 
 step "release build"
 scripts/build.sh

@@ -84,6 +84,7 @@ Tensor sum(const Tensor& input, IntArrayRef dim, bool keepdim, std::optional<Sca
       return launch_reduce<T, Acc, Out>(x, rs, functors::SumOps<T, Acc, Out>{});
     });
   }
+  // derivative: d/dx = g expanded over the reduced dims
   record_sum_like("SumBackward", x, out, mask, keepdim, 1.0);
   return out;
 }
@@ -131,6 +132,7 @@ Tensor prod_over(const Tensor& input, DimMask mask, bool keepdim, std::optional<
     });
   }
   if (autograd::needs_grad(x)) {
+    // derivative of prod: d/dx_i = g·(product of the other elements) (prod_backward: exact with zeros)
     auto node = autograd::make_node("ProdBackward", {x}, [mask, keepdim](Node& n, const tensor_list& g) {
       return tensor_list{prod_backward(g[0], n.saved(0), mask, keepdim)};
     });
@@ -170,6 +172,7 @@ Tensor mean(const Tensor& input, IntArrayRef dim, bool keepdim, std::optional<Sc
               return launch_reduce<T, double, T>(
                   x, rs, functors::MeanOps<T, double, T>{{}, double(rs.count)});
             });
+  // derivative: d/dx = g/count expanded over the reduced dims
   record_sum_like("MeanBackward", x, out, mask, keepdim, 1.0 / static_cast<double>(rs.count));
   return out;
 }
@@ -215,6 +218,7 @@ Tensor max_min_over(const char* op, const Tensor& x, DimMask mask, bool keepdim,
     for (int64_t d = 0; d < x.dim(); ++d)
       if (detail::is_reduced(mask, d)) dims.push_back(d);
     auto node = autograd::make_node(
+        // derivative of max, min, amax, amin: d/dx = g split evenly among the elements equal to their group's result
         is_max ? "MaxBackward" : "MinBackward", {x},
         [dims, mask, keepdim](Node& n, const tensor_list& g) {
           const Tensor xs = n.saved(0);
@@ -285,6 +289,7 @@ std::tuple<Tensor, Tensor> max_min_dim(const char* op, const Tensor& x, int64_t 
   if (autograd::needs_grad(x)) {
     const DimVector in_sizes(x.sizes());
     auto node = autograd::make_node(
+        // derivative of max(dim), min(dim): d/dx = g at the returned index, 0 elsewhere
         is_max ? "MaxBackward" : "MinBackward", {x},
         [in_sizes, d, keepdim](Node& n, const tensor_list& g) {
           return tensor_list{value_selecting_backward(g[0], n.saved(0), in_sizes, d, keepdim)};
@@ -373,6 +378,7 @@ Tensor var_std(const char* op, const Tensor& x, IntArrayRef dim, bool unbiased, 
             });
   if (autograd::needs_grad(x)) {
     auto node = autograd::make_node(
+        // derivative of var, std: var: d/dx = g·2(x - mean(x))/divisor; std: the same with g/(2·std) for g (0 where std = 0)
         take_sqrt ? "StdBackward" : "VarBackward", {x},
         [dims, mask, keepdim, divisor, take_sqrt](Node& n, const tensor_list& g) {
           const Tensor x = n.saved(0);
@@ -427,6 +433,7 @@ Tensor zero_norm(const Tensor& x, IntArrayRef dim, bool keepdim) {
   if (autograd::needs_grad(x)) {
     const DimVector in_sizes(x.sizes());
     const TensorOptions options = x.options();
+    // derivative of norm: p = 0: d/dx = 0 (counting nonzeros is flat)
     auto node = autograd::make_node("NormBackward", {x}, [in_sizes, options](Node&, const tensor_list&) {
       return tensor_list{zeros(in_sizes, options)};
     });
@@ -463,6 +470,7 @@ Tensor norm(const Tensor& x, std::optional<Scalar> p_arg, IntArrayRef dim, bool 
   }
   if (autograd::needs_grad(x)) {
     auto node =
+        // derivative: d/dx = g·sign(x)·|x|^(p-1)/‖x‖^(p-1) (g·x/‖x‖ for p = 2, g·sign(x) for p = 1; 0 where ‖x‖ = 0)
         autograd::make_node("NormBackward", {x}, [p, mask, keepdim](Node& n, const tensor_list& g) {
           return tensor_list{norm_backward(g[0], n.saved(0), n.saved(1), p, mask, keepdim)};
         });
