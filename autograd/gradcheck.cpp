@@ -1,9 +1,14 @@
 #include "ember/autograd/gradcheck.h"
 
+#include <atomic>
 #include <cmath>
+#include <mutex>
+#include <set>
+#include <unordered_set>
 
 #include "ember/autograd/engine.h"
 #include "ember/autograd/grad_mode.h"
+#include "ember/autograd/node.h"
 #include "ember/core/ops/views.h"  // cat: not a Tensor method
 
 namespace ember::autograd {
@@ -17,6 +22,26 @@ double* element(const Tensor& t, int64_t i) {
     i /= t.size(d);
   }
   return t.data_ptr<double>() + offset;
+}
+
+std::atomic<bool> record_checked{false};
+std::mutex checked_mutex;
+std::set<std::string> checked_names;  // guarded by checked_mutex
+
+// Remembers the name of every node behind out.
+void remember_nodes(const Tensor& out) {
+  std::vector<std::shared_ptr<Node>> stack;
+  std::unordered_set<const Node*> visited;
+  if (out.grad_fn()) stack.push_back(out.grad_fn());
+  std::lock_guard<std::mutex> lock(checked_mutex);
+  while (!stack.empty()) {
+    const std::shared_ptr<Node> node = std::move(stack.back());
+    stack.pop_back();
+    if (!visited.insert(node.get()).second) continue;
+    checked_names.emplace(node->name());
+    for (const Edge& e : node->next_edges())
+      if (e.fn) stack.push_back(e.fn);
+  }
 }
 
 Tensor flat_output(const GradcheckFn& fn, const tensor_list& inputs) {
@@ -90,6 +115,8 @@ GradcheckResult gradcheck(const GradcheckFn& fn, const tensor_list& inputs, doub
     }
   }
   result.ok = result.error <= 0;
+  // Only a check that ran to the end and passed counts as covering its nodes.
+  if (result.ok && record_checked.load(std::memory_order_relaxed)) remember_nodes(out);
   result.message = detail::str_cat(result.ok ? "gradcheck passed" : "gradcheck FAILED",
                                    ": worst at input ", result.input, " element ", result.input_element,
                                    ", output element ", result.output_element, ": analytic ",
@@ -122,6 +149,13 @@ GradcheckResult gradgradcheck(const GradcheckFn& fn, const tensor_list& inputs, 
     return cat(flat, 0);
   };
   return gradcheck(first_derivative, extended, eps, atol, rtol);
+}
+
+void set_record_checked_nodes(bool on) { record_checked.store(on, std::memory_order_relaxed); }
+
+std::vector<std::string> checked_node_names() {
+  std::lock_guard<std::mutex> lock(checked_mutex);
+  return {checked_names.begin(), checked_names.end()};
 }
 
 }  // namespace ember::autograd

@@ -6,6 +6,7 @@
 // |analytic - numeric| <= atol + rtol * |numeric|.
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "ember/core/tensor.h"
 
@@ -35,5 +36,12 @@ GradcheckResult gradcheck(const GradcheckFn& fn, const tensor_list& inputs, doub
 // for a random v.
 GradcheckResult gradgradcheck(const GradcheckFn& fn, const tensor_list& inputs, double eps = 1e-6,
                               double atol = 1e-5, double rtol = 1e-3);
+
+// Which nodes the checks reached, for the test that every node has a gradcheck
+// (docs/autograd.md §8). Off by default; when on, a gradcheck or gradgradcheck
+// that passes remembers the name of every node in the graph it checked.
+void set_record_checked_nodes(bool on);
+// The names remembered so far, sorted.
+std::vector<std::string> checked_node_names();
 
 }  // namespace ember::autograd

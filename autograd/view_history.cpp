@@ -81,6 +81,7 @@ void refresh_view_history(const Tensor& view) {
   const Tensor base_tensor(base);
   const DimVector base_sizes(base->sizes());
   const int64_t base_numel = base->numel();
+  // derivative of views of a base changed in place: d/dbase = zeros of the base with g added at the view's positions
   auto node = make_node("ViewOfBaseBackward", {base_tensor},
                         [positions, base_sizes, base_numel](Node&, const tensor_list& g) {
                           const Tensor flat = g[0].new_zeros({base_numel});

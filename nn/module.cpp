@@ -247,6 +247,7 @@ namespace {
 Tensor identity_with_node(const Tensor& t) {
   Tensor out = t.detach();
   auto node = autograd::make_node(
+      // derivative of register_full_backward_hook: d/dt = g (an identity, so a hook sees the gradient at the boundary)
       "BackwardHookFunctionBackward", {t},
       [](autograd::Node&, const tensor_list& grads) -> tensor_list { return {grads[0]}; });
   autograd::set_history(out, node);

@@ -32,6 +32,7 @@ export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
 step "layer and doc-path checks"
 scripts/check-layers.sh
 scripts/check-doc-paths.sh
+scripts/derivatives-index.sh --check
 
 step "release build"
 scripts/build.sh

@@ -59,6 +59,20 @@ TEST_CASE("copy_ into a non-leaf sends the gradient to the source only", "[copy]
   REQUIRE_FALSE(a.grad().defined());
 }
 
+// fill_ on a non-leaf replaces its values, so nothing of x flows through y:
+// d(y * x + y)/dx = 0.5 (y is 0.5 everywhere).
+TEST_CASE("fill_ on a non-leaf passes gradcheck: the old history is cut", "[copy]") {
+  auto fn = [](const tensor_list& in) {
+    Tensor y = in[0] * 2.0;
+    y.fill_(0.5);
+    return y * in[0] + y;
+  };
+  const Tensor x = tensor({{0.3, -1.2, 2.0}, {0.7, 1.5, -0.4}}, kDouble);
+  REQUIRE_GRADCHECK(gradcheck(fn, {x.clone().requires_grad_()}));
+  REQUIRE_GRADCHECK(gradcheck(fn, {x.t().contiguous().t().requires_grad_()}));  // column-major
+  REQUIRE_GRADCHECK(autograd::gradgradcheck(fn, {x.clone().requires_grad_()}));
+}
+
 TEST_CASE("gradcheck: clone, contiguous and to(dtype)", "[copy]") {
   Tensor x = randn({3, 4}, kDouble).requires_grad_();
   REQUIRE_GRADCHECK(gradcheck([](const tensor_list& in) { return in[0].clone(); }, {x}));

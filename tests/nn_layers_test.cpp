@@ -458,14 +458,24 @@ TEST_CASE("Embedding looks up rows and keeps padding_idx out of the gradient", "
   require_values(padded->weight.grad(), {0, 0, 2, 2, 0, 0, 1, 1});
 }
 
-// (With padding_idx the weight's gradient is zeroed on purpose where the
-// lookup does depend on it, so gradcheck does not apply; the test above
-// checks that gradient's values.)
 TEST_CASE("Embedding passes gradcheck", "[nn]") {
   manual_seed(11);
   nn::Embedding emb(3, 2);
   emb->to(kDouble);
   REQUIRE_GRADCHECK(module_gradcheck(emb, tensor({{2, 0}, {2, 1}})));
+}
+
+// With padding_idx the weight's gradient is zeroed on purpose at the padding
+// row, where the lookup does depend on it: there gradcheck does not apply (the
+// test above checks those values). Elsewhere the padding node passes g through.
+TEST_CASE("Embedding with padding_idx passes gradcheck on rows other than the padding row",
+          "[nn]") {
+  manual_seed(11);
+  nn::Embedding emb(nn::EmbeddingOptions(4, 2).padding_idx(1));
+  emb->to(kDouble);
+  const Tensor idx = tensor({{2, 0}, {3, 2}});
+  REQUIRE(emb(idx).grad_fn()->name() == "EmbeddingPaddingBackward");
+  REQUIRE_GRADCHECK(module_gradcheck(emb, idx));
 }
 
 TEST_CASE("Embedding rejects a padding_idx out of range", "[nn]") {

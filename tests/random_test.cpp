@@ -68,6 +68,28 @@ TEST_CASE("uniform_ and normal_ fill in place, also through a non-contiguous vie
   REQUIRE_THROWS_WITH(zeros({2}, kInt64).normal_(), Catch::Contains("dtype int64 is not supported"));
 }
 
+// The drawn values depend on no input: through the filled tensor the gradient
+// is 0, and y * x differentiates as a constant times x (the seed makes every
+// call of the function draw the same values).
+TEST_CASE("uniform_ and normal_ on a non-leaf pass gradcheck: the old history is cut",
+          "[random]") {
+  const Tensor x = randn({2, 3}, kDouble).requires_grad_();
+  for (const bool normal : {false, true}) {
+    INFO((normal ? "normal_" : "uniform_"));
+    auto fn = [normal](const tensor_list& in) {
+      manual_seed(5);
+      Tensor y = in[0] * 2.0;
+      if (normal)
+        y.normal_(1.0, 0.5);
+      else
+        y.uniform_(-1.0, 2.0);
+      return y * in[0] + y;
+    };
+    REQUIRE_GRADCHECK(autograd::gradcheck(fn, {x}));
+    REQUIRE_GRADCHECK(autograd::gradcheck(fn, {x.detach().t().requires_grad_()}));
+  }
+}
+
 TEST_CASE("randint stays in [low, high) and hits every value", "[random]") {
   manual_seed(3);
   const auto r = values(randint(2, 7, {5000}));

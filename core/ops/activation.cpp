@@ -62,6 +62,7 @@ Tensor mish(const Tensor& x) {
 Tensor elu(const Tensor& x, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) {
   check_floating("elu", x);
   const double a = alpha.toDouble(), s = scale.toDouble(), is = input_scale.toDouble();
+  // derivative: d/dx = g·scale for x > 0, g·alpha·scale·input_scale·exp(input_scale·x) for x <= 0
   return with_derivative(
       "EluBackward", x,
       [=](const Tensor& x) { return where(x <= 0, expm1(clamp_max(x, 0) * is) * (a * s), x * s); },
@@ -86,6 +87,7 @@ Tensor celu(const Tensor& x, const Scalar& alpha) {
 Tensor softplus(const Tensor& x, const Scalar& beta, const Scalar& threshold) {
   check_floating("softplus", x);
   const double b = beta.toDouble(), t = threshold.toDouble();
+  // derivative: d/dx = g·sigmoid(beta·x) (g where beta·x > threshold)
   return with_derivative(
       "SoftplusBackward", x,
       [=](const Tensor& x) { return where(x * b > t, x, log1p(exp(x * b)) / b); },
@@ -98,6 +100,7 @@ Tensor hardtanh(const Tensor& x, const Scalar& min_val, const Scalar& max_val) {
   const bool integral = !is_floating_point(x.scalar_type());
   const Scalar lo = integral ? Scalar(min_val.to<int64_t>()) : min_val;
   const Scalar hi = integral ? Scalar(max_val.to<int64_t>()) : max_val;
+  // derivative: d/dx = g strictly inside (min_val, max_val), 0 outside and at the bounds
   return with_derivative(
       "HardtanhBackward", x, [=](const Tensor& x) { return clamp(x, lo, hi); },
       [=](const Tensor& g, const Tensor& x) {
@@ -110,15 +113,16 @@ Tensor relu6(const Tensor& x) { return hardtanh(x, 0, 6); }
 // The gradient is 1/6 strictly inside (-3, 3), 0 elsewhere and at NaN, as PyTorch.
 Tensor hardsigmoid(const Tensor& x) {
   check_floating("hardsigmoid", x);
+  // derivative: d/dx = g/6 strictly inside (-3, 3), 0 elsewhere
   return with_derivative(
       "HardsigmoidBackward", x, [](const Tensor& x) { return clamp(x + 3.0, 0, 6) / 6.0; },
       [](const Tensor& g, const Tensor& x) { return where(x > -3, where(x < 3, g / 6.0, 0.0), 0.0); });
 }
 
-// d/dx = 0 below -3, x/3 + 1/2 on [-3, 3] (both ends included), 1 above and
-// at NaN, as PyTorch.
+// As PyTorch: both ends of [-3, 3] take the middle slope, and NaN takes 1.
 Tensor hardswish(const Tensor& x) {
   check_floating("hardswish", x);
+  // derivative: d/dx = 0 below -3, g·(x/3 + 1/2) on [-3, 3], g above
   return with_derivative(
       "HardswishBackward", x, [](const Tensor& x) { return x * clamp(x + 3.0, 0, 6) / 6.0; },
       [](const Tensor& g, const Tensor& x) {
@@ -126,12 +130,13 @@ Tensor hardswish(const Tensor& x) {
       });
 }
 
-// One kernel (shared with the losses); d/dx = sigmoid(-x).
+// One kernel (shared with the losses).
 Tensor log_sigmoid(const Tensor& x) {
   check_floating("log_sigmoid", x);
   Tensor out = empty(x.sizes(), x.options());
   kernels().elementwise.loss.on(x.device(), "log_sigmoid")("log_sigmoid", LossOp::kLogSigmoid,
                                                            out, {&x});
+  // derivative: d/dx = g·sigmoid(-x)
   return record("LogSigmoidBackward", x, out, Save::kInput,
                 [](const Tensor& g, const Tensor& x) { return g * sigmoid(-x); });
 }
@@ -141,6 +146,7 @@ Tensor softshrink(const Tensor& x, const Scalar& lambd) {
   check_floating("softshrink", x);
   const double l = lambd.toDouble();
   EMBER_CHECK(l >= 0, "softshrink: lambda must be greater or equal to 0, but found to be ", l);
+  // derivative: d/dx = g where |x| > lambd, 0 elsewhere
   return with_derivative(
       "SoftshrinkBackward", x,
       [l](const Tensor& x) { return where(x > l, x - l, where(x < -l, x + l, 0.0)); },
@@ -150,6 +156,7 @@ Tensor softshrink(const Tensor& x, const Scalar& lambd) {
 Tensor hardshrink(const Tensor& x, const Scalar& lambd) {
   check_floating("hardshrink", x);
   const double l = lambd.toDouble();
+  // derivative: d/dx = g where |x| > lambd, 0 elsewhere
   return with_derivative(
       "HardshrinkBackward", x, [l](const Tensor& x) { return where(abs(x) <= l, 0.0, x); },
       [l](const Tensor& g, const Tensor& x) { return shrink_grad(g, x, l); });

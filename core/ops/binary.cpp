@@ -67,6 +67,7 @@ std::shared_ptr<Node> add_node(const char* name, const Tensor& a, const Tensor& 
   });
 }
 
+// derivative of mul, mul_: d/da = g·b, d/db = g·a
 std::shared_ptr<Node> mul_node(const Tensor& a, const Tensor& b, const Tensor& a_value) {
   auto node = autograd::make_node("MulBackward", {a, b}, [](Node& n, const tensor_list& g) {
     return tensor_list{n.needs_input_grad(0) ? g[0] * n.saved(1) : Tensor(),
@@ -77,6 +78,7 @@ std::shared_ptr<Node> mul_node(const Tensor& a, const Tensor& b, const Tensor& a
   return node;
 }
 
+// derivative of div, div_: d/da = g/b, d/db = -g·a/b²
 std::shared_ptr<Node> div_node(const Tensor& a, const Tensor& b, const Tensor& a_value) {
   auto node = autograd::make_node("DivBackward", {a, b}, [](Node& n, const tensor_list& g) {
     const Tensor b = n.saved(1);
@@ -95,6 +97,7 @@ std::shared_ptr<Node> div_node(const Tensor& a, const Tensor& b, const Tensor& a
 Tensor add(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   check_alpha("add", result_type(a, b), alpha);
   Tensor out = binary<functors::Add>("add", a, b, result_type(a, b), alpha.toDouble());
+  // derivative: d/da = g, d/db = g·alpha
   if (autograd::needs_grad(a, b)) autograd::set_history(out, add_node("AddBackward", a, b, alpha.toDouble()));
   return out;
 }
@@ -118,6 +121,7 @@ Tensor sub(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   check_sub_operands("sub", a, b);
   check_alpha("sub", result_type(a, b), alpha);
   Tensor out = binary<functors::Sub>("sub", a, b, result_type(a, b), alpha.toDouble());
+  // derivative: d/da = g, d/db = -g·alpha
   if (autograd::needs_grad(a, b)) autograd::set_history(out, add_node("SubBackward", a, b, -alpha.toDouble()));
   return out;
 }
@@ -152,6 +156,7 @@ Tensor pow(const Tensor& base, const Tensor& exponent) {
   EMBER_CHECK(result_type(base, exponent) != kBool, "pow: not implemented for bool tensors");
   Tensor out = binary<functors::Pow>("pow", base, exponent, result_type(base, exponent));
   if (autograd::needs_grad(base, exponent)) {
+    // derivative: d/da = g·b·a^(b-1) (0 where b = 0), d/db = g·y·log(a) (0 at a = 0, b >= 0)
     auto node = autograd::make_node("PowBackward", {base, exponent}, [](Node& n, const tensor_list& g) {
       const Tensor a = n.saved(0), b = n.saved(1);
       Tensor ga, gb;
@@ -181,6 +186,7 @@ Tensor pow(const Tensor& base, const Scalar& exponent) {
   Tensor out = binary<functors::Pow>("pow", base, e, t);
   if (autograd::needs_grad(base)) {
     const double p = exponent.toDouble();
+    // derivative: d/da = g·p·a^(p-1) for a Scalar exponent p
     auto node = autograd::make_node("PowBackward", {base}, [p](Node& n, const tensor_list& g) {
       if (p == 0) return tensor_list{zeros_like(g[0])};
       const Tensor a = n.saved(0);
@@ -219,10 +225,12 @@ Tensor select_grad_max_min(const char* name, const Tensor& a, const Tensor& b, T
 }  // namespace
 
 Tensor maximum(const Tensor& a, const Tensor& b) {
+  // derivative: d/da = g where a > b, d/db = g where b > a, g/2 each on a tie (both g on NaN)
   return select_grad_max_min("MaximumBackward", a, b,
                              binary<functors::Maximum>("maximum", a, b, result_type(a, b)), true);
 }
 Tensor minimum(const Tensor& a, const Tensor& b) {
+  // derivative: d/da = g where a < b, d/db = g where b < a, g/2 each on a tie (both g on NaN)
   return select_grad_max_min("MinimumBackward", a, b,
                              binary<functors::Minimum>("minimum", a, b, result_type(a, b)), false);
 }
@@ -240,6 +248,7 @@ Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
   const Tensor ac = cast_for_kernel(a, t), bc = cast_for_kernel(b, t);
   kernels().elementwise.where.on(device, "where")(out, condition, ac, bc);
   if (autograd::needs_grad(a, b)) {
+    // derivative: d/da = g where condition, d/db = g where not condition
     auto node = autograd::make_node("WhereBackward", {a, b}, [](Node& n, const tensor_list& g) {
       const Tensor c = n.saved(0);
       const Tensor zero = zeros({}, g[0].options().device(kCPU));  // a CPU scalar

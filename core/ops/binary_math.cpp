@@ -41,7 +41,7 @@ std::shared_ptr<Node> divmod_node(const char* node_name, const Tensor& a, const 
 Tensor floor_of(const Tensor& x) { return floor(x); }
 Tensor trunc_of(const Tensor& x) { return trunc(x); }
 
-// d atan2(a, b) = (b da - a db) / (a^2 + b^2).
+// derivative of atan2, atan2_: d/da = g·b/(a² + b²), d/db = -g·a/(a² + b²)
 std::shared_ptr<Node> atan2_node(const Tensor& a, const Tensor& b, const Tensor& a_value) {
   auto node = autograd::make_node("Atan2Backward", {a, b}, [](Node& n, const tensor_list& g) {
     const Tensor a = n.saved(0), b = n.saved(1);
@@ -85,12 +85,14 @@ const Tensor& divmod_(const char* name, const char* node_name, const Tensor& sel
 }  // namespace
 
 Tensor remainder(const Tensor& a, const Tensor& b) {
+  // derivative: d/da = g, d/db = -g·floor(a/b)
   return divmod<functors::Remainder>("remainder", "RemainderBackward", a, b, floor_of);
 }
 Tensor remainder(const Tensor& a, const Scalar& b) { return remainder(a, detail::scalar_operand(b, a)); }
 Tensor remainder(const Scalar& a, const Tensor& b) { return remainder(detail::scalar_operand(a, b), b); }
 
 Tensor fmod(const Tensor& a, const Tensor& b) {
+  // derivative: d/da = g, d/db = -g·trunc(a/b)
   return divmod<functors::Fmod>("fmod", "FmodBackward", a, b, trunc_of);
 }
 Tensor fmod(const Tensor& a, const Scalar& b) { return fmod(a, detail::scalar_operand(b, a)); }

@@ -98,6 +98,7 @@ Tensor conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const 
     }
   }
   if (records) {
+    // derivative of conv2d, conv1d: d/dx = conv_transpose(g, w), d/dw = correlation of x with g, d/dbias = g summed over N, H, W
     auto node = autograd::make_node("ConvolutionBackward", {x, w, bias},
         [p](Node& n, const tensor_list& g) {
           Tensor gx, gw, gb;
@@ -137,6 +138,7 @@ Tensor conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& bias,
     }
   }
   if (autograd::needs_grad_list({gy, w, bias})) {
+    // derivative of conv_transpose2d, conv2d: d/dgy = conv(g, w), d/dw = correlation of g with gy, d/dbias = g summed over N, H, W
     auto node = autograd::make_node("ConvolutionBackwardData", {gy, w, bias},
         [p](Node& n, const tensor_list& g) {
           Tensor ggy, gw, gb;
@@ -175,6 +177,7 @@ Tensor conv_backward_weight(const Tensor& x, const Tensor& gy, const ConvParams&
     }
   }
   if (autograd::needs_grad(x, gy)) {
+    // derivative of conv2d: recorded by its backward, d/dx = conv_transpose(gy, g), d/dgy = conv(x, g)
     auto node = autograd::make_node("ConvolutionBackwardWeight", {x, gy},
         [p](Node& n, const tensor_list& g) {
           Tensor gx, ggy;

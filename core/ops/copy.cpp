@@ -29,6 +29,7 @@ Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   impl()->bump_version();
   if (autograd::needs_grad(*this, src)) {
     // The old values are overwritten, so only src receives a gradient, on its device.
+    // derivative: d/dsrc = g (moved to src's device); self's old values get none
     auto node = autograd::make_node("CopyBackward", {src},
         [home = src.device()](autograd::Node&, const tensor_list& g) {
           return tensor_list{g[0].to(home)};
@@ -42,6 +43,7 @@ Tensor Tensor::clone() const {
   Tensor out = empty(sizes(), options());
   detail::copy_any_device(out, *this);
   if (autograd::needs_grad(*this)) {
+    // derivative: d/dx = g
     auto node = autograd::make_node("CloneBackward", {*this}, [](autograd::Node&, const tensor_list& g) {
       return tensor_list{g[0]};
     });
@@ -75,6 +77,7 @@ Tensor Tensor::to(Device target, ScalarType dtype, bool non_blocking, bool copy)
   // An integer or bool copy leaves the graph, as PyTorch (no gradient has that dtype).
   if (autograd::needs_grad(*this) && ember::is_floating_point(dtype)) {
     // The gradient goes back to this tensor's device; the engine casts it to its dtype.
+    // derivative: d/dx = g, back on x's device and in x's dtype
     auto node = autograd::make_node("ToCopyBackward", {*this},
         [home = device()](autograd::Node&, const tensor_list& g) {
           return tensor_list{g[0].to(home)};
@@ -91,6 +94,7 @@ Tensor Tensor::pin_memory() const {
   Tensor out = empty(sizes(), TensorOptions(scalar_type()).pinned_memory(true));
   detail::copy_cpu(out, *this);
   if (autograd::needs_grad(*this)) {
+    // derivative: d/dx = g
     auto node = autograd::make_node("PinMemoryBackward", {*this},
         [](autograd::Node&, const tensor_list& g) { return tensor_list{g[0]}; });
     autograd::set_history(out, node);
@@ -124,6 +128,7 @@ Tensor& Tensor::fill_(const Scalar& value) const {
               " cannot be converted to type ", scalar_type(), " without overflow");
   detail::fill_kernel(*this, value);
   impl()->bump_version();
+  // derivative: none: the filled values do not depend on any input (the old history is cut)
   if (autograd::needs_grad(*this)) {  // the old values no longer matter
     autograd::rebase_history(*this, autograd::make_node("FillBackward", tensor_list{},
         [](autograd::Node&, const tensor_list&) { return tensor_list{}; }));

@@ -52,8 +52,10 @@ Tensor Tensor::diagonal(int64_t offset, int64_t dim1, int64_t dim2) const {
   sz.push_back(len);
   st.push_back(stride(d1) + stride(d2));
   const DimVector in_sizes(sizes());
+  // derivative: d/dx = g written on the diagonal of zeros of x's shape
   return detail::record_view("DiagonalBackward", *this, detail::make_view(*this, sz, st, start),
                              [in_sizes, offset, d1, d2](const Tensor& g) {
+                               // derivative: d/dg = diagonal(gg)
                                return place_on_diagonal("DiagonalBackwardBackward", g, in_sizes,
                                                         offset, d1, d2);
                              });
@@ -74,6 +76,7 @@ Tensor Tensor::diag_embed(int64_t offset, int64_t dim1, int64_t dim2) const {
   DimVector out_sizes(sizes().slice(0, dim() - 1));
   out_sizes.insert(static_cast<size_t>(std::min(d1, d2)), n);
   out_sizes.insert(static_cast<size_t>(std::max(d1, d2)), n);
+  // derivative: d/dx = diagonal(g, offset, dim1, dim2)
   return place_on_diagonal("DiagEmbedBackward", *this, out_sizes, offset, d1, d2);
 }
 Tensor diag_embed(const Tensor& x, int64_t offset, int64_t dim1, int64_t dim2) {

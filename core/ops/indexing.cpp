@@ -82,6 +82,7 @@ using detail::check_index_dtype;
 using detail::check_index_shape;
 using detail::check_index_values;
 
+// derivative of scatter_add, scatter_add_: d/dself = g, d/dsrc = gather(g, dim, index)
 std::shared_ptr<Node> scatter_add_node(const Tensor& self, int64_t dim, const Tensor& index,
                                        const Tensor& src) {
   const DimVector src_sizes(src.sizes());
@@ -134,7 +135,7 @@ Tensor index_select_impl(const char* op, const Tensor& x, int64_t dim, const Ten
   else
     cpu::index_select(at_least_1d(out), xs, dim, idx);
   if (autograd::needs_grad(x)) {
-    // dx = zeros of x's shape with g's slices added at their indices (repeats sum).
+    // derivative of index_select, embedding: d/dx = zeros of x's shape with g's slices added at their indices (repeats sum)
     const DimVector x_sizes(x.sizes()), xs_sizes(xs.sizes());
     auto node = autograd::make_node("IndexSelectBackward", {x},
         [dim, x_sizes, xs_sizes](Node& n, const tensor_list& g) {
@@ -195,6 +196,7 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
     cpu::gather(at_least_1d(out), at_least_1d(x), dim, at_least_1d(index));
   if (autograd::needs_grad(x)) {
     const DimVector x_sizes(x.sizes());
+    // derivative: d/dx = scatter_add(zeros of x's shape, dim, index, g)
     auto node = autograd::make_node("GatherBackward", {x},
         [dim, x_sizes](Node& n, const tensor_list& g) {
           return tensor_list{scatter_add(zeros(x_sizes, g[0].options()), dim, n.saved(0), g[0])};
@@ -225,6 +227,7 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, const Scalar& value) {
   const Tensor fill = full({}, value, TensorOptions(x.scalar_type()));
   kernels().elementwise.where.on(x.device(), "masked_fill")(out, mask, fill, x);
   if (autograd::needs_grad(x)) {
+    // derivative: d/dx = g, 0 where mask
     auto node = autograd::make_node("MaskedFillBackward", {x}, [](Node& n, const tensor_list& g) {
       return tensor_list{masked_fill(g[0], n.saved(0), 0)};  // the engine sums to x's shape
     });

@@ -33,6 +33,7 @@ Tensor cholesky_lower(const char* op, const Tensor& A, bool check = true,
     if (info_out) *info_out = info.view(detail::batch_dims(A)).to(A.device());
   }
   if (autograd::needs_grad(A)) {
+    // derivative of linalg_cholesky, linalg_cholesky_ex, cholesky: d/dA = sym(L⁻ᵀ·Phi(Lᵀ·g)·L⁻¹), Phi = lower triangle, diagonal halved
     // A = L L^T gives L^-1 dA L^-T = X + X^T with X = L^-1 dL lower
     // triangular, so dL = L Phi(L^-1 dA L^-T), Phi = the lower triangle with
     // the diagonal halved, and gA = L^-T Phi(L^T g) L^-1, made symmetric as

@@ -71,6 +71,7 @@ std::tuple<Tensor, Tensor> lu_factor_named(const char* op, const Tensor& A, bool
   if (autograd::needs_grad(A)) {
     EMBER_CHECK(m == n, op, ": the derivative is implemented for square matrices only, got shape ",
                 A.sizes());
+    // derivative of linalg_lu_factor, linalg_lu_factor_ex, linalg_lu: d/dA = P·L⁻ᵀ·(tril(Lᵀ·gL, -1) + triu(gU·Uᵀ))·U⁻ᵀ
     // A = P L U gives L^-1 P^T dA U^-1 = L^-1 dL + dU U^-1, strictly lower
     // plus upper, so gA = P L^-T (tril(L^T gL, -1) + triu(gU U^T)) U^-T with
     // gL, gU the parts of g below and on/above the diagonal.

@@ -49,7 +49,7 @@ Tensor inv_named(const char* op, const Tensor& A, bool check = true, Tensor* inf
     if (info) *info = f.info.view(batch).to(A.device());
   }
   if (autograd::needs_grad(A)) {
-    // d(A^-1) = -A^-1 dA A^-1, so gA = -X^T g X^T.
+    // derivative of linalg_inv, linalg_inv_ex, inverse: d/dA = -Xᵀ·g·Xᵀ, X = A⁻¹ (from d(A⁻¹) = -A⁻¹·dA·A⁻¹)
     auto node = autograd::make_node("LinalgInvBackward", {A}, [](autograd::Node& n, const tensor_list& g) {
       const Tensor xt = mT(n.saved(0));
       return tensor_list{-matmul(matmul(xt, g[0]), xt)};
@@ -73,7 +73,7 @@ Tensor solve_left(const char* op, const Tensor& A, const Tensor& B) {
     out = x.view(with_matrix(batch, n, k));
   }
   if (autograd::needs_grad(A, B)) {
-    // dX = A^-1 (dB - dA X): gB = A^-T g, gA = -gB X^T.
+    // derivative of linalg_solve: d/dB = A⁻ᵀ·g, d/dA = -(d/dB)·Xᵀ (from dX = A⁻¹(dB - dA·X))
     auto node = autograd::make_node("LinalgSolveBackward", {A, B}, [op](autograd::Node& n, const tensor_list& g) {
       const Tensor gb = solve_left(op, mT(n.saved(0)), g[0]);
       return tensor_list{n.needs_input_grad(0) ? -matmul(gb, mT(n.saved(1))) : Tensor(), gb};
@@ -153,7 +153,7 @@ Tensor linalg_det(const Tensor& A) {
     out = (parity * diag.prod(-1)).view(batch_dims(A));
   }
   if (autograd::needs_grad(A)) {
-    // d det = det tr(A^-1 dA): gA = g det A^-T.
+    // derivative: d/dA = g·det(A)·A⁻ᵀ (from d det = det·tr(A⁻¹dA))
     auto node = autograd::make_node("LinalgDetBackward", {A}, [](autograd::Node& n, const tensor_list& g) {
       return tensor_list{unsqueeze2(g[0] * n.saved(1)) * inverse_transpose("linalg.det (backward)", n.saved(0))};
     });
@@ -176,7 +176,7 @@ std::tuple<Tensor, Tensor> linalg_slogdet(const Tensor& A) {
     logabs = diag.abs().log().sum({-1}).view(batch_dims(A));
   }
   if (autograd::needs_grad(A)) {
-    // d log|det A| = tr(A^-1 dA): gA = g A^-T. sign has no gradient.
+    // derivative: d/dA = g·A⁻ᵀ for logabsdet (from d log|det A| = tr(A⁻¹dA)); sign has no gradient
     auto node = autograd::make_node("LinalgSlogdetBackward", {A}, [](autograd::Node& n, const tensor_list& g) {
       return tensor_list{unsqueeze2(g[0]) * inverse_transpose("linalg.slogdet (backward)", n.saved(0))};
     });

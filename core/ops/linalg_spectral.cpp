@@ -81,6 +81,7 @@ std::tuple<Tensor, Tensor> eigh_forward(const char* op, const Tensor& A, std::st
                          vectors ? vecs.view({batch, n, n}) : Tensor()),
                A);
   if (vectors && autograd::needs_grad(A)) {
+    // derivative of linalg_eigh, linalg_eigvalsh: d/dA = V·(diag(gL) + F∘skew(Vᵀ·gV))·Vᵀ, F_ij = 1/(L_j - L_i) (eigh_backward)
     auto node = autograd::make_node("LinalgEighBackward", {A}, [](Node& nd, const tensor_list& g) {
       return tensor_list{eigh_backward(g[0], g[1], nd.saved(0), nd.saved(1))};
     });
@@ -142,6 +143,7 @@ std::tuple<Tensor, Tensor, Tensor> svd_forward(const char* op, const Tensor& A, 
                         S.view({batch, k}), vectors ? Vh.view({batch, vh_rows, n}) : Tensor()),
                A);
   if (vectors && autograd::needs_grad(A)) {
+    // derivative of linalg_svd, linalg_svdvals, svd: Townsend's formula, see svd_backward (d/dA = U·diag(gS)·Vh for the singular values alone)
     auto node = autograd::make_node("LinalgSvdBackward", {A}, [](Node& nd, const tensor_list& g) {
       return tensor_list{svd_backward(g[0], g[1], g[2], nd.saved(0), nd.saved(1), nd.saved(2))};
     });
@@ -164,6 +166,7 @@ Tensor upper_triangular_inverse(const Tensor& R) {
   Tensor out = empty(R.sizes(), R.options());
   cpu::upper_triangular_inverse(as_batch(R, batch), out.view({batch, n, n}));
   if (autograd::needs_grad(R)) {
+    // derivative of linalg_qr: R⁻¹ inside its backward: d/dR = -triu(R⁻ᵀ·g·R⁻ᵀ)
     auto node = autograd::make_node("UpperTriangularInverseBackward", {R},
                                     [](Node& nd, const tensor_list& g) {
                                       const Tensor inv_t = mT(nd.saved(0));
@@ -235,6 +238,7 @@ std::tuple<Tensor, Tensor> linalg_qr(const Tensor& A, std::string_view mode) {
                cpu::qr(as_batch(A, batch), complete, Q.defined() ? Q.view({batch, m, q_cols}) : Q,
                        R.view({batch, r_rows, n})),
                A);
+  // derivative: d/dA = (gQ + Q·copyltu(M))·R⁻ᵀ, M = R·gRᵀ - gQᵀ·Q (qr_backward; m >= n, reduced Q)
   if (!Q.defined()) Q = empty({0}, A.options());
   if (autograd::needs_grad(A)) {
     const std::string mode_copy(mode);

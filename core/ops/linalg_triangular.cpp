@@ -29,6 +29,7 @@ Tensor solve_triangular_left(const Tensor& A, const Tensor& B, bool upper, bool 
     out = x.view(with_matrix(batch, n, k));
   }
   if (autograd::needs_grad(A, B)) {
+    // derivative of linalg_solve_triangular: d/dB = T⁻ᵀ·g, d/dT = -(d/dB)·Xᵀ on T's triangle
     // dX = T^-1 (dB - dT X): gB = T^-T g, gA = -gB X^T on T's triangle (the
     // only entries the forward reads).
     auto node = autograd::make_node(

@@ -138,6 +138,7 @@ Tensor mm(const Tensor& a, const Tensor& b) {
   check_inner("mm", a, b, a.size(1), b.size(0));
   Tensor out = empty({a.size(0), b.size(1)}, a.options());
   gemm_into("mm", out, a, b, 1, 0);
+  // derivative: d/da = g·bᵀ, d/db = aᵀ·g
   if (autograd::needs_grad(a, b)) record_product("MmBackward", out, a, b);
   return out;
 }
@@ -152,6 +153,7 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
   check_inner("bmm", a, b, a.size(2), b.size(1));
   Tensor out = empty({a.size(0), a.size(1), b.size(2)}, a.options());
   gemm_into("bmm", out, a, b, 1, 0);
+  // derivative: d/da = g·bᵀ, d/db = aᵀ·g, per batch
   if (autograd::needs_grad(a, b)) record_product("BmmBackward", out, a, b);
   return out;
 }
@@ -176,6 +178,7 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
   gemm_into("addmm", out, mat1, mat2, alpha, use_self ? beta : Scalar(0));
   if (autograd::needs_grad(self, mat1, mat2)) {
     const double a = alpha.toDouble(), b = beta.toDouble();
+    // derivative: d/dself = beta·g, d/dmat1 = alpha·g·mat2ᵀ, d/dmat2 = alpha·mat1ᵀ·g
     auto node = autograd::make_node("AddmmBackward", {self, mat1, mat2},
         [a, b](Node& n, const tensor_list& g) {
           auto scaled = [](Tensor t, double s) { return s == 1 ? t : t * s; };
@@ -209,6 +212,7 @@ Tensor dot(const Tensor& a, const Tensor& b) {
     });
   }
   if (autograd::needs_grad(a, b)) {
+    // derivative: d/da = g·b, d/db = g·a
     auto node = autograd::make_node("DotBackward", {a, b}, [](Node& n, const tensor_list& g) {
       return tensor_list{n.needs_input_grad(0) ? g[0] * n.saved(1) : Tensor(),
                          n.needs_input_grad(1) ? g[0] * n.saved(0) : Tensor()};

@@ -234,6 +234,7 @@ Tensor batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
   }
   if (autograd::needs_grad(x, weight, bias)) {
     auto node = autograd::make_node(
+        // derivative of batch_norm: d/dx = w·invstd·(g - mean(g) - x̂·mean(g·x̂)) in training (w·invstd·g in eval), d/dw = sum(g·x̂), d/dbias = sum(g), x̂ = (x - mean)·invstd
         "BatchNormBackward", {x, weight, bias}, [training, eps](Node& n, const tensor_list& g) {
           const Tensor x = n.saved(0), w = n.saved(1), mean = n.saved(2), invstd = n.saved(3);
           if (GradMode::is_enabled())
@@ -266,6 +267,7 @@ Tensor layer_norm(const Tensor& x, IntArrayRef normalized_shape, const Tensor& w
   if (autograd::needs_grad(x, weight, bias)) {
     const DimVector shape(normalized_shape);
     auto node = autograd::make_node(
+        // derivative of layer_norm, group_norm: d/dx = rstd·(ĝ - mean(ĝ) - x̂·mean(ĝ·x̂)), ĝ = g·w, over the normalized dims; d/dw = sum(g·x̂), d/dbias = sum(g)
         "LayerNormBackward", {x, weight, bias},
         [norm_dims, shape, eps](Node& n, const tensor_list& g) {
           const Tensor x = n.saved(0), w = n.saved(1);

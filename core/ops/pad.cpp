@@ -43,6 +43,7 @@ Tensor apply_axis(const Tensor& x, const PadAxis& a, int64_t dim, double value, 
       kernels().pad.axis.on(x.device(), "pad")(xc, a, inner, value, out);
   }
   if (autograd::needs_grad(x)) {
+    // derivative of pad: PadBackward: d/dx = g with each padded element's gradient summed back onto the element it copies (constant padding: dropped); PadBackwardBackward: d/dg = pad(gg) again
     auto node = autograd::make_node(adjoint ? "PadBackwardBackward" : "PadBackward", {x},
                                     [a, dim, adjoint](autograd::Node&, const tensor_list& g) {
                                       return tensor_list{apply_axis(g[0], a, dim, 0.0, !adjoint)};

@@ -106,6 +106,7 @@ void check_same_dtype(const char* name, const Tensor& a, const Tensor& b) {
 // heaviside has no derivative (as PyTorch): the result of an input that
 // requires grad carries a node that refuses backward.
 std::shared_ptr<Node> heaviside_node(const Tensor& x, const Tensor& values) {
+  // derivative of heaviside, heaviside_: not implemented (raises: 0 almost everywhere, undefined at 0)
   return autograd::make_node("HeavisideBackward", {x, values},
                              [](Node&, const tensor_list&) -> tensor_list {
     EMBER_ERROR("heaviside: the derivative is not implemented (it is 0 almost everywhere "
@@ -116,14 +117,17 @@ std::shared_ptr<Node> heaviside_node(const Tensor& x, const Tensor& values) {
 }  // namespace
 
 Tensor hypot(const Tensor& a, const Tensor& b) {
+  // derivative: d/da = g·a/y, d/db = g·b/y
   return floating_binary<functors::Hypot>("hypot", "HypotBackward", a, b, hypot_derivatives);
 }
 Tensor xlogy(const Tensor& x, const Tensor& y) {
+  // derivative: d/dx = g·log(y) (0 where x == 0), d/dy = g·x/y
   return floating_binary<functors::Xlogy>("xlogy", "XlogyBackward", x, y, xlogy_derivatives);
 }
 Tensor xlogy(const Scalar& x, const Tensor& y) { return xlogy(detail::scalar_operand(x, y), y); }
 Tensor xlogy(const Tensor& x, const Scalar& y) { return xlogy(x, detail::scalar_operand(y, x)); }
 Tensor copysign(const Tensor& a, const Tensor& b) {
+  // derivative: d/da = g·sign(a)·sign(b) (0 at a == 0), d/db = 0
   return floating_binary<functors::Copysign>("copysign", "CopysignBackward", a, b,
                                              copysign_derivatives);
 }
@@ -131,10 +135,12 @@ Tensor copysign(const Tensor& a, const Scalar& b) {
   return copysign(a, detail::scalar_operand(b, a));
 }
 Tensor logaddexp(const Tensor& a, const Tensor& b) {
+  // derivative: d/da = g·sigmoid(a - b), d/db = g·sigmoid(b - a)
   return floating_binary<functors::LogAddExp>("logaddexp", "LogaddexpBackward", a, b,
                                               logaddexp_derivatives);
 }
 Tensor logaddexp2(const Tensor& a, const Tensor& b) {
+  // derivative: d/da = g·sigmoid((a - b)·ln 2), d/db = g·sigmoid((b - a)·ln 2)
   return floating_binary<functors::LogAddExp2>("logaddexp2", "Logaddexp2Backward", a, b,
                                                logaddexp2_derivatives);
 }

@@ -58,9 +58,11 @@ double logit_eps(std::optional<double> eps) { return eps ? *eps : -1.0; }  // < 
 }  // namespace
 
 Tensor exp2(const Tensor& x) {
+  // derivative: d/dx = g·y·ln 2
   return floating_op<functors::Exp2>("exp2", "Exp2Backward", x, Save::kOutput, exp2_grad);
 }
 Tensor sinc(const Tensor& x) {
+  // derivative: d/dx = g·(cos(pi·x) - sinc(x))/x, 0 at x = 0
   return floating_op<functors::Sinc>("sinc", "SincBackward", x, Save::kInput, sinc_grad);
 }
 Tensor logit(const Tensor& x, std::optional<double> eps) {
@@ -68,6 +70,7 @@ Tensor logit(const Tensor& x, std::optional<double> eps) {
   Tensor y = dispatch_floating(t, "logit", [&]<typename T>() {
     return unary_kernel<functors::Logit, T>("logit", x, logit_eps(eps));
   });
+  // derivative: d/dx = g/(x(1 - x)); 0 where eps clamped x, NaN outside [0, 1] without eps
   return record("LogitBackward", x, y, Save::kInput, LogitGrad{eps});
 }
 Tensor nan_to_num(const Tensor& x, std::optional<double> nan, std::optional<double> posinf,
@@ -77,6 +80,7 @@ Tensor nan_to_num(const Tensor& x, std::optional<double> nan, std::optional<doub
     const Replacements<T> r(nan, posinf, neginf);
     return unary_kernel<functors::NanToNum, T>("nan_to_num", x, r.nan, r.posinf, r.neginf);
   });
+  // derivative: d/dx = g where x is finite, 0 where it was replaced
   return record("NanToNumBackward", x, y, Save::kInput, nan_to_num_grad);
 }
 Tensor isinf(const Tensor& x) { return predicate<functors::IsInf>("isinf", x); }

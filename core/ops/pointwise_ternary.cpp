@@ -77,8 +77,9 @@ void check_lerp(const char* name, const Tensor& a, const Tensor& b, const Tensor
               weight->scalar_type());
 }
 
-// d/da = 1 - w, d/db = w, d/dw = b - a; the weight is saved as a tensor (a
-// Scalar weight as a 0-dim one, which needs no gradient).
+// derivative of lerp, lerp_: d/da = g·(1 - w), d/db = g·w, d/dw = g·(b - a)
+// The weight is saved as a tensor (a Scalar weight as a 0-dim one, which needs
+// no gradient).
 std::shared_ptr<Node> lerp_node(const Tensor& a, const Tensor& b, const Tensor& w,
                                 const Tensor& a_value) {
   auto node = autograd::make_node("LerpBackward", {a, b, w}, [](Node& n, const tensor_list& g) {
@@ -162,10 +163,12 @@ Tensor lerp(const Tensor& a, const Tensor& b, const Tensor& weight) {
   return out;
 }
 Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  // derivative: d/dself = g, d/dt1 = g·value·t2, d/dt2 = g·value·t1
   return addc<functors::Addcmul>("addcmul", "AddcmulBackward", false, self, t1, t2, value,
                                  result_type3(self, t1, t2));
 }
 Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  // derivative: d/dself = g, d/dt1 = g·value/t2, d/dt2 = -g·value·t1/t2²
   return addc<functors::Addcdiv>("addcdiv", "AddcdivBackward", true, self, t1, t2, value,
                                  addcdiv_type("addcdiv", self, t1, t2));
 }

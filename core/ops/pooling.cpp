@@ -156,6 +156,7 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& x, IntArrayRef 
     const DimVector x_sizes(x.sizes());
     const PoolWindow w = geo.window;
     auto node = autograd::make_node(
+        // derivative of max_pool2d_with_indices, max_pool2d: d/dx = g added at each window's argmax (scatter_add by indices)
         "MaxPool2dWithIndicesBackward", {x}, [x_sizes, w](Node& n, const tensor_list& g) {
           return tensor_list{max_pool2d_backward(g[0], n.saved(0), x_sizes, w)};
         });
@@ -174,6 +175,7 @@ Tensor avg_pool2d(const Tensor& x, IntArrayRef kernel_size, IntArrayRef stride, 
                   bool ceil_mode, bool count_include_pad) {
   const PoolGeometry geo =
       pool_geometry("avg_pool2d", x, kernel_size, stride, padding, 1, ceil_mode);
+  // derivative: AvgPool2dBackward: d/dx = g spread evenly over each window (the adjoint map); AvgPool2dBackwardBackward: d/dg = avg_pool2d(gg)
   auto map = std::make_shared<const detail::PlaneMap>(detail::PlaneMap{
       "AvgPool2dBackward", "AvgPool2dBackwardBackward", x.size(-2), x.size(-1), geo.out_h,
       geo.out_w, avg_pool2d_kernel(geo.window, count_include_pad),
@@ -186,6 +188,7 @@ Tensor adaptive_avg_pool2d(const Tensor& x, IntArrayRef output_size) {
   EMBER_CHECK(output_size.size() == 2 && output_size[0] > 0 && output_size[1] > 0,
               "adaptive_avg_pool2d: output_size must be two positive values (height, width), got ",
               output_size);
+  // derivative: AdaptiveAvgPool2dBackward: d/dx = g spread evenly over each window (the adjoint map); AdaptiveAvgPool2dBackwardBackward: d/dg = adaptive_avg_pool2d(gg)
   auto map = std::make_shared<const detail::PlaneMap>(detail::PlaneMap{
       "AdaptiveAvgPool2dBackward", "AdaptiveAvgPool2dBackwardBackward", x.size(-2), x.size(-1),
       output_size[0], output_size[1],
@@ -208,6 +211,7 @@ std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& x, IntArrayRef outp
   if (autograd::needs_grad(x)) {
     const DimVector x_sizes(x.sizes());
     auto node = autograd::make_node(
+        // derivative: d/dx = g added at each window's argmax (scatter_add by indices)
         "AdaptiveMaxPool2dBackward", {x}, [x_sizes](Node& n, const tensor_list& g) {
           return tensor_list{scatter_to_argmax(g[0], n.saved(0), x_sizes)};
         });

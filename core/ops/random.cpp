@@ -66,6 +66,7 @@ Tensor& fill_in_place(Tensor& self, const char* op, const char* backward_name, c
 
 Tensor& Tensor::uniform_(double from, double to) const {
   EMBER_CHECK(from <= to, "uniform_: from (", from, ") must be <= to (", to, ")");
+  // derivative: none: the drawn values depend on no input (the old history is cut)
   return fill_in_place(const_cast<Tensor&>(*this), "uniform_", "UniformBackward", [&](Tensor& t) {
     if (t.is_cuda()) return cuda::fill_uniform(t, from, to);
     dispatch_floating(t.scalar_type(), "uniform_", [&]<typename T>() {
@@ -76,6 +77,7 @@ Tensor& Tensor::uniform_(double from, double to) const {
 
 Tensor& Tensor::normal_(double mean, double std) const {
   EMBER_CHECK(std >= 0, "normal_: std must be non-negative, got ", std);
+  // derivative: none: the drawn values depend on no input (the old history is cut)
   return fill_in_place(const_cast<Tensor&>(*this), "normal_", "NormalBackward", [&](Tensor& t) {
     if (t.is_cuda()) return cuda::fill_normal(t, mean, std);
     dispatch_floating(t.scalar_type(), "normal_", [&]<typename T>() {

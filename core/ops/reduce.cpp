@@ -64,6 +64,7 @@ Tensor sum(const Tensor& input, IntArrayRef dim, bool keepdim, std::optional<Sca
   const DimMask mask = detail::reduction_mask("sum", x, dim);
   const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
   Tensor out = launch_reduce("sum", ReduceOp::kSum, x, rs);
+  // derivative: d/dx = g expanded over the reduced dims
   record_sum_like("SumBackward", x, out, mask, keepdim, 1.0);
   return out;
 }
@@ -101,6 +102,7 @@ Tensor prod_over(const Tensor& input, DimMask mask, bool keepdim, std::optional<
   const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
   Tensor out = launch_reduce("prod", ReduceOp::kProd, x, rs);
   if (autograd::needs_grad(x)) {
+    // derivative of prod: d/dx_i = g·(product of the other elements) (prod_backward: exact with zeros)
     auto node = autograd::make_node("ProdBackward", {x}, [mask, keepdim](Node& n, const tensor_list& g) {
       return tensor_list{prod_backward(g[0], n.saved(0), mask, keepdim)};
     });
@@ -133,6 +135,7 @@ Tensor mean(const Tensor& input, IntArrayRef dim, bool keepdim, std::optional<Sc
   const DimMask mask = detail::reduction_mask("mean", x, dim);
   const ReduceShape rs = detail::reduce_shape(x, mask, keepdim);
   Tensor out = launch_reduce("mean", ReduceOp::kMean, x, rs, double(rs.count));
+  // derivative: d/dx = g/count expanded over the reduced dims
   record_sum_like("MeanBackward", x, out, mask, keepdim, 1.0 / static_cast<double>(rs.count));
   return out;
 }
@@ -169,6 +172,7 @@ Tensor max_min_over(const char* op, const Tensor& x, DimMask mask, bool keepdim,
     for (int64_t d = 0; d < x.dim(); ++d)
       if (detail::is_reduced(mask, d)) dims.push_back(d);
     auto node = autograd::make_node(
+        // derivative of max, min, amax, amin: d/dx = g split evenly among the elements equal to their group's result
         is_max ? "MaxBackward" : "MinBackward", {x},
         [dims, mask, keepdim](Node& n, const tensor_list& g) {
           const Tensor xs = n.saved(0);
@@ -226,6 +230,7 @@ std::tuple<Tensor, Tensor> max_min_dim(const char* op, const Tensor& x, int64_t 
   if (autograd::needs_grad(x)) {
     const DimVector in_sizes(x.sizes());
     auto node = autograd::make_node(
+        // derivative of max(dim), min(dim): d/dx = g at the returned index, 0 elsewhere
         is_max ? "MaxBackward" : "MinBackward", {x},
         [in_sizes, d, keepdim](Node& n, const tensor_list& g) {
           return tensor_list{value_selecting_backward(g[0], n.saved(0), in_sizes, d, keepdim)};
@@ -308,6 +313,7 @@ Tensor var_std(const char* op, const Tensor& x, IntArrayRef dim, bool unbiased, 
       launch_reduce(op, take_sqrt ? ReduceOp::kStd : ReduceOp::kVar, deviation, rs, divisor);
   if (autograd::needs_grad(x)) {
     auto node = autograd::make_node(
+        // derivative of var, std: var: d/dx = g·2(x - mean(x))/divisor; std: the same with g/(2·std) for g (0 where std = 0)
         take_sqrt ? "StdBackward" : "VarBackward", {x},
         [dims, mask, keepdim, divisor, take_sqrt](Node& n, const tensor_list& g) {
           const Tensor x = n.saved(0);
@@ -362,6 +368,7 @@ Tensor zero_norm(const Tensor& x, IntArrayRef dim, bool keepdim) {
   if (autograd::needs_grad(x)) {
     const DimVector in_sizes(x.sizes());
     const TensorOptions options = x.options();
+    // derivative of norm: p = 0: d/dx = 0 (counting nonzeros is flat)
     auto node = autograd::make_node("NormBackward", {x}, [in_sizes, options](Node&, const tensor_list&) {
       return tensor_list{zeros(in_sizes, options)};
     });
@@ -388,6 +395,7 @@ Tensor norm(const Tensor& x, std::optional<Scalar> p_arg, IntArrayRef dim, bool 
   Tensor out = launch_reduce("norm", op, x, rs, p);
   if (autograd::needs_grad(x)) {
     auto node =
+        // derivative: d/dx = g·sign(x)·|x|^(p-1)/‖x‖^(p-1) (g·x/‖x‖ for p = 2, g·sign(x) for p = 1; 0 where ‖x‖ = 0)
         autograd::make_node("NormBackward", {x}, [p, mask, keepdim](Node& n, const tensor_list& g) {
           return tensor_list{norm_backward(g[0], n.saved(0), n.saved(1), p, mask, keepdim)};
         });

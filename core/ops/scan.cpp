@@ -78,6 +78,7 @@ Tensor scan(const char* name, bool is_prod, const Tensor& input, int64_t dim,
   const detail::LineShape l = detail::line_shape(x, d);
   kernels().scan.scan.on(x.device(), name)(name, is_prod, out, xc, l.outer, l.n, l.inner);
   if (autograd::needs_grad(x)) {
+    // derivative of cumsum, cumprod: cumsum: d/dx = reversed cumsum of g along dim; cumprod: d/dx_j = sum over i >= j of g_i·y_i/x_j (cumprod_backward: exact with zeros)
     auto node = autograd::make_node(is_prod ? "CumprodBackward" : "CumsumBackward", {x},
                                     [d, is_prod](Node& n, const tensor_list& g) {
       if (!is_prod) return tensor_list{reverse_cumsum(g[0], d)};

@@ -81,7 +81,7 @@ void reduce_into(const char* op, const Tensor& self, int64_t dim, const Tensor& 
   cpu::scatter_reduce(at_least_1d(self), dim, at_least_1d(index), at_least_1d(src), reduce);
 }
 
-// scatter from src: self's written positions get no gradient, src gets g at them.
+// derivative of scatter, scatter_: src: d/dself = g, 0 at the written positions; d/dsrc = g gathered at them
 std::shared_ptr<Node> scatter_node(const Tensor& self, int64_t dim, const Tensor& index,
                                    const Tensor& src) {
   const DimVector src_sizes(src.sizes());
@@ -97,6 +97,7 @@ std::shared_ptr<Node> scatter_node(const Tensor& self, int64_t dim, const Tensor
   return node;
 }
 
+// derivative of scatter, scatter_: value: d/dself = g, 0 at the written positions
 std::shared_ptr<Node> scatter_value_node(const Tensor& self, int64_t dim, const Tensor& index) {
   auto node = autograd::make_node("ScatterBackward", {self},
       [dim](Node& n, const tensor_list& g) {
@@ -174,6 +175,7 @@ Tensor src_corner(const Tensor& src, const Tensor& index) {
 std::shared_ptr<Node> extremum_node(const Tensor& self, int64_t dim, const Tensor& index,
                                     const Tensor& src, const Tensor& out, bool include_self) {
   const DimVector src_sizes(src.sizes());
+  // derivative of scatter_reduce, scatter_reduce_: amax, amin: g shared evenly among the values (self's, src's) equal to the result at each position
   auto node = autograd::make_node("ScatterReduceBackward", {self, src},
       [dim, src_sizes](Node& n, const tensor_list& g) {
         const Tensor &index = n.saved(0), &self_hit = n.saved(1), &src_hit = n.saved(2);
@@ -205,6 +207,7 @@ std::shared_ptr<Node> prod_node(const Tensor& self, int64_t dim, const Tensor& i
                                 const Tensor& src, const Tensor& out, bool include_self,
                                 const Tensor& self_value) {
   const DimVector src_sizes(src.sizes());
+  // derivative of scatter_reduce, scatter_reduce_: prod: each value gets g times the product of the others met at its position
   auto node = autograd::make_node("ScatterReduceBackward", {self, src},
       [dim, src_sizes, include_self](Node& n, const tensor_list& g) {
         const Tensor &index = n.saved(0), &self = n.saved(1), &src = n.saved(2), &out = n.saved(3);
@@ -275,6 +278,7 @@ Tensor scatter_reduce_impl(const Tensor& self, int64_t dim, const Tensor& index,
   std::shared_ptr<Node> node;
   const DimVector src_sizes(src.sizes());
   switch (r) {
+    // derivative of scatter_reduce, scatter_reduce_: sum, mean: d/dself = g (0 at the receiving positions without include_self), d/dsrc = g gathered at index (over the count for mean)
     case Reduce::kSum:
     case Reduce::kMean:
       node = autograd::make_node("ScatterReduceBackward", {self, src},

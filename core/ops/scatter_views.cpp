@@ -83,6 +83,7 @@ Tensor select_scatter(const Tensor& self, const Tensor& src, int64_t dim, int64_
   EMBER_CHECK(index >= -n && index < n, "select_scatter: index ", index, " out of range for dim ", d,
               " of size ", n, " (self of shape ", self.sizes(), ")");
   const int64_t i = index < 0 ? index + n : index;
+  // derivative: d/dself = g with the selected slice zeroed, d/dsrc = g.select(dim, index)
   return scatter_into("select_scatter", "SelectScatterBackward", self, src,
                       [d, i](const Tensor& t) { return t.select(d, i); });
 }
@@ -92,6 +93,7 @@ Tensor slice_scatter(const Tensor& self, const Tensor& src, int64_t dim, std::op
   EMBER_CHECK(self.dim() > 0, "slice_scatter: expected self with at least 1 dim, got a 0-d tensor");
   EMBER_CHECK(step > 0, "slice_scatter: step must be positive, got ", step);
   const int64_t d = wrap_dim(dim, self.dim(), "slice_scatter");
+  // derivative: d/dself = g with the slice zeroed, d/dsrc = g.slice(dim, start, end, step)
   return scatter_into("slice_scatter", "SliceScatterBackward", self, src,
                       [d, start, end, step](const Tensor& t) { return t.slice(d, start, end, step); });
 }
@@ -102,6 +104,7 @@ Tensor diagonal_scatter(const Tensor& self, const Tensor& src, int64_t offset, i
   const int64_t d1 = wrap_dim(dim1, self.dim(), "diagonal_scatter");
   const int64_t d2 = wrap_dim(dim2, self.dim(), "diagonal_scatter");
   EMBER_CHECK(d1 != d2, "diagonal_scatter: dim1 and dim2 must differ, got ", dim1, " and ", dim2);
+  // derivative: d/dself = g with the diagonal zeroed, d/dsrc = g.diagonal(offset, dim1, dim2)
   return scatter_into("diagonal_scatter", "DiagonalScatterBackward", self, src,
                       [offset, d1, d2](const Tensor& t) { return t.diagonal(offset, d1, d2); });
 }

@@ -70,6 +70,7 @@ Tensor softmax_forward(const char* op, const Tensor& input, int64_t dim,
   Tensor y = softmax_kernel<Log>(op, x, d);
   if (autograd::needs_grad(x)) {
     auto node = autograd::make_node(
+        // derivative of softmax, log_softmax: softmax: d/dx = y·(g - sum(g·y)); log_softmax: d/dx = g - exp(y)·sum(g), sums along dim
         Log ? "LogSoftmaxBackward" : "SoftmaxBackward", {x}, [d](Node& n, const tensor_list& g) {
           return tensor_list{softmax_backward<Log>(g[0], n.saved(0), d)};
         });
@@ -110,6 +111,7 @@ Tensor logsumexp(const Tensor& input, IntArrayRef dim, bool keepdim) {
   kernels().softmax.logsumexp.on(x.device(), "logsumexp")(out, lines, outputs, rs.count);
   if (autograd::needs_grad(x)) {
     auto node = autograd::make_node(
+        // derivative: d/dx = g·exp(x - y), g and y expanded over the reduced dims
         "LogsumexpBackward", {x}, [mask, keepdim](Node& n, const tensor_list& g) {
           const Tensor x = n.saved(0);
           const Tensor y = detail::restore_reduced_dims(n.saved(1), x.dim(), mask, keepdim);

@@ -36,19 +36,24 @@ Tensor trigamma_grad(const Tensor&, const Tensor&) {
 }  // namespace
 
 Tensor erf(const Tensor& x) {
+  // derivative: d/dx = g·2/sqrt(pi)·exp(-x²)
   return floating_op<functors::Erf>("erf", "ErfBackward", x, Save::kInput, erf_grad);
 }
 Tensor erfc(const Tensor& x) {
+  // derivative: d/dx = -g·2/sqrt(pi)·exp(-x²)
   return floating_op<functors::Erfc>("erfc", "ErfcBackward", x, Save::kInput, erfc_grad);
 }
 Tensor erfinv(const Tensor& x) {
+  // derivative: d/dx = g·sqrt(pi)/2·exp(y²)
   return floating_op<functors::Erfinv>("erfinv", "ErfinvBackward", x, Save::kOutput,
                                        erfinv_grad);
 }
 Tensor lgamma(const Tensor& x) {
+  // derivative: d/dx = g·digamma(x)
   return floating_op<functors::Lgamma>("lgamma", "LgammaBackward", x, Save::kInput, lgamma_grad);
 }
 Tensor digamma(const Tensor& x) {
+  // derivative: d/dx = g·polygamma(1, x)
   return floating_op<functors::Digamma>("digamma", "DigammaBackward", x, Save::kInput,
                                         digamma_grad);
 }
@@ -56,6 +61,7 @@ Tensor polygamma(int64_t n, const Tensor& x) {
   EMBER_CHECK(n == 0 || n == 1, "polygamma: only n = 0 (digamma) and n = 1 are implemented, got n = ",
               n);
   if (n == 0) return digamma(x);
+  // derivative: polygamma(1, x): d/dx = g·polygamma(2, x), not implemented (raises)
   return floating_op<functors::Trigamma>("polygamma", "PolygammaBackward", x, Save::kNothing,
                                          trigamma_grad);
 }

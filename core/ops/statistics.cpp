@@ -36,7 +36,7 @@ std::tuple<Tensor, Tensor> cum_extreme(const char* name, bool is_max, const Tens
   kernels().scan.cum_extreme.on(x.device(), name)(name, is_max, values, indices, xc, l.outer, l.n,
                                                   l.inner);
   if (autograd::needs_grad(x)) {
-    // Each value is the element its index names: the gradient goes back there.
+    // derivative of cummax, cummin: d/dx = g added back at the returned indices (each value is the element its index names)
     auto node = autograd::make_node(is_max ? "CummaxBackward" : "CumminBackward", {x},
                                     [d](Node& n, const tensor_list& g) {
       if (g[0].dim() == 0) return tensor_list{g[0]};
@@ -85,6 +85,7 @@ Tensor logcumsumexp(const Tensor& x, int64_t dim) {
   const detail::LineShape l = detail::line_shape(x, d);
   kernels().scan.logcumsumexp.on(x.device(), "logcumsumexp")(out, xc, l.outer, l.n, l.inner);
   if (autograd::needs_grad(x)) {
+    // derivative: d/dx_j = sum over i >= j of g_i·exp(x_j - y_i)
     // d out_i / d x_j = exp(x_j - out_i) for i >= j, so grad_j = sum_{i >= j}
     // g_i exp(x_j - out_i). Split g by sign and sum in log space, each part a
     // reversed logcumsumexp: no exp of a large number. An x_j at -inf gets 0;

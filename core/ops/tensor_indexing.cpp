@@ -253,8 +253,7 @@ Tensor index_put_recorded(const Tensor& self, ArrayRef<TensorIndex> indices, con
     put("index_put", out, indices, values, accumulate);
   }
   if (!autograd::needs_grad(self, values)) return out;
-  // values get g at the written places (summed to their shape by the engine);
-  // self gets g, with the overwritten places zeroed unless accumulating.
+  // derivative of index_put, index_put_: d/dvalues = g at the written places (summed to their shape), d/dself = g with those places zeroed (g when accumulating)
   auto node = autograd::make_node("IndexPutBackward", {self, values},
       [kept = without_tensors(indices), accumulate](autograd::Node& n, const tensor_list& g) {
         std::vector<TensorIndex> idx = kept;

@@ -42,6 +42,7 @@ Tensor relu_grad(const Tensor& g, const Tensor& y) {
   const Tensor yc = detail::cast_for_kernel(y, t);
   binary_detail::launch<functors::ReluBackward>("relu_backward", out, g, yc);
   if (autograd::needs_grad(g)) {
+    // derivative of relu, relu_: d/dg = gg where y > 0, 0 elsewhere (relu_grad again); y gets none
     auto node = autograd::make_node("ReluBackwardBackward", {g}, [](Node& n, const tensor_list& gg) {
       return tensor_list{relu_grad(gg[0], n.saved(0))};
     });
@@ -61,6 +62,7 @@ Tensor normal_pdf(const Tensor& x) {
 // its own derivative phi(x) keeps gelu twice differentiable.
 Tensor normal_cdf(const Tensor& x) {
   Tensor y = floating_only_unary<functors::NormalCdf>("gelu", x);
+  // derivative of gelu: normal_cdf inside its derivative, d/dx = g·phi(x), phi the standard normal density
   return record("NormalCdfBackward", x, y, Save::kInput,
                 [](const Tensor& g, const Tensor& x) { return g * normal_pdf(x); });
 }
@@ -135,39 +137,45 @@ Tensor tanh_grad(const Tensor& g, const Tensor& t) { return g * (1.0 - t * t); }
 
 Tensor neg(const Tensor& x) {
   check_neg_dtype("neg", x);
+  // derivative: d/dx = -g
   return record("NegBackward", x, numeric_unary<functors::Neg>("neg", x), Save::kNothing,
                 [](const Tensor& g, const Tensor&) { return -g; });
 }
 
 Tensor exp(const Tensor& x) {
+  // derivative: d/dx = g·y
   return record("ExpBackward", x, floating_result_unary<functors::Exp>("exp", x), Save::kOutput,
                 exp_grad);
 }
 
 Tensor log(const Tensor& x) {
+  // derivative: d/dx = g/x
   return record("LogBackward", x, floating_result_unary<functors::Log>("log", x), Save::kInput,
                 log_grad);
 }
 
 Tensor sqrt(const Tensor& x) {
+  // derivative: d/dx = g/(2y)
   return record("SqrtBackward", x, floating_result_unary<functors::Sqrt>("sqrt", x), Save::kOutput,
                 sqrt_grad);
 }
 
-// d/dx x^(-1/2) = -0.5 y^3
 Tensor rsqrt(const Tensor& x) {
+  // derivative: d/dx = -g·y³/2
   return record("RsqrtBackward", x, floating_result_unary<functors::Rsqrt>("rsqrt", x),
                 Save::kOutput,
                 [](const Tensor& g, const Tensor& y) { return g * pow(y, 3) * -0.5; });
 }
 
 Tensor abs(const Tensor& x) {
+  // derivative: d/dx = g·sign(x)
   return record("AbsBackward", x, numeric_unary<functors::Abs>("abs", x), Save::kInput, abs_grad);
 }
 
 Tensor sign(const Tensor& x) {
   Tensor y = dispatch_all(x.scalar_type(), "sign",
                           [&]<typename T>() { return unary_kernel<functors::Sign, T>("sign", x); });
+  // derivative: d/dx = 0
   return record("SignBackward", x, y, Save::kNothing,
                 [](const Tensor& g, const Tensor&) { return zeros_like(g); });
 }
@@ -177,12 +185,13 @@ Tensor square(const Tensor& x) {
   const ScalarType t = x.scalar_type() == kBool ? kLong : x.scalar_type();
   Tensor y = dispatch_numeric(
       t, "square", [&]<typename T>() { return unary_kernel<functors::Square, T>("square", x); });
+  // derivative: d/dx = 2g·x
   return record("SquareBackward", x, y, Save::kInput,
                 [](const Tensor& g, const Tensor& x) { return g * x * 2.0; });
 }
 
-// d/dx 1/x = -y^2
 Tensor reciprocal(const Tensor& x) {
+  // derivative: d/dx = -g·y²
   return record("ReciprocalBackward", x,
                 floating_result_unary<functors::Reciprocal>("reciprocal", x), Save::kOutput,
                 [](const Tensor& g, const Tensor& y) { return -(g * y * y); });
@@ -190,6 +199,7 @@ Tensor reciprocal(const Tensor& x) {
 
 // The mask y > 0 equals x > 0, so the output is saved (no extra memory).
 Tensor relu(const Tensor& x) {
+  // derivative: d/dx = g where y > 0, 0 elsewhere
   return record("ReluBackward", x, numeric_unary<functors::Relu>("relu", x), Save::kOutput,
                 relu_grad);
 }
@@ -197,21 +207,25 @@ Tensor relu(const Tensor& x) {
 Tensor leaky_relu(const Tensor& x, const Scalar& negative_slope) {
   const double slope = negative_slope.toDouble();
   Tensor y = floating_only_unary<functors::LeakyRelu>("leaky_relu", x, slope);
+  // derivative: d/dx = g where x > 0, g·negative_slope elsewhere
   return record("LeakyReluBackward", x, y, Save::kInput,
                 [slope](const Tensor& g, const Tensor& x) { return where(x > 0, g, g * slope); });
 }
 
 Tensor sigmoid(const Tensor& x) {
+  // derivative: d/dx = g·y·(1 - y)
   return record("SigmoidBackward", x, floating_result_unary<functors::Sigmoid>("sigmoid", x),
                 Save::kOutput, sigmoid_grad);
 }
 
 Tensor tanh(const Tensor& x) {
+  // derivative: d/dx = g·(1 - y²)
   return record("TanhBackward", x, floating_result_unary<functors::Tanh>("tanh", x), Save::kOutput,
                 tanh_grad);
 }
 
 Tensor gelu(const Tensor& x, const std::string& approximate) {
+  // derivative: d/dx = g·(Phi(x) + x·phi(x)), Phi and phi the normal CDF and density; approximate="tanh": g·d/dx[0.5x(1 + tanh(k(x + c·x³)))]
   if (approximate == "none")
     return record("GeluBackward", x, floating_only_unary<functors::Gelu>("gelu", x), Save::kInput,
                   gelu_erf_grad);
@@ -227,6 +241,7 @@ Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> m
   Tensor y = dispatch_numeric(clamp_type(x, min, max), "clamp", [&]<typename T>() {
     return unary_kernel<functors::Clamp, T>("clamp", x, lower_bound<T>(min), upper_bound<T>(max));
   });
+  // derivative: d/dx = g where min <= x <= max, 0 elsewhere
   return record("ClampBackward", x, y, Save::kInput, [min, max](const Tensor& g, const Tensor& x) {
     return masked_grad(g, clamp_mask(x, min, max));
   });

@@ -53,47 +53,64 @@ Tensor& rounding_(const char* name, const char* node_name, const Tensor& self) {
 }  // namespace
 
 Tensor sin(const Tensor& x) {
+  // derivative: d/dx = g·cos(x)
   return floating_op<functors::Sin>("sin", "SinBackward", x, Save::kInput, sin_grad);
 }
 Tensor cos(const Tensor& x) {
+  // derivative: d/dx = -g·sin(x)
   return floating_op<functors::Cos>("cos", "CosBackward", x, Save::kInput, cos_grad);
 }
 // tan' = 1 + tan^2, from the output.
 Tensor tan(const Tensor& x) {
+  // derivative: d/dx = g·(1 + y²)
   return floating_op<functors::Tan>("tan", "TanBackward", x, Save::kOutput, tan_grad);
 }
 Tensor asin(const Tensor& x) {
+  // derivative: d/dx = g/sqrt(1 - x²)
   return floating_op<functors::Asin>("asin", "AsinBackward", x, Save::kInput, asin_grad);
 }
 Tensor acos(const Tensor& x) {
+  // derivative: d/dx = -g/sqrt(1 - x²)
   return floating_op<functors::Acos>("acos", "AcosBackward", x, Save::kInput, acos_grad);
 }
 Tensor atan(const Tensor& x) {
+  // derivative: d/dx = g/(1 + x²)
   return floating_op<functors::Atan>("atan", "AtanBackward", x, Save::kInput, atan_grad);
 }
 Tensor sinh(const Tensor& x) {
+  // derivative: d/dx = g·cosh(x)
   return floating_op<functors::Sinh>("sinh", "SinhBackward", x, Save::kInput, sinh_grad);
 }
 Tensor cosh(const Tensor& x) {
+  // derivative: d/dx = g·sinh(x)
   return floating_op<functors::Cosh>("cosh", "CoshBackward", x, Save::kInput, cosh_grad);
 }
 Tensor log1p(const Tensor& x) {
+  // derivative: d/dx = g/(1 + x)
   return floating_op<functors::Log1p>("log1p", "Log1pBackward", x, Save::kInput, log1p_grad);
 }
 Tensor expm1(const Tensor& x) {
+  // derivative: d/dx = g·(y + 1)
   return floating_op<functors::Expm1>("expm1", "Expm1Backward", x, Save::kOutput, expm1_grad);
 }
 Tensor log2(const Tensor& x) {
+  // derivative: d/dx = g/(x·ln 2)
   return floating_op<functors::Log2>("log2", "Log2Backward", x, Save::kInput, log2_grad);
 }
 Tensor log10(const Tensor& x) {
+  // derivative: d/dx = g/(x·ln 10)
   return floating_op<functors::Log10>("log10", "Log10Backward", x, Save::kInput, log10_grad);
 }
+// derivative: d/dx = 0
 Tensor floor(const Tensor& x) { return rounding<functors::Floor>("floor", "FloorBackward", x); }
+// derivative: d/dx = 0
 Tensor ceil(const Tensor& x) { return rounding<functors::Ceil>("ceil", "CeilBackward", x); }
+// derivative: d/dx = 0
 Tensor round(const Tensor& x) { return rounding<functors::Round>("round", "RoundBackward", x); }
+// derivative: d/dx = 0
 Tensor trunc(const Tensor& x) { return rounding<functors::Trunc>("trunc", "TruncBackward", x); }
 Tensor frac(const Tensor& x) {
+  // derivative: d/dx = g
   return record("FracBackward", x, floating_only_unary<functors::Frac>("frac", x), Save::kNothing,
                 frac_grad);
 }

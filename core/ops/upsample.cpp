@@ -39,6 +39,7 @@ detail::PlaneMap::Kernel bilinear2d_backward_kernel(bool align_corners) {
 Tensor upsample_nearest2d(const Tensor& x, IntArrayRef output_size) {
   detail::check_planes_input("upsample_nearest2d", x);
   check_output_size("upsample_nearest2d", output_size);
+  // derivative: UpsampleNearest2dBackward: d/dx = g summed over the output pixels each input pixel was copied to (the adjoint map); UpsampleNearest2dBackwardBackward: d/dg = upsample_nearest2d(gg)
   auto map = std::make_shared<const detail::PlaneMap>(detail::PlaneMap{
       "UpsampleNearest2dBackward", "UpsampleNearest2dBackwardBackward", x.size(-2), x.size(-1),
       output_size[0], output_size[1],
@@ -49,6 +50,7 @@ Tensor upsample_nearest2d(const Tensor& x, IntArrayRef output_size) {
 Tensor upsample_bilinear2d(const Tensor& x, IntArrayRef output_size, bool align_corners) {
   detail::check_planes_input("upsample_bilinear2d", x);
   check_output_size("upsample_bilinear2d", output_size);
+  // derivative: UpsampleBilinear2dBackward: d/dx = g spread back with the interpolation weights (the adjoint map); UpsampleBilinear2dBackwardBackward: d/dg = upsample_bilinear2d(gg)
   auto map = std::make_shared<const detail::PlaneMap>(detail::PlaneMap{
       "UpsampleBilinear2dBackward", "UpsampleBilinear2dBackwardBackward", x.size(-2), x.size(-1),
       output_size[0], output_size[1], bilinear2d_kernel(align_corners),

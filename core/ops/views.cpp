@@ -33,6 +33,7 @@ Tensor slice_backward(const Tensor& g, const DimVector& input_sizes, int64_t dim
     out.slice(dim, start, end, step).copy_(g);
   }
   if (autograd::needs_grad(g)) {
+    // derivative of slice, narrow: d/dg = gg.slice(dim, start, end, step)
     autograd::set_history(out, autograd::make_node("SliceBackwardBackward", {g},
         [dim, start, end, step](Node&, const tensor_list& gg) {
           return tensor_list{gg[0].slice(dim, start, end, step)};
@@ -48,6 +49,7 @@ Tensor select_backward(const Tensor& g, const DimVector& input_sizes, int64_t di
     out.select(dim, index).copy_(g);
   }
   if (autograd::needs_grad(g)) {
+    // derivative of select: d/dg = gg.select(dim, index)
     autograd::set_history(out, autograd::make_node("SelectBackwardBackward", {g},
         [dim, index](Node&, const tensor_list& gg) { return tensor_list{gg[0].select(dim, index)}; }));
   }
@@ -81,6 +83,7 @@ Tensor Tensor::view(IntArrayRef size) const {
               sizes(), " and stride ", this->strides(), " (at least one dimension spans across two "
               "contiguous subspaces); use reshape() instead");
   const DimVector in_sizes(sizes());
+  // derivative of view, reshape: d/dx = g.reshape(x's shape)
   return record_view("ViewBackward", *this, make_view(*this, shape, std::move(*strides), storage_offset()),
                      [in_sizes](const Tensor& g) { return g.reshape(in_sizes); });
 }
@@ -100,6 +103,7 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
   DimVector sz(sizes()), st(strides());
   std::swap(sz[d0], sz[d1]);
   std::swap(st[d0], st[d1]);
+  // derivative: d/dx = g.transpose(dim0, dim1)
   return record_view("TransposeBackward", *this, make_view(*this, sz, st, storage_offset()),
                      [d0, d1](const Tensor& g) { return g.transpose(d0, d1); });
 }
@@ -124,6 +128,7 @@ Tensor Tensor::permute(IntArrayRef dims) const {
     st[i] = stride(d);
     inverse[d] = static_cast<int64_t>(i);
   }
+  // derivative: d/dx = g permuted by the inverse permutation
   return record_view("PermuteBackward", *this, make_view(*this, sz, st, storage_offset()),
                      [inverse](const Tensor& g) { return g.permute(inverse); });
 }
@@ -142,6 +147,7 @@ Tensor Tensor::slice(int64_t d, std::optional<int64_t> start_opt, std::optional<
   sz[d] = (end - start + step - 1) / step;
   st[d] *= step;
   const DimVector in_sizes(sizes());
+  // derivative of slice, narrow: d/dx = zeros of x's shape with g written at the slice
   return record_view("SliceBackward", *this, make_view(*this, sz, st, storage_offset() + start * stride(d)),
                      [in_sizes, d, start, end, step](const Tensor& g) {
                        return slice_backward(g, in_sizes, d, start, end, step);
@@ -170,6 +176,7 @@ Tensor Tensor::select(int64_t d, int64_t index) const {
   sz.erase(d);
   st.erase(d);
   const DimVector in_sizes(sizes());
+  // derivative of select, operator[]: d/dx = zeros of x's shape with g written at the index
   return record_view("SelectBackward", *this, make_view(*this, sz, st, storage_offset() + index * stride(d)),
                      [in_sizes, d, index](const Tensor& g) { return select_backward(g, in_sizes, d, index); });
 }
@@ -197,6 +204,7 @@ Tensor Tensor::expand(IntArrayRef size) const {
     st[i] = cur == want ? strides()[i - off] : 0;
   }
   const DimVector in_sizes(sizes());
+  // derivative of expand, expand_as: d/dx = g summed over the expanded dims
   return record_view("ExpandBackward", *this, make_view(*this, sz, st, storage_offset()),
                      [in_sizes](const Tensor& g) { return sum_to(g, in_sizes); });
 }
@@ -217,6 +225,7 @@ Tensor Tensor::squeeze(int64_t d) const {
   sz.erase(d);
   st.erase(d);
   const DimVector in_sizes(sizes());
+  // derivative: d/dx = g.unsqueeze(dim)
   return record_view("SqueezeBackward", *this, make_view(*this, sz, st, storage_offset()),
                      [in_sizes](const Tensor& g) { return g.reshape(in_sizes); });
 }
@@ -230,6 +239,7 @@ Tensor Tensor::unsqueeze(int64_t d) const {
   sz.insert(d, 1);
   st.insert(d, new_stride);
   const DimVector in_sizes(sizes());
+  // derivative: d/dx = g.squeeze(dim)
   return record_view("UnsqueezeBackward", *this, make_view(*this, sz, st, storage_offset()),
                      [in_sizes](const Tensor& g) { return g.reshape(in_sizes); });
 }
@@ -272,6 +282,7 @@ std::vector<Tensor> Tensor::split(int64_t split_size, int64_t d) const {
     for (int64_t start = 0; start < size(d); start += split_size)
       parts.push_back(narrow(d, start, std::min(split_size, size(d) - start)));
   }
+  // derivative of split, chunk: d/dx = cat of the parts' gradients (zeros for a part without one)
   return record_parts("SplitBackward", *this, std::move(parts),
                       [d](const tensor_list& g) { return cat(g, d); });
 }
@@ -292,6 +303,7 @@ std::vector<Tensor> Tensor::unbind(int64_t d) const {
     NoGradGuard no_grad;
     for (int64_t i = 0; i < size(d); ++i) parts.push_back(select(d, i));
   }
+  // derivative: d/dx = stack of the parts' gradients (zeros for a part without one)
   return record_parts("UnbindBackward", *this, std::move(parts),
                       [d](const tensor_list& g) { return stack(g, d); });
 }
@@ -371,6 +383,7 @@ Tensor cat(TensorList tensors, int64_t dim) {
   if (autograd::needs_grad_list(tensors)) {
     DimVector lengths;
     for (const Tensor& t : tensors) lengths.push_back(t.size(d));
+    // derivative of cat, stack: d/dtensors[i] = g.narrow(dim, offset_i, length_i)
     autograd::set_history(out, autograd::make_node("CatBackward", tensors,
         [d, offsets, lengths](Node& n, const tensor_list& g) {
           tensor_list grads(offsets.size());

@@ -21,6 +21,7 @@ Tensor embedding(const Tensor& input, const Tensor& weight, const EmbeddingFuncO
   const Tensor keep = (input != padding_idx).unsqueeze(-1).to(out.scalar_type());
   Tensor masked = out.detach();
   auto node = autograd::make_node(
+      // derivative of embedding: with padding_idx, d/dout = g, 0 on the rows looked up at padding_idx
       "EmbeddingPaddingBackward", {out},
       [](autograd::Node& n, const tensor_list& grads) -> tensor_list {
         return {grads[0] * n.saved(0)};

@@ -34,6 +34,7 @@ Tensor binary_cross_entropy_elements(const Tensor& x, const Tensor& y) {
   kernels().elementwise.loss.on(x.device(), "binary_cross_entropy")(
       "binary_cross_entropy", LossOp::kBinaryCrossEntropy, out, {&x, &y});
   if (autograd::needs_grad(x, y)) {
+    // derivative of binary_cross_entropy: d/dx = g·(x - y)/(x(1 - x)), d/dy = g·(log(1 - x) - log(x)) (logs clamped at -100)
     auto node = autograd::make_node("BinaryCrossEntropyBackward", {x, y},
         [](Node& n, const tensor_list& g) {
           const Tensor x = n.saved(0), y = n.saved(1);
@@ -59,6 +60,7 @@ Tensor bce_with_logits_elements(const Tensor& x, const Tensor& y, const Tensor& 
       "binary_cross_entropy_with_logits", LossOp::kBinaryCrossEntropyWithLogits, out,
       {&x, &y, &pw});
   if (autograd::needs_grad(x, y, pw)) {
+    // derivative of binary_cross_entropy_with_logits: d/dx = g·(sigmoid(x)·(pw·y + 1 - y) - pw·y), d/dy = -g·((pw - 1)·log_sigmoid(x) + x), d/dpw = -g·y·log_sigmoid(x)
     auto node = autograd::make_node("BinaryCrossEntropyWithLogitsBackward", {x, y, pw},
         [](Node& n, const tensor_list& g) {
           // pw undefined: no pos_weight, the formulas with pw = 1.

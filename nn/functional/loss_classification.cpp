@@ -216,6 +216,7 @@ Tensor cross_entropy_cuda(const Tensor& input, const Tensor& target, const Tenso
     }
   }
   if (autograd::needs_grad(input)) {
+    // derivative of cross_entropy: d/dinput = g·weight[t]·(softmax(x) - one_hot(t)) per line, times the reduction's scale (cross_entropy_backward_composed; label smoothing mixes in the uniform target)
     auto node = autograd::make_node("CrossEntropyBackward", {input},
         [args](Node& n, const tensor_list& g) {
           const Tensor x = n.saved(0), target = n.saved(1), weight = n.saved(2);
@@ -305,6 +306,7 @@ Tensor cross_entropy(const Tensor& input, const Tensor& target,
     out = full({}, loss_sum * args.scale, input.options());
   }
   if (autograd::needs_grad(input)) {
+    // derivative of cross_entropy: d/dinput = g·weight[t]·(softmax(x) - one_hot(t)) per line, times the reduction's scale (cross_entropy_backward_composed; label smoothing mixes in the uniform target)
     auto node = autograd::make_node("CrossEntropyBackward", {input},
         [args](Node& n, const tensor_list& g) {
           const Tensor x = n.saved(0), target = n.saved(1), weight = n.saved(2);
