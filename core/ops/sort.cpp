@@ -1,5 +1,5 @@
-// sort, argsort, msort, topk, kthvalue, median: a kernel finds the int64
-// indices (kernels/cpu/sort.cpp, kernels/cuda/sort_kernels.cu) without
+// sort, argsort, msort, topk, kthvalue, median: the sort family's kernel
+// table (kernels/common/sort_kernels.h) finds the int64 indices without
 // recording anything, and the values are self.gather(dim, indices), whose
 // derivative (and derivative of the derivative) autograd already has.
 #include "ember/core/ops/sort.h"
@@ -7,20 +7,15 @@
 #include <limits>
 
 #include "ember/autograd/grad_mode.h"
-#include "ember/core/ops/binary.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/indexing.h"
-#include "ember/core/ops/reduce.h"
 #include "ember/core/ops/reduce_helpers.h"
-#include "ember/core/ops/unary.h"
-#include "ember/core/ops/views.h"
-#include "ember/kernels/cpu/sort.h"
-#include "ember/kernels/cuda/sort.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 namespace {
 
-cpu::SortRows rows_of(const Tensor& x, int64_t d) {
+SortRows rows_of(const Tensor& x, int64_t d) {
   const detail::LineShape l = detail::line_shape(x, d);
   return {l.outer, l.n, l.inner};
 }
@@ -33,20 +28,13 @@ DimVector with_size_at(const Tensor& x, int64_t d, int64_t m) {
 }
 
 // The positions along d of every row of x in sorted order (x's shape).
-// On CUDA the rows are made contiguous (d moved last) for the kernel.
 Tensor sorted_indices(const Tensor& x, int64_t d, bool descending) {
   NoGradGuard no_grad;
-  const cpu::SortRows r = rows_of(x, d);
+  const SortRows r = rows_of(x, d);
   if (r.n <= 1 || x.numel() == 0) return zeros(x.sizes(), x.options().dtype(kLong));
-  if (!x.is_cuda()) {
-    Tensor idx = empty(x.sizes(), x.options().dtype(kLong));
-    cpu::sort_indices(idx, detail::contiguous_for_kernel(x), r, descending);
-    return idx;
-  }
-  const Tensor rows = movedim(x, d, -1).contiguous();
-  Tensor idx = empty(rows.sizes(), x.options().dtype(kLong));
-  cuda::sort_kernel(idx, rows, x.numel() / r.n, r.n, descending);
-  return movedim(idx, -1, d).contiguous();
+  Tensor idx = empty(x.sizes(), x.options().dtype(kLong));
+  kernels().sort.sort.on(x.device(), "sort")(idx, detail::contiguous_for_kernel(x), r, descending);
+  return idx;
 }
 
 void check_not_bool(const char* op, const Tensor& x) {
@@ -58,20 +46,21 @@ void check_not_bool(const char* op, const Tensor& x) {
 // winning: the indices with size 1 at d.
 Tensor select_index(const Tensor& x, int64_t d, int64_t pos, bool is_median) {
   NoGradGuard no_grad;
-  const cpu::SortRows r = rows_of(x, d);
-  if (x.numel() == 0) return empty(with_size_at(x, d, 1), x.options().dtype(kLong));
-  if (!x.is_cuda()) {
-    Tensor idx = empty(with_size_at(x, d, 1), x.options().dtype(kLong));
-    cpu::kth_indices(idx, detail::contiguous_for_kernel(x), r, pos, is_median);
-    return idx;
-  }
-  // CUDA reuses the full sort, then picks one position of each sorted row.
-  const Tensor order = sorted_indices(x, d, /*descending=*/false);
-  if (x.dim() == 0) return order;
-  if (!is_median || !x.is_floating_point()) return order.narrow(d, pos, 1).contiguous();
-  // NaNs sort last: a row holding NaN takes its first NaN, at n - (number of NaNs).
-  const Tensor nans = isnan(x.gather(d, order)).sum(IntArrayRef{d}, /*keepdim=*/true);
-  return order.gather(d, where(nans > 0, rsub(nans, r.n), Scalar(pos)));
+  Tensor idx = empty(with_size_at(x, d, 1), x.options().dtype(kLong));
+  if (x.numel() == 0) return idx;
+  kernels().sort.kth.on(x.device(), is_median ? "median" : "kthvalue")(
+      idx, detail::contiguous_for_kernel(x), rows_of(x, d), pos, is_median);
+  return idx;
+}
+
+// The positions of the k largest (smallest) elements: the indices with size k at d.
+Tensor topk_index(const Tensor& x, int64_t d, int64_t k, bool largest, bool sorted) {
+  NoGradGuard no_grad;
+  Tensor idx = empty(with_size_at(x, d, k), x.options().dtype(kLong));
+  if (x.numel() == 0) return idx;
+  kernels().sort.topk.on(x.device(), "topk")(idx, detail::contiguous_for_kernel(x), rows_of(x, d),
+                                             x.dim() == 0 ? 1 : k, largest, sorted);
+  return idx;
 }
 
 std::tuple<Tensor, Tensor> select_result(const Tensor& self, int64_t d, Tensor idx, bool keepdim) {
@@ -112,18 +101,7 @@ std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool
   const int64_t n = size_along(self, d);
   EMBER_CHECK(k >= 0 && k <= n, "topk: k = ", k, " is out of range for dim ", d, " of size ", n,
               " (tensor of shape ", self.sizes(), ")");
-  Tensor idx;
-  if (self.is_cuda()) {
-    // CUDA reuses the full sort and keeps its first k positions.
-    idx = sorted_indices(self, d, largest);
-    if (self.dim() > 0) idx = idx.narrow(d, 0, k).contiguous();
-  } else {
-    NoGradGuard no_grad;
-    idx = empty(with_size_at(self, d, k), self.options().dtype(kLong));
-    if (self.numel() > 0)
-      cpu::topk_indices(idx, detail::contiguous_for_kernel(self), rows_of(self, d),
-                        self.dim() == 0 ? 1 : k, largest, sorted);
-  }
+  const Tensor idx = topk_index(self, d, k, largest, sorted);
   return {self.gather(d, idx), idx};
 }
 

@@ -9,6 +9,7 @@
 #include "ember/kernels/common/reduce_kernels.h"
 #include "ember/kernels/common/scan_kernels.h"
 #include "ember/kernels/common/softmax_kernels.h"
+#include "ember/kernels/common/sort_kernels.h"
 #include "ember/kernels/common/upsample_kernels.h"
 
 namespace ember {
@@ -23,6 +24,7 @@ struct KernelRegistry {
   SoftmaxKernels softmax;
   ReduceKernels reduce;
   ScanKernels scan;
+  SortKernels sort;
 };
 
 const KernelRegistry& kernels();

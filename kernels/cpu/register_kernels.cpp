@@ -9,6 +9,7 @@
 #include "ember/kernels/cpu/reduce.h"
 #include "ember/kernels/cpu/scan.h"
 #include "ember/kernels/cpu/softmax.h"
+#include "ember/kernels/cpu/sort.h"
 #include "ember/kernels/cpu/upsample.h"
 
 namespace ember::cpu {
@@ -58,6 +59,10 @@ void register_kernels(KernelRegistry& r) {
   r.scan.scan.set(kCPU, &scan_kernel);
   r.scan.logcumsumexp.set(kCPU, &logcumsumexp_kernel);
   r.scan.cum_extreme.set(kCPU, &cum_extreme_kernel);
+
+  r.sort.sort.set(kCPU, &sort_indices);
+  r.sort.topk.set(kCPU, &topk_indices);
+  r.sort.kth.set(kCPU, &kth_indices);
 }
 
 }  // namespace ember::cpu

@@ -1,18 +1,13 @@
 #pragma once
-// The CPU kernels of core/ops/sort.cpp: per-row orderings of a contiguous x
-// seen as (outer, n, inner), a row being the n elements along the sorted dim.
-// Each writes int64 indices (positions along the dim) into a contiguous out
-// of shape (outer, m, inner). The order is kernels/common/sort_functors.h's:
-// NaN largest, ties in input order.
+// The CPU entry points of the sort family (kernels/common/sort_kernels.h says
+// what each computes): per-row orderings of a contiguous x seen as
+// (outer, n, inner), by std::sort, partial_sort and nth_element along the
+// dim. Registered in kernels/cpu/register_kernels.cpp.
 #include <cstdint>
 
-#include "ember/core/tensor.h"
+#include "ember/kernels/common/sort_kernels.h"
 
 namespace ember::cpu {
-
-struct SortRows {
-  int64_t outer = 1, n = 1, inner = 1;
-};
 
 // m = n: the whole row in ascending or descending order.
 void sort_indices(const Tensor& out, const Tensor& x, SortRows r, bool descending);

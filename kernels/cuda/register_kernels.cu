@@ -11,6 +11,7 @@
 #include "ember/kernels/cuda/reduce_plan.h"
 #include "ember/kernels/cuda/scan.h"
 #include "ember/kernels/cuda/softmax.h"
+#include "ember/kernels/cuda/sort.h"
 #include "ember/kernels/cuda/upsample.h"
 
 namespace ember::cuda {
@@ -65,6 +66,10 @@ void register_kernels(KernelRegistry& r) {
   r.scan.scan.set(kCUDA, &scan_kernel);
   r.scan.logcumsumexp.set(kCUDA, &logcumsumexp_kernel);
   r.scan.cum_extreme.set(kCUDA, &cum_extreme_kernel);
+
+  r.sort.sort.set(kCUDA, &sort_kernel);
+  r.sort.topk.set(kCUDA, &topk_kernel);
+  r.sort.kth.set(kCUDA, &kth_kernel);
 }
 
 }  // namespace ember::cuda

@@ -1,12 +1,16 @@
 #pragma once
-// Row sorting on CUDA tensors: the device half of core/ops/sort.cpp.
-// x is contiguous (rows, n), any dtype; indices (int64, contiguous (rows, n))
-// receives each row's positions in the order of kernels/common/sort_functors.h
-// (NaN largest, stable). No host sync. Without the CUDA backend it raises.
-#include "ember/core/tensor.h"
+// The CUDA entry points of the sort family (kernels/common/sort_kernels.h says
+// what each computes). Each sorts whole rows made contiguous (the dim moved
+// last when inner > 1) in kernels/cuda/sort_kernels.cu; topk keeps the first k
+// positions of each sorted row and kth picks one. No host sync. Registered in
+// kernels/cuda/register_kernels.cu.
+#include "ember/kernels/common/sort_kernels.h"
 
 namespace ember::cuda {
 
-void sort_kernel(const Tensor& indices, const Tensor& x, int64_t rows, int64_t n, bool descending);
+void sort_kernel(const Tensor& indices, const Tensor& x, SortRows r, bool descending);
+void topk_kernel(const Tensor& indices, const Tensor& x, SortRows r, int64_t k, bool largest,
+                 bool sorted);
+void kth_kernel(const Tensor& indices, const Tensor& x, SortRows r, int64_t pos, bool nan_wins);
 
 }  // namespace ember::cuda

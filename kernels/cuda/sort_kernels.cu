@@ -177,6 +177,29 @@ void launch_radix(const T* x, int64_t* out, int64_t rows, int64_t n, bool descen
   }
 }
 
+// ---- one position of each sorted row (kthvalue, median) ----
+
+template <typename T>
+__global__ void pick_sorted(const T* x, const int64_t* order, int64_t* out, int64_t rows,
+                            int64_t n, int64_t pos, bool nan_wins) {
+  for (int64_t row = first_index(); row < rows; row += grid_step()) {
+    const T* v = x + row * n;
+    const int64_t* o = order + row * n;
+    int64_t p = pos;
+    if (nan_wins && v[o[n - 1]] != v[o[n - 1]]) {
+      // The NaNs end the ascending row: the first of them, by bisection.
+      int64_t lo = 0, hi = n - 1;
+      while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (v[o[mid]] != v[o[mid]]) hi = mid;
+        else lo = mid + 1;
+      }
+      p = lo;
+    }
+    out[row] = o[p];
+  }
+}
+
 }  // namespace
 
 size_t sort_workspace_bytes(ScalarType t, int64_t rows, int64_t n, bool descending, int device) {
@@ -197,6 +220,17 @@ void launch_sort(ScalarType t, const void* x, int64_t* indices, int64_t rows, in
       launch_bitonic<T>(in, indices, rows, static_cast<int>(n), descending);
     else
       launch_radix<T>(in, indices, rows, n, descending, workspace, workspace_bytes);
+  });
+}
+
+void launch_pick_sorted(ScalarType t, const void* x, const int64_t* order, int64_t* out,
+                        int64_t rows, int64_t n, int64_t pos, bool nan_wins, int device) {
+  if (rows == 0 || n == 0) return;
+  DeviceGuard guard(device);
+  dispatch_all(t, "kthvalue", [&]<typename T>() {
+    pick_sorted<T><<<blocks_for(rows), 256, 0, 0>>>(static_cast<const T*>(x), order, out, rows,
+                                                    n, pos, nan_wins);
+    EMBER_CUDA_CHECK_LAUNCH();
   });
 }
 

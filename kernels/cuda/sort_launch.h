@@ -20,4 +20,10 @@ size_t sort_workspace_bytes(ScalarType t, int64_t rows, int64_t n, bool descendi
 void launch_sort(ScalarType t, const void* x, int64_t* indices, int64_t rows, int64_t n,
                  bool descending, void* workspace, size_t workspace_bytes, int device);
 
+// out[row] = order[row, pos] for each of the rows of x and order (contiguous
+// (rows, n), order ascending); with nan_wins, a row holding NaN gives its
+// first NaN instead (median's rule; NaNs sort last).
+void launch_pick_sorted(ScalarType t, const void* x, const int64_t* order, int64_t* out,
+                        int64_t rows, int64_t n, int64_t pos, bool nan_wins, int device);
+
 }  // namespace ember::cuda::detail

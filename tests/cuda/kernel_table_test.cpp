@@ -1,13 +1,15 @@
 // The CUDA kernels held to the dtype sets the CPU kernels are held to in
 // tests/kernel_table_test.cpp: the elementwise and reduce ones to the rows of
 // their op tables (kernels/common/elementwise_ops.h, reduce_ops.h), the scan
-// and nn families' to the dtypes their tables' headers name.
+// and nn families' to the dtypes their tables' headers name, the sort
+// family's to every dtype.
 #include <catch2/catch.hpp>
 
 #include "../elementwise_dtype_check.h"
 #include "../nn_kernels_dtype_check.h"
 #include "../reduce_dtype_check.h"
 #include "../scan_dtype_check.h"
+#include "../sort_dtype_check.h"
 
 TEST_CASE("elementwise tables: each CUDA kernel takes exactly the dtypes of its op's row",
           "[cuda][kernel_table]") {
@@ -46,4 +48,9 @@ TEST_CASE("reduce table: each CUDA kernel takes exactly the dtypes of its op's r
 
 TEST_CASE("scan table: each CUDA kernel takes exactly its dtypes", "[cuda][kernel_table]") {
   ember::scan_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("sort table: each CUDA kernel takes every dtype and writes (outer, m, inner)",
+          "[cuda][kernel_table][sort]") {
+  ember::sort_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
 }
