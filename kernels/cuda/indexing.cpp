@@ -1,7 +1,7 @@
 // The host half of the CUDA indexing ops: plans each launch from the tensors
 // and owns the out-of-range report the kernels write (kernels/cuda/indexing.h),
-// which the cross-entropy kernels share.
-// Compiled in every build; without CUDA each op raises.
+// which the cross-entropy kernels share. The entry points that launch are in
+// indexing_kernels.cu. Compiled in every build; without CUDA each op raises.
 #include "ember/kernels/cuda/indexing.h"
 
 #include <algorithm>
@@ -180,6 +180,8 @@ IndexLaunch plan_scatter_add(const char* op, const Tensor& self, int64_t dim,
                            dim, self.size(dim));
 }
 
+#ifndef EMBER_WITH_CUDA  // the CUDA entry points are in indexing_kernels.cu
+
 namespace {
 
 // gather and index_select: one gather launch, planned by plan() (not called
@@ -187,16 +189,8 @@ namespace {
 template <typename Plan>
 void run_gather(const char* op, const Tensor& out, const Tensor& self, const Tensor& index,
                 Plan plan) {
-#ifdef EMBER_WITH_CUDA
-  detail::raise_reported_index_error();
-  if (out.numel() == 0) return;
-  detail::launch_gather(op, plan(), self.scalar_type(), out.data_ptr(), self.data_ptr(),
-                        index.data_ptr<int64_t>(), device_of(self),
-                        detail::index_error_sink(device_of(self)));
-#else
   (void)out, (void)index, (void)plan;
   no_cuda(op, self);
-#endif
 }
 
 }  // namespace
@@ -214,48 +208,24 @@ void index_select(const char* op, const Tensor& out, const Tensor& self, int64_t
 void scatter_add(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
                  const Tensor& src) {
   dispatch_numeric(self.scalar_type(), op, []<typename>() {});  // as the CPU, even when empty
-#ifdef EMBER_WITH_CUDA
-  detail::raise_reported_index_error();
-  if (index.numel() == 0) return;
-  detail::launch_scatter_add(op, plan_scatter_add(op, self, dim, index, src),
-                             self.scalar_type(), src.data_ptr(), self.data_ptr(),
-                             index.data_ptr<int64_t>(), device_of(self),
-                             detail::index_error_sink(device_of(self)));
-#else
   (void)dim, (void)index, (void)src;
   no_cuda(op, self);
-#endif
 }
 
 void scatter(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
              const Tensor& src) {
-#ifdef EMBER_WITH_CUDA
-  detail::raise_reported_index_error();
-  if (index.numel() == 0) return;
-  detail::launch_scatter(op, plan_scatter_add(op, self, dim, index, src), self.scalar_type(),
-                         src.data_ptr(), self.data_ptr(), index.data_ptr<int64_t>(),
-                         device_of(self), detail::index_error_sink(device_of(self)));
-#else
   (void)dim, (void)index, (void)src;
   no_cuda(op, self);
-#endif
 }
 
 void scatter_reduce(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
                     const Tensor& src, functors::ScatterReduce reduce) {
   dispatch_numeric(self.scalar_type(), op, []<typename>() {});  // as the CPU, even when empty
-#ifdef EMBER_WITH_CUDA
-  detail::raise_reported_index_error();
-  if (index.numel() == 0) return;
-  detail::launch_scatter_reduce(op, plan_scatter_add(op, self, dim, index, src),
-                                self.scalar_type(), src.data_ptr(), self.data_ptr(),
-                                index.data_ptr<int64_t>(), device_of(self),
-                                detail::index_error_sink(device_of(self)), reduce);
-#else
   (void)dim, (void)index, (void)src, (void)reduce;
   no_cuda(op, self);
-#endif
 }
+
+#endif
 
 void check_index_errors() {
 #ifdef EMBER_WITH_CUDA
