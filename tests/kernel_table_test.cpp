@@ -1,7 +1,7 @@
 // The kernel tables (kernels/common/kernel_table.h, Note [Kernel tables]): the
 // lookup, what each backend registers, and the dtype sets of the elementwise
-// and reduce op tables, of the scan kernels and of the nn families as the CPU
-// kernels apply them
+// and reduce op tables, of the scan and indexing kernels and of the nn
+// families as the CPU kernels apply them
 // (tests/cuda/kernel_table_test.cpp holds the CUDA kernels to the same sets).
 #include <catch2/catch.hpp>
 #include <ember/kernels/common/kernel_registry.h>
@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "elementwise_dtype_check.h"
+#include "indexing_dtype_check.h"
 #include "nn_kernels_dtype_check.h"
 #include "reduce_dtype_check.h"
 #include "scan_dtype_check.h"
@@ -250,4 +251,34 @@ TEST_CASE("kernel registry: every scan entry point has a CPU kernel, and a CUDA 
 
 TEST_CASE("scan table: each CPU kernel takes exactly its dtypes", "[kernel_table]") {
   scan_dtype_check::check_device(Device(kCPU));
+}
+
+TEST_CASE("kernel registry: every indexing entry point has a CPU kernel, and a CUDA kernel "
+          "exactly when ember is built with the CUDA backend",
+          "[kernel_table][index]") {
+  const IndexingKernels& k = kernels().indexing;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.find_out_of_range.has(type) == expected);
+    CHECK(k.gather.has(type) == expected);
+    CHECK(k.index_select.has(type) == expected);
+    CHECK(k.scatter_add.has(type) == expected);
+    CHECK(k.scatter.has(type) == expected);
+    CHECK(k.scatter_reduce.has(type) == expected);
+  }
+}
+
+TEST_CASE("indexing table: each CPU kernel takes exactly its dtypes", "[kernel_table][index]") {
+  indexing_dtype_check::check_device(Device(kCPU));
+}
+
+TEST_CASE("indexing table: the CPU finds the first index value outside [low, high)",
+          "[kernel_table][index]") {
+  const auto find = kernels().indexing.find_out_of_range.on(Device(kCPU), "take");
+  const Tensor index = tensor({0, 3, -2, 5});
+  CHECK(find(index, -2, 5) == std::optional<int64_t>(5));
+  CHECK(find(index, 0, 10) == std::optional<int64_t>(-2));
+  CHECK(find(index, -2, 6) == std::nullopt);
+  CHECK(find(zeros({0}, kLong), 0, 0) == std::nullopt);
 }

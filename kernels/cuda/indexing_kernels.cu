@@ -4,6 +4,8 @@
 // scatter_add adds with atomics, so repeated indices accumulate (atomicAdd:
 // float and double sums land in no fixed order, so they are not
 // deterministic); scatter_reduce's prod/amax/amin combine by compare-and-swap.
+// Below them, the CUDA entry points of the indexing family's table
+// (kernels/common/indexing_kernels.h): plan, then launch.
 #include "ember/kernels/cuda/indexing_launch.h"
 
 #include <algorithm>
@@ -210,6 +212,10 @@ namespace ember::cuda {
 
 using detail::device_of;
 
+std::optional<int64_t> find_out_of_range(const Tensor&, int64_t, int64_t) {
+  return std::nullopt;
+}
+
 namespace {
 
 // gather and index_select: one gather launch, planned by plan() (not called
@@ -238,7 +244,7 @@ void index_select(const char* op, const Tensor& out, const Tensor& self, int64_t
 
 void scatter_add(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
                  const Tensor& src) {
-  dispatch_numeric(self.scalar_type(), op, []<typename>() {});  // as the CPU, even when empty
+  dispatch_numeric(self.scalar_type(), op, [&]<typename>() {});  // as the CPU, even when empty
   detail::raise_reported_index_error();
   if (index.numel() == 0) return;
   detail::launch_scatter_add(op, plan_scatter_add(op, self, dim, index, src),
@@ -258,7 +264,7 @@ void scatter(const char* op, const Tensor& self, int64_t dim, const Tensor& inde
 
 void scatter_reduce(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
                     const Tensor& src, functors::ScatterReduce reduce) {
-  dispatch_numeric(self.scalar_type(), op, []<typename>() {});  // as the CPU, even when empty
+  dispatch_numeric(self.scalar_type(), op, [&]<typename>() {});  // as the CPU, even when empty
   detail::raise_reported_index_error();
   if (index.numel() == 0) return;
   detail::launch_scatter_reduce(op, plan_scatter_add(op, self, dim, index, src),

@@ -3,6 +3,7 @@
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cuda/cudnn_batch_norm.h"
 #include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/cuda/indexing.h"
 #include "ember/kernels/cuda/normalization.h"
 #include "ember/kernels/cuda/optim.h"
 #include "ember/kernels/cuda/pad.h"
@@ -65,6 +66,13 @@ void register_kernels(KernelRegistry& r) {
   r.scan.scan.set(kCUDA, &scan_kernel);
   r.scan.logcumsumexp.set(kCUDA, &logcumsumexp_kernel);
   r.scan.cum_extreme.set(kCUDA, &cum_extreme_kernel);
+
+  r.indexing.find_out_of_range.set(kCUDA, &find_out_of_range);
+  r.indexing.gather.set(kCUDA, &gather);
+  r.indexing.index_select.set(kCUDA, &index_select);
+  r.indexing.scatter_add.set(kCUDA, &scatter_add);
+  r.indexing.scatter.set(kCUDA, &scatter);
+  r.indexing.scatter_reduce.set(kCUDA, &scatter_reduce);
 }
 
 }  // namespace ember::cuda

@@ -1,10 +1,12 @@
 // The CUDA kernels held to the dtype sets the CPU kernels are held to in
 // tests/kernel_table_test.cpp: the elementwise and reduce ones to the rows of
-// their op tables (kernels/common/elementwise_ops.h, reduce_ops.h), the scan
+// their op tables (kernels/common/elementwise_ops.h, reduce_ops.h), the scan,
+// indexing
 // and nn families' to the dtypes their tables' headers name.
 #include <catch2/catch.hpp>
 
 #include "../elementwise_dtype_check.h"
+#include "../indexing_dtype_check.h"
 #include "../nn_kernels_dtype_check.h"
 #include "../reduce_dtype_check.h"
 #include "../scan_dtype_check.h"
@@ -46,4 +48,17 @@ TEST_CASE("reduce table: each CUDA kernel takes exactly the dtypes of its op's r
 
 TEST_CASE("scan table: each CUDA kernel takes exactly its dtypes", "[cuda][kernel_table]") {
   ember::scan_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("indexing table: each CUDA kernel takes exactly its dtypes",
+          "[cuda][kernel_table][index]") {
+  ember::indexing_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("indexing table: CUDA shows the host no bad index value (its kernels report it)",
+          "[cuda][kernel_table][index]") {
+  using namespace ember;
+  const Device gpu(kCUDA, 0);
+  const Tensor index = full({3}, 7, TensorOptions(kLong).device(gpu));
+  CHECK(kernels().indexing.find_out_of_range.on(gpu, "gather")(index, 0, 5) == std::nullopt);
 }
