@@ -1,7 +1,7 @@
 // The kernel tables (kernels/common/kernel_table.h, Note [Kernel tables]): the
 // lookup, what each backend registers, and the dtype sets of the elementwise
-// and reduce op tables, of the scan and sort kernels and of the nn families as the CPU
-// kernels apply them
+// and reduce op tables, of the scan, sort and indexing kernels and of the nn
+// families as the CPU kernels apply them
 // (tests/cuda/kernel_table_test.cpp holds the CUDA kernels to the same sets).
 #include <catch2/catch.hpp>
 #include <ember/kernels/common/kernel_registry.h>
@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "elementwise_dtype_check.h"
+#include "indexing_dtype_check.h"
 #include "nn_kernels_dtype_check.h"
 #include "reduce_dtype_check.h"
 #include "scan_dtype_check.h"
@@ -253,20 +254,6 @@ TEST_CASE("scan table: each CPU kernel takes exactly its dtypes", "[kernel_table
   scan_dtype_check::check_device(Device(kCPU));
 }
 
-TEST_CASE("kernel registry: every sort entry point has a CPU kernel, and a CUDA kernel exactly "
-          "when ember is built with the CUDA backend",
-          "[kernel_table][sort]") {
-  const SortKernels& k = kernels().sort;
-  for (DeviceType type : {kCPU, kCUDA}) {
-    const bool expected = type == kCPU || kWithCuda;
-    INFO("device type " << static_cast<int>(type));
-    CHECK(k.sort.has(type) == expected);
-    CHECK(k.topk.has(type) == expected);
-    CHECK(k.kth.has(type) == expected);
-  }
-}
-
-TEST_CASE("sort table: each CPU kernel takes every dtype and writes (outer, m, inner)",
-          "[kernel_table][sort]") {
-  sort_dtype_check::check_device(Device(kCPU));
+// and reduce op tables, of the scan, sort and indexing kernels and of the nn
+// families as the CPU kernels apply them
 }

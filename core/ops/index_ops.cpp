@@ -15,7 +15,7 @@
 #include "ember/core/ops/indexing_helpers.h"
 #include "ember/core/ops/scatter.h"
 #include "ember/core/shape.h"
-#include "ember/kernels/cpu/indexing.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 
@@ -111,13 +111,13 @@ Tensor take(const Tensor& self, const Tensor& index) {
   detail::check_same_device("take", self, index);
   detail::check_index_dtype("take", index);
   const int64_t n = self.numel();
-  if (index.is_cpu()) {
-    // Negative values wrap once: [-n, n) is valid.
-    const std::optional<int64_t> bad = cpu::find_out_of_range(index + n, 2 * n);
-    EMBER_CHECK(!bad, "take: index ", bad.value_or(0) - n,
-                " is out of range for a tensor of shape ", self.sizes(), " with ", n, " elements (valid range [", -n, ", ", n - 1, "])");
-  }
-  // On CUDA a value still outside [0, n) after wrapping is reported by index_select's kernel.
+  // Negative values wrap once: [-n, n) is valid. On CUDA the table sees no
+  // value; one still outside [0, n) after wrapping is reported by
+  // index_select's kernel.
+  const std::optional<int64_t> bad =
+      kernels().indexing.find_out_of_range.on(index.device(), "take")(index, -n, n);
+  EMBER_CHECK(!bad, "take: index ", bad.value_or(0), " is out of range for a tensor of shape ",
+              self.sizes(), " with ", n, " elements (valid range [", -n, ", ", n - 1, "])");
   const Tensor wrapped = where(index < 0, index + n, index).reshape({-1});
   return self.reshape({-1}).index_select(0, wrapped).view(index.sizes());
 }

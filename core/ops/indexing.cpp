@@ -15,9 +15,7 @@
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/indexing_helpers.h"
-#include "ember/kernels/cpu/indexing.h"
 #include "ember/kernels/common/kernel_registry.h"
-#include "ember/kernels/cuda/indexing.h"
 
 namespace ember {
 
@@ -31,8 +29,9 @@ void check_index_dtype(const char* op, const Tensor& index) {
 }
 
 void check_index_values(const char* op, const Tensor& index, int64_t dim, int64_t size) {
-  if (index.is_cuda()) return;
-  const std::optional<int64_t> bad = cpu::find_out_of_range(index, size);
+  // On CUDA there is no value to see here: the kernel checks (indexing_kernels.h).
+  const std::optional<int64_t> bad =
+      kernels().indexing.find_out_of_range.on(index.device(), op)(index, 0, size);
   if (!bad) return;
   if (size == 0)
     EMBER_ERROR(op, ": index ", *bad, " is out of bounds for dimension ", dim,
@@ -112,9 +111,8 @@ int64_t check_scatter_add(const char* op, const Tensor& self, int64_t dim, const
 
 void scatter_add_into(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
                       const Tensor& src) {
-  if (self.is_cuda())
-    return cuda::scatter_add(op, at_least_1d(self), dim, at_least_1d(index), at_least_1d(src));
-  cpu::scatter_add(at_least_1d(self), dim, at_least_1d(index), at_least_1d(src));
+  kernels().indexing.scatter_add.on(self.device(), op)(op, at_least_1d(self), dim,
+                                                      at_least_1d(index), at_least_1d(src));
 }
 
 Tensor index_select_impl(const char* op, const Tensor& x, int64_t dim, const Tensor& index) {
@@ -130,10 +128,7 @@ Tensor index_select_impl(const char* op, const Tensor& x, int64_t dim, const Ten
   DimVector out_sizes(xs.sizes());
   out_sizes[dim] = idx.numel();
   Tensor out = empty(x.dim() > 0 ? out_sizes.ref() : IntArrayRef(), x.options());
-  if (x.is_cuda())
-    cuda::index_select(op, at_least_1d(out), xs, dim, idx);
-  else
-    cpu::index_select(at_least_1d(out), xs, dim, idx);
+  kernels().indexing.index_select.on(x.device(), op)(op, at_least_1d(out), xs, dim, idx);
   if (autograd::needs_grad(x)) {
     // derivative of index_select, embedding: d/dx = zeros of x's shape with g's slices added at their indices (repeats sum)
     const DimVector x_sizes(x.sizes()), xs_sizes(xs.sizes());
@@ -171,8 +166,8 @@ Tensor one_hot_cuda(const Tensor& indices, int64_t num_classes) {
   Tensor out = zeros(out_sizes, indices.options().requires_grad(false));
   if (n == 0) return out;
   const Tensor ones_column = ones({1, 1}, indices.options().requires_grad(false)).expand({n, 1});
-  cuda::scatter_add("one_hot", out.view({n, num_classes}), 1, indices.reshape({n, 1}),
-                    ones_column);
+  kernels().indexing.scatter_add.on(indices.device(), "one_hot")(
+      "one_hot", out.view({n, num_classes}), 1, indices.reshape({n, 1}), ones_column);
   return out;
 }
 
@@ -190,10 +185,8 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
   check_index_shape("gather", x, dim, index, nullptr);
   check_index_values("gather", index, dim, at_least_1d(x).size(dim));
   Tensor out = empty(index.sizes(), x.options());
-  if (x.is_cuda())
-    cuda::gather("gather", at_least_1d(out), at_least_1d(x), dim, at_least_1d(index));
-  else
-    cpu::gather(at_least_1d(out), at_least_1d(x), dim, at_least_1d(index));
+  kernels().indexing.gather.on(x.device(), "gather")("gather", at_least_1d(out), at_least_1d(x),
+                                                     dim, at_least_1d(index));
   if (autograd::needs_grad(x)) {
     const DimVector x_sizes(x.sizes());
     // derivative: d/dx = scatter_add(zeros of x's shape, dim, index, g)
@@ -254,6 +247,9 @@ Tensor one_hot(const Tensor& indices, int64_t num_classes) {
   check_index_dtype("one_hot", indices);
   EMBER_CHECK(num_classes >= -1, "one_hot: num_classes must be -1 (infer) or >= 0, got ",
               num_classes);
+  // Still a device branch: the CPU checks and writes in one loop (with its own
+  // messages), CUDA composes ops (zeros, a scatter_add of ones through the
+  // table), which a kernel in kernels/cuda may not call.
   if (indices.is_cuda()) return one_hot_cuda(indices, num_classes);
   const Tensor flat = indices.contiguous();
   const int64_t* v = flat.data_ptr<int64_t>();

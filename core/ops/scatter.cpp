@@ -18,8 +18,7 @@
 #include "ember/core/ops/indexing.h"
 #include "ember/core/ops/indexing_helpers.h"
 #include "ember/core/ops/logical.h"
-#include "ember/kernels/cpu/indexing.h"
-#include "ember/kernels/cuda/indexing.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 
@@ -68,17 +67,14 @@ Tensor value_as_src(const char* op, const Tensor& self, const Tensor& index, con
 // The kernels, on checked arguments.
 void scatter_into(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
                   const Tensor& src) {
-  if (self.is_cuda())
-    return cuda::scatter(op, at_least_1d(self), dim, at_least_1d(index), at_least_1d(src));
-  cpu::scatter(at_least_1d(self), dim, at_least_1d(index), at_least_1d(src));
+  kernels().indexing.scatter.on(self.device(), op)(op, at_least_1d(self), dim,
+                                                  at_least_1d(index), at_least_1d(src));
 }
 
 void reduce_into(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
                  const Tensor& src, ScatterReduce reduce) {
-  if (self.is_cuda())
-    return cuda::scatter_reduce(op, at_least_1d(self), dim, at_least_1d(index), at_least_1d(src),
-                                reduce);
-  cpu::scatter_reduce(at_least_1d(self), dim, at_least_1d(index), at_least_1d(src), reduce);
+  kernels().indexing.scatter_reduce.on(self.device(), op)(
+      op, at_least_1d(self), dim, at_least_1d(index), at_least_1d(src), reduce);
 }
 
 // derivative of scatter, scatter_: src: d/dself = g, 0 at the written positions; d/dsrc = g gathered at them

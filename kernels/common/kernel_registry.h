@@ -2,6 +2,7 @@
 // Every kernel family's table (Note [Kernel tables]), filled on first use by
 // the CPU backend and, in a CUDA build, the CUDA backend.
 #include "ember/kernels/common/elementwise_kernels.h"
+#include "ember/kernels/common/indexing_kernels.h"
 #include "ember/kernels/common/normalization_kernels.h"
 #include "ember/kernels/common/optimizer_kernels.h"
 #include "ember/kernels/common/pad_kernels.h"
@@ -25,6 +26,7 @@ struct KernelRegistry {
   ReduceKernels reduce;
   ScanKernels scan;
   SortKernels sort;
+  IndexingKernels indexing;
 };
 
 const KernelRegistry& kernels();

@@ -72,46 +72,49 @@ void index_walk(const Tensor& self, int64_t dim, const Tensor& index, const Tens
 
 }  // namespace
 
-std::optional<int64_t> find_out_of_range(const Tensor& index, int64_t size) {
+std::optional<int64_t> find_out_of_range(const Tensor& index, int64_t low, int64_t high) {
   if (index.numel() == 0) return std::nullopt;
   std::optional<int64_t> bad;
   const StridedLayout<1> layout(index, {});
   auto scan = [&](const std::array<char*, 1>& p, const std::array<int64_t, 1>& st, int64_t len) {
     for (int64_t i = 0; i < len && !bad; ++i) {
       const int64_t v = *reinterpret_cast<const int64_t*>(p[0] + i * st[0]);
-      if (v < 0 || v >= size) bad = v;
+      if (v < low || v >= high) bad = v;
     }
   };
   for_each_run(layout, 0, layout.numel, scan);
   return bad;
 }
 
-void gather(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
+void gather(const char* /*op*/, const Tensor& out, const Tensor& self, int64_t dim,
+            const Tensor& index) {
   dispatch_all(self.scalar_type(), "gather", [&]<typename T>() {
     index_walk<T>(self, dim, index, out, /*race_free=*/true, [](const T* s, T* o) { *o = *s; });
   });
 }
 
-void scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+void scatter_add(const char* /*op*/, const Tensor& self, int64_t dim, const Tensor& index,
+                 const Tensor& src) {
   dispatch_numeric(self.scalar_type(), "scatter_add", [&]<typename T>() {
     index_walk<T>(self, dim, index, src, /*race_free=*/false, [](T* s, const T* v) { *s += *v; });
   });
 }
 
-void scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+void scatter(const char* /*op*/, const Tensor& self, int64_t dim, const Tensor& index,
+             const Tensor& src) {
   dispatch_all(self.scalar_type(), "scatter", [&]<typename T>() {
     index_walk<T>(self, dim, index, src, /*race_free=*/false, [](T* s, const T* v) { *s = *v; });
   });
 }
 
-void scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
-                    functors::ScatterReduce op) {
+void scatter_reduce(const char* /*op*/, const Tensor& self, int64_t dim, const Tensor& index,
+                    const Tensor& src, functors::ScatterReduce reduce) {
   dispatch_numeric(self.scalar_type(), "scatter_reduce", [&]<typename T>() {
     auto walk = [&](auto combine) {
       index_walk<T>(self, dim, index, src, /*race_free=*/false,
                     [combine](T* s, const T* v) { *s = combine(*s, *v); });
     };
-    switch (op) {
+    switch (reduce) {
       case functors::ScatterReduce::kProd: return walk(functors::ScatterProd<T>{});
       case functors::ScatterReduce::kAmax: return walk(functors::ScatterAmax<T>{});
       case functors::ScatterReduce::kAmin: return walk(functors::ScatterAmin<T>{});
@@ -119,14 +122,15 @@ void scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const 
   });
 }
 
-void index_select(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
+void index_select(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
+                  const Tensor& index) {
   const int64_t k = index.numel();
   if (out.numel() == 0) return;
   if (!self.is_contiguous()) {
     // As a gather whose index repeats along every other dim (stride 0).
     DimVector strides(out.dim(), 0);
     strides[dim] = index.stride(0);
-    gather(out, self, dim, restrided(index, DimVector(out.sizes()), strides));
+    gather(op, out, self, dim, restrided(index, DimVector(out.sizes()), strides));
     return;
   }
   // self: (outer, n, inner) -> out: (outer, k, inner), copying inner-sized rows.

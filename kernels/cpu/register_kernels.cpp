@@ -2,6 +2,7 @@
 // (Note [Kernel tables]).
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cpu/elementwise.h"
+#include "ember/kernels/cpu/indexing.h"
 #include "ember/kernels/cpu/normalization.h"
 #include "ember/kernels/cpu/optim_kernels.h"
 #include "ember/kernels/cpu/pad.h"
@@ -63,6 +64,13 @@ void register_kernels(KernelRegistry& r) {
   r.sort.sort.set(kCPU, &sort_indices);
   r.sort.topk.set(kCPU, &topk_indices);
   r.sort.kth.set(kCPU, &kth_indices);
+
+  r.indexing.find_out_of_range.set(kCPU, &find_out_of_range);
+  r.indexing.gather.set(kCPU, &gather);
+  r.indexing.index_select.set(kCPU, &index_select);
+  r.indexing.scatter_add.set(kCPU, &scatter_add);
+  r.indexing.scatter.set(kCPU, &scatter);
+  r.indexing.scatter_reduce.set(kCPU, &scatter_reduce);
 }
 
 }  // namespace ember::cpu

@@ -1,7 +1,9 @@
-// The host half of the CUDA indexing ops: plans each launch from the tensors
-// and owns the out-of-range report the kernels write (kernels/cuda/indexing.h),
-// which the cross-entropy kernels share.
-// Compiled in every build; without CUDA each op raises.
+// The host half of the CUDA indexing ops that is plain C++: the launch plans
+// (tested on the CPU, tests/cuda_index_plan_test.cpp), and the out-of-range
+// report the kernels write (kernels/cuda/indexing.h), which the cross-entropy
+// kernels share. The entry points are in indexing_kernels.cu. Compiled in
+// every build: without CUDA there is no report, and check_index_errors() has
+// nothing to raise.
 #include "ember/kernels/cuda/indexing.h"
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 #include <mutex>
 
 #include "ember/core/error.h"
-#include "ember/kernels/cuda/host_helpers.h"
 
 #ifdef EMBER_WITH_CUDA
 #include <cuda_runtime.h>
@@ -18,14 +19,10 @@
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/cuda_runtime.h"
 #include "ember/kernels/cuda/device_guard.h"
-#include "ember/kernels/cuda/indexing_launch.h"
 #include "ember/kernels/cuda/sync_count.h"
 #endif
 
 namespace ember::cuda {
-
-using detail::device_of;
-using detail::no_cuda;
 
 namespace {
 
@@ -178,83 +175,6 @@ IndexLaunch plan_scatter_add(const char* op, const Tensor& self, int64_t dim,
                              const Tensor& index, const Tensor& src) {
   return make_index_launch(op, index.sizes(), src.strides(), index.strides(), self.strides(),
                            dim, self.size(dim));
-}
-
-namespace {
-
-// gather and index_select: one gather launch, planned by plan() (not called
-// when there is nothing to do).
-template <typename Plan>
-void run_gather(const char* op, const Tensor& out, const Tensor& self, const Tensor& index,
-                Plan plan) {
-#ifdef EMBER_WITH_CUDA
-  detail::raise_reported_index_error();
-  if (out.numel() == 0) return;
-  detail::launch_gather(op, plan(), self.scalar_type(), out.data_ptr(), self.data_ptr(),
-                        index.data_ptr<int64_t>(), device_of(self),
-                        detail::index_error_sink(device_of(self)));
-#else
-  (void)out, (void)index, (void)plan;
-  no_cuda(op, self);
-#endif
-}
-
-}  // namespace
-
-void gather(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
-            const Tensor& index) {
-  run_gather(op, out, self, index, [&] { return plan_gather(op, out, self, dim, index); });
-}
-
-void index_select(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
-                  const Tensor& index) {
-  run_gather(op, out, self, index, [&] { return plan_index_select(op, out, self, dim, index); });
-}
-
-void scatter_add(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
-                 const Tensor& src) {
-  dispatch_numeric(self.scalar_type(), op, []<typename>() {});  // as the CPU, even when empty
-#ifdef EMBER_WITH_CUDA
-  detail::raise_reported_index_error();
-  if (index.numel() == 0) return;
-  detail::launch_scatter_add(op, plan_scatter_add(op, self, dim, index, src),
-                             self.scalar_type(), src.data_ptr(), self.data_ptr(),
-                             index.data_ptr<int64_t>(), device_of(self),
-                             detail::index_error_sink(device_of(self)));
-#else
-  (void)dim, (void)index, (void)src;
-  no_cuda(op, self);
-#endif
-}
-
-void scatter(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
-             const Tensor& src) {
-#ifdef EMBER_WITH_CUDA
-  detail::raise_reported_index_error();
-  if (index.numel() == 0) return;
-  detail::launch_scatter(op, plan_scatter_add(op, self, dim, index, src), self.scalar_type(),
-                         src.data_ptr(), self.data_ptr(), index.data_ptr<int64_t>(),
-                         device_of(self), detail::index_error_sink(device_of(self)));
-#else
-  (void)dim, (void)index, (void)src;
-  no_cuda(op, self);
-#endif
-}
-
-void scatter_reduce(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
-                    const Tensor& src, functors::ScatterReduce reduce) {
-  dispatch_numeric(self.scalar_type(), op, []<typename>() {});  // as the CPU, even when empty
-#ifdef EMBER_WITH_CUDA
-  detail::raise_reported_index_error();
-  if (index.numel() == 0) return;
-  detail::launch_scatter_reduce(op, plan_scatter_add(op, self, dim, index, src),
-                                self.scalar_type(), src.data_ptr(), self.data_ptr(),
-                                index.data_ptr<int64_t>(), device_of(self),
-                                detail::index_error_sink(device_of(self)), reduce);
-#else
-  (void)dim, (void)index, (void)src, (void)reduce;
-  no_cuda(op, self);
-#endif
 }
 
 void check_index_errors() {

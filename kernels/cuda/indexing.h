@@ -17,14 +17,22 @@
 //   "cross_entropy: target 12 is out of bounds for 10 classes (valid range
 //   [0, 9], or ignore_index -100); found by a CUDA kernel of an earlier call
 //   (reported asynchronously)"
-// Unlike a device-side assert, the CUDA context stays usable. Without the
-// CUDA backend each function raises.
+// Unlike a device-side assert, the CUDA context stays usable.
+//
+// The entry points of the indexing family's table
+// (kernels/common/indexing_kernels.h) are in indexing_kernels.cu (CUDA builds
+// only; registered in kernels/cuda/register_kernels.cu); the plans and the
+// report are plain C++ in indexing.cpp, compiled in every build.
+#include <optional>
+
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/scatter_functors.h"
 #include "ember/kernels/cuda/indexing_plan.h"
 
 namespace ember::cuda {
 
+// No value the host can see: the kernels check the index (see above).
+std::optional<int64_t> find_out_of_range(const Tensor& index, int64_t low, int64_t high);
 // out[p] = self[p with p[dim] = index[p]] over index's shape (out: index's shape).
 void gather(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
             const Tensor& index);

@@ -4,6 +4,8 @@
 // scatter_add adds with atomics, so repeated indices accumulate (atomicAdd:
 // float and double sums land in no fixed order, so they are not
 // deterministic); scatter_reduce's prod/amax/amin combine by compare-and-swap.
+// Below them, the CUDA entry points of the indexing family's table
+// (kernels/common/indexing_kernels.h): plan, then launch.
 #include "ember/kernels/cuda/indexing_launch.h"
 
 #include <algorithm>
@@ -12,7 +14,9 @@
 
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
+#include "ember/kernels/cuda/host_helpers.h"
 #include "ember/kernels/cuda/index_error_report.cuh"
+#include "ember/kernels/cuda/indexing.h"
 
 namespace ember::cuda::detail {
 namespace {
@@ -203,3 +207,70 @@ void launch_scatter_reduce(const char* op, const IndexLaunch& l, ScalarType dtyp
 }
 
 }  // namespace ember::cuda::detail
+
+namespace ember::cuda {
+
+using detail::device_of;
+
+std::optional<int64_t> find_out_of_range(const Tensor&, int64_t, int64_t) {
+  return std::nullopt;
+}
+
+namespace {
+
+// gather and index_select: one gather launch, planned by plan() (not called
+// when there is nothing to do).
+template <typename Plan>
+void run_gather(const char* op, const Tensor& out, const Tensor& self, const Tensor& index,
+                Plan plan) {
+  detail::raise_reported_index_error();
+  if (out.numel() == 0) return;
+  detail::launch_gather(op, plan(), self.scalar_type(), out.data_ptr(), self.data_ptr(),
+                        index.data_ptr<int64_t>(), device_of(self),
+                        detail::index_error_sink(device_of(self)));
+}
+
+}  // namespace
+
+void gather(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
+            const Tensor& index) {
+  run_gather(op, out, self, index, [&] { return plan_gather(op, out, self, dim, index); });
+}
+
+void index_select(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
+                  const Tensor& index) {
+  run_gather(op, out, self, index, [&] { return plan_index_select(op, out, self, dim, index); });
+}
+
+void scatter_add(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
+                 const Tensor& src) {
+  dispatch_numeric(self.scalar_type(), op, [&]<typename>() {});  // as the CPU, even when empty
+  detail::raise_reported_index_error();
+  if (index.numel() == 0) return;
+  detail::launch_scatter_add(op, plan_scatter_add(op, self, dim, index, src),
+                             self.scalar_type(), src.data_ptr(), self.data_ptr(),
+                             index.data_ptr<int64_t>(), device_of(self),
+                             detail::index_error_sink(device_of(self)));
+}
+
+void scatter(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
+             const Tensor& src) {
+  detail::raise_reported_index_error();
+  if (index.numel() == 0) return;
+  detail::launch_scatter(op, plan_scatter_add(op, self, dim, index, src), self.scalar_type(),
+                         src.data_ptr(), self.data_ptr(), index.data_ptr<int64_t>(),
+                         device_of(self), detail::index_error_sink(device_of(self)));
+}
+
+void scatter_reduce(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
+                    const Tensor& src, functors::ScatterReduce reduce) {
+  dispatch_numeric(self.scalar_type(), op, [&]<typename>() {});  // as the CPU, even when empty
+  detail::raise_reported_index_error();
+  if (index.numel() == 0) return;
+  detail::launch_scatter_reduce(op, plan_scatter_add(op, self, dim, index, src),
+                                self.scalar_type(), src.data_ptr(), self.data_ptr(),
+                                index.data_ptr<int64_t>(), device_of(self),
+                                detail::index_error_sink(device_of(self)), reduce);
+}
+
+}  // namespace ember::cuda

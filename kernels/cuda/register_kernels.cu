@@ -3,6 +3,7 @@
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cuda/cudnn_batch_norm.h"
 #include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/cuda/indexing.h"
 #include "ember/kernels/cuda/normalization.h"
 #include "ember/kernels/cuda/optim.h"
 #include "ember/kernels/cuda/pad.h"
@@ -70,6 +71,13 @@ void register_kernels(KernelRegistry& r) {
   r.sort.sort.set(kCUDA, &sort_kernel);
   r.sort.topk.set(kCUDA, &topk_kernel);
   r.sort.kth.set(kCUDA, &kth_kernel);
+
+  r.indexing.find_out_of_range.set(kCUDA, &find_out_of_range);
+  r.indexing.gather.set(kCUDA, &gather);
+  r.indexing.index_select.set(kCUDA, &index_select);
+  r.indexing.scatter_add.set(kCUDA, &scatter_add);
+  r.indexing.scatter.set(kCUDA, &scatter);
+  r.indexing.scatter_reduce.set(kCUDA, &scatter_reduce);
 }
 
 }  // namespace ember::cuda

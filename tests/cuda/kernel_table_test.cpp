@@ -1,11 +1,12 @@
 // The CUDA kernels held to the dtype sets the CPU kernels are held to in
 // tests/kernel_table_test.cpp: the elementwise and reduce ones to the rows of
-// their op tables (kernels/common/elementwise_ops.h, reduce_ops.h), the scan
-// and nn families' to the dtypes their tables' headers name, the sort
+// their op tables (kernels/common/elementwise_ops.h, reduce_ops.h), the scan,
+// indexing and nn families' to the dtypes their tables' headers name, the sort
 // family's to every dtype.
 #include <catch2/catch.hpp>
 
 #include "../elementwise_dtype_check.h"
+#include "../indexing_dtype_check.h"
 #include "../nn_kernels_dtype_check.h"
 #include "../reduce_dtype_check.h"
 #include "../scan_dtype_check.h"
@@ -50,7 +51,7 @@ TEST_CASE("scan table: each CUDA kernel takes exactly its dtypes", "[cuda][kerne
   ember::scan_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
 }
 
-TEST_CASE("sort table: each CUDA kernel takes every dtype and writes (outer, m, inner)",
-          "[cuda][kernel_table][sort]") {
-  ember::sort_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+// their op tables (kernels/common/elementwise_ops.h, reduce_ops.h), the scan,
+// indexing and nn families' to the dtypes their tables' headers name, the sort
+// family's to every dtype.
 }
