@@ -254,6 +254,48 @@ TEST_CASE("scan table: each CPU kernel takes exactly its dtypes", "[kernel_table
   scan_dtype_check::check_device(Device(kCPU));
 }
 
-// and reduce op tables, of the scan, sort and indexing kernels and of the nn
-// families as the CPU kernels apply them
+TEST_CASE("kernel registry: every sort entry point has a CPU kernel, and a CUDA kernel exactly "
+          "when ember is built with the CUDA backend",
+          "[kernel_table][sort]") {
+  const SortKernels& k = kernels().sort;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.sort.has(type) == expected);
+    CHECK(k.topk.has(type) == expected);
+    CHECK(k.kth.has(type) == expected);
+  }
+}
+
+TEST_CASE("sort table: each CPU kernel takes every dtype and writes (outer, m, inner)",
+          "[kernel_table][sort]") {
+  sort_dtype_check::check_device(Device(kCPU));
+TEST_CASE("kernel registry: every indexing entry point has a CPU kernel, and a CUDA kernel "
+          "exactly when ember is built with the CUDA backend",
+          "[kernel_table][index]") {
+  const IndexingKernels& k = kernels().indexing;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.find_out_of_range.has(type) == expected);
+    CHECK(k.gather.has(type) == expected);
+    CHECK(k.index_select.has(type) == expected);
+    CHECK(k.scatter_add.has(type) == expected);
+    CHECK(k.scatter.has(type) == expected);
+    CHECK(k.scatter_reduce.has(type) == expected);
+  }
+}
+
+TEST_CASE("indexing table: each CPU kernel takes exactly its dtypes", "[kernel_table][index]") {
+  indexing_dtype_check::check_device(Device(kCPU));
+}
+
+TEST_CASE("indexing table: the CPU finds the first index value outside [low, high)",
+          "[kernel_table][index]") {
+  const auto find = kernels().indexing.find_out_of_range.on(Device(kCPU), "take");
+  const Tensor index = tensor({0, 3, -2, 5});
+  CHECK(find(index, -2, 5) == std::optional<int64_t>(5));
+  CHECK(find(index, 0, 10) == std::optional<int64_t>(-2));
+  CHECK(find(index, -2, 6) == std::nullopt);
+  CHECK(find(zeros({0}, kLong), 0, 0) == std::nullopt);
 }

@@ -51,7 +51,18 @@ TEST_CASE("scan table: each CUDA kernel takes exactly its dtypes", "[cuda][kerne
   ember::scan_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
 }
 
-// their op tables (kernels/common/elementwise_ops.h, reduce_ops.h), the scan,
-// indexing and nn families' to the dtypes their tables' headers name, the sort
-// family's to every dtype.
+TEST_CASE("sort table: each CUDA kernel takes every dtype and writes (outer, m, inner)",
+          "[cuda][kernel_table][sort]") {
+  ember::sort_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+TEST_CASE("indexing table: each CUDA kernel takes exactly its dtypes",
+          "[cuda][kernel_table][index]") {
+  ember::indexing_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("indexing table: CUDA shows the host no bad index value (its kernels report it)",
+          "[cuda][kernel_table][index]") {
+  using namespace ember;
+  const Device gpu(kCUDA, 0);
+  const Tensor index = full({3}, 7, TensorOptions(kLong).device(gpu));
+  CHECK(kernels().indexing.find_out_of_range.on(gpu, "gather")(index, 0, 5) == std::nullopt);
 }
