@@ -270,6 +270,8 @@ TEST_CASE("kernel registry: every sort entry point has a CPU kernel, and a CUDA 
 TEST_CASE("sort table: each CPU kernel takes every dtype and writes (outer, m, inner)",
           "[kernel_table][sort]") {
   sort_dtype_check::check_device(Device(kCPU));
+}
+
 TEST_CASE("kernel registry: every indexing entry point has a CPU kernel, and a CUDA kernel "
           "exactly when ember is built with the CUDA backend",
           "[kernel_table][index]") {

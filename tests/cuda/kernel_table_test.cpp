@@ -54,6 +54,8 @@ TEST_CASE("scan table: each CUDA kernel takes exactly its dtypes", "[cuda][kerne
 TEST_CASE("sort table: each CUDA kernel takes every dtype and writes (outer, m, inner)",
           "[cuda][kernel_table][sort]") {
   ember::sort_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+}
+
 TEST_CASE("indexing table: each CUDA kernel takes exactly its dtypes",
           "[cuda][kernel_table][index]") {
   ember::indexing_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
