@@ -169,20 +169,8 @@ scripts/gone-command.sh
 x = 1  # tests/gone_test.cpp
 ~~~
 EOF
-  # expect WANT_RC NAME PATTERN COMMAND...: exit status WANT_RC and, when PATTERN
-  # is not empty, an output line matching it.
-  expect() {
-    local want=$1 name=$2 pattern=$3 rc=0
-    shift 3
-    out=$(cd "$dir" && "$@" 2>&1) || rc=$?
-    if [ "$rc" != "$want" ] || { [ -n "$pattern" ] && ! grep -qE -- "$pattern" <<<"$out"; }; then
-      echo "FAIL $name: exit $rc (wanted $want), output:"
-      sed 's/^/  | /' <<<"$out"
-      failures=$((failures + 1))
-    else
-      echo "pass $name"
-    fi
-  }
+  # shellcheck source=scripts/self-test-expect.sh
+  source "$(dirname "${BASH_SOURCE[0]}")/self-test-expect.sh"
   expect 0 "good page passes" '^check-doc-paths: 13 named paths in 1 pages, all exist$' \
     check docs/good.md
   expect 1 "missing link target" '^README.md:1: docs/gone.md does not exist$' check README.md

@@ -110,31 +110,22 @@ self_test() {
   printf '#include "ember/core/ops/add.h"\n#include "ember/nn/module.h"\n' >"$dir/nn/linear.cpp"
   printf '#include <ember/ember.h>\n#include "local.h"\n#include <vector>\n' >"$dir/examples/demo.cpp"
   : >"$dir/scripts/layer-exceptions.txt"
-  # expect WANT_RC NAME PATTERN: runs the check on $dir; wants exit status
-  # WANT_RC and, when PATTERN is not empty, an output line matching it.
-  expect() {
-    local want=$1 name=$2 pattern=$3 rc=0
-    out=$(cd "$dir" && check scripts/layer-exceptions.txt 2>&1) || rc=$?
-    if [ "$rc" != "$want" ] || { [ -n "$pattern" ] && ! grep -qE -- "$pattern" <<<"$out"; }; then
-      echo "FAIL $name: exit $rc (wanted $want), output:"
-      sed 's/^/  | /' <<<"$out"
-      failures=$((failures + 1))
-    else
-      echo "pass $name"
-    fi
-  }
-  expect 0 "a tree that follows the rule passes" \
+  # shellcheck source=scripts/self-test-expect.sh
+  source "$(dirname "${BASH_SOURCE[0]}")/self-test-expect.sh"
+  # expect_check WANT_RC NAME PATTERN: the layer check on $dir.
+  expect_check() { expect "$1" "$2" "$3" check scripts/layer-exceptions.txt; }
+  expect_check 0 "a tree that follows the rule passes" \
     '^check-layers: 11 ember includes checked, 0 listed exceptions, 0 new forbidden includes, 0 stale exceptions$'
 
   printf '#include "ember/kernels/common/table.h"\n#include "ember/kernels/cpu/add.h"\n' >>"$dir/core/ops/add.cpp"
-  expect 1 "core/ops reaching kernels/cpu fails" \
+  expect_check 1 "core/ops reaching kernels/cpu fails" \
     '^core/ops/add.cpp:5: core/ops may not include kernels/cpu \(kernels/cpu/add.h\)$'
   printf '# core/ops reaches kernels/cpu directly (a test)\ncore/ops/add.cpp -> kernels/cpu/add.h\n' \
     >"$dir/scripts/layer-exceptions.txt"
-  expect 0 "a listed exception passes" ', 1 listed exceptions, 0 new forbidden includes, 0 stale'
+  expect_check 0 "a listed exception passes" ', 1 listed exceptions, 0 new forbidden includes, 0 stale'
 
   printf '#include <ember/core/tensor.h>\n' >>"$dir/examples/demo.cpp"
-  expect 1 "examples reaching core through <ember/...> fails" \
+  expect_check 1 "examples reaching core through <ember/...> fails" \
     '^examples/demo.cpp:4: examples may not include core \(core/tensor.h\)$'
   sed -i '$d' "$dir/examples/demo.cpp"
   for bad in 'autograd/node.h:core/ops/add.h:autograd may not include core/ops'     \
@@ -145,15 +136,15 @@ self_test() {
     IFS=: read -r file inc msg <<<"$bad"
     cp "$dir/$file" "$dir/$file.orig"
     printf '#include "ember/%s"\n' "$inc" >>"$dir/$file"
-    expect 1 "$msg" "^$file:[0-9]+: $msg \\($inc\\)\$"
+    expect_check 1 "$msg" "^$file:[0-9]+: $msg \\($inc\\)\$"
     mv "$dir/$file.orig" "$dir/$file"
   done
 
   sed -i '$d' "$dir/core/ops/add.cpp"
-  expect 1 "an exception that no longer occurs fails as stale" \
+  expect_check 1 "an exception that no longer occurs fails as stale" \
     '^scripts/layer-exceptions.txt:2: stale exception: core/ops/add.cpp -> kernels/cpu/add.h no longer occurs as a forbidden include; remove it from scripts/layer-exceptions.txt$'
   printf 'core/ops/add.cpp kernels/cpu/add.h\n' >"$dir/scripts/layer-exceptions.txt"
-  expect 1 "a malformed exception fails" '^scripts/layer-exceptions.txt:1: malformed exception'
+  expect_check 1 "a malformed exception fails" '^scripts/layer-exceptions.txt:1: malformed exception'
   [ "$failures" -eq 0 ] && echo "check-layers self-test: all cases pass" || return 1
 }
 
