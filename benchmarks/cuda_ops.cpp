@@ -22,7 +22,7 @@
 #include <ember/ember.h>
 #include <ember/kernels/cuda/cublas_check.h>
 #include <ember/kernels/cuda/cuda_check.h>
-#include <ember/kernels/cuda/sync_count.h>
+#include <ember/core/cuda/sync_count.h>
 
 #include "cuda_timing.h"
 

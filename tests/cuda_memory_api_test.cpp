@@ -1,11 +1,11 @@
-// The CUDA memory API (kernels/cuda/memory.h, kernels/cuda/sync_count.h) where
+// The CUDA memory API (core/cuda/memory.h, core/cuda/sync_count.h) where
 // there is no device: a CPU build, or a CUDA build on a machine without a GPU.
 // It must answer, never throw. With a device, tests/cuda/memory_test.cpp checks it.
 #include <catch2/catch.hpp>
 
-#include <ember/kernels/cuda/cuda_runtime.h>
-#include <ember/kernels/cuda/memory.h>
-#include <ember/kernels/cuda/sync_count.h>
+#include <ember/core/cuda/runtime.h>
+#include <ember/core/cuda/memory.h>
+#include <ember/core/cuda/sync_count.h>
 
 TEST_CASE("cuda memory: without a device the stats are zeros and empty_cache does nothing",
           "[cuda_memory]") {

@@ -7,7 +7,7 @@
 
 #include <ember/core/ops/factory.h>
 #include <ember/kernels/cuda/copy_geometry.h>
-#include <ember/kernels/cuda/cuda_runtime.h>
+#include <ember/core/cuda/runtime.h>
 
 #include <functional>
 #include <vector>

@@ -7,7 +7,7 @@
 
 #include <ember/core/ops/conv.h>
 #include <ember/kernels/common/benchmark_cache.h>
-#include <ember/kernels/cuda/cuda_runtime.h>
+#include <ember/core/cuda/runtime.h>
 #include <ember/kernels/cuda/cudnn_conv.h>
 #include <ember/kernels/cuda/cudnn_conv_plan.h>
 

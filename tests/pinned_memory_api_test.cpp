@@ -11,7 +11,7 @@
 #include <vector>
 
 #include <ember/core/ops/factory.h>
-#include <ember/kernels/cuda/cuda_runtime.h>
+#include <ember/core/cuda/runtime.h>
 #include <ember/kernels/cuda/pinned_memory.h>
 #include <ember/kernels/cuda/pinned_memory_pool.h>
 #include <ember/nn/data/data_loader.h>

@@ -9,7 +9,7 @@
 #include "ember/kernels/common/range_functors.h"
 #include "ember/kernels/cpu/loops.h"
 #include "ember/kernels/cuda/factory.h"
-#include "ember/kernels/cuda/memory.h"
+#include "ember/core/cuda/memory.h"
 #include "ember/kernels/cuda/pinned_memory.h"
 
 namespace ember {

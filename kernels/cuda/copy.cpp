@@ -10,7 +10,7 @@
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
 #include "ember/kernels/cuda/pinned_memory.h"
-#include "ember/kernels/cuda/sync_count.h"
+#include "ember/core/cuda/sync_count.h"
 #endif
 
 namespace ember::cuda {

@@ -26,9 +26,9 @@
 #include "ember/kernels/cuda/cudnn_conv_passes.h"
 #include "ember/kernels/cuda/cudnn_conv_plan.h"
 #include "ember/kernels/cuda/cudnn_handle.h"
-#include "ember/kernels/cuda/cuda_runtime.h"
+#include "ember/core/cuda/runtime.h"
 #include "ember/kernels/cuda/device_guard.h"
-#include "ember/kernels/cuda/sync_count.h"
+#include "ember/core/cuda/sync_count.h"
 #endif
 
 namespace ember::cuda {

@@ -1,6 +1,6 @@
 // Device queries, compiled in every build: without the CUDA backend there
 // are no devices. Also detail::no_cuda (host_helpers.h).
-#include "ember/kernels/cuda/cuda_runtime.h"
+#include "ember/core/cuda/runtime.h"
 
 #include "ember/core/error.h"
 #include "ember/kernels/cuda/host_helpers.h"

@@ -17,9 +17,9 @@
 #include <cuda_runtime.h>
 
 #include "ember/kernels/cuda/cuda_check.h"
-#include "ember/kernels/cuda/cuda_runtime.h"
+#include "ember/core/cuda/runtime.h"
 #include "ember/kernels/cuda/device_guard.h"
-#include "ember/kernels/cuda/sync_count.h"
+#include "ember/core/cuda/sync_count.h"
 #endif
 
 namespace ember::cuda {

@@ -1,7 +1,7 @@
 // The CUDA caching allocator: one BlockPool per device over cudaMalloc /
 // cudaFree, registered as the kCUDA Allocator at start-up. Compiled in every
 // build; without the CUDA backend the API answers zeros.
-#include "ember/kernels/cuda/memory.h"
+#include "ember/core/cuda/memory.h"
 
 #include "ember/core/error.h"
 
@@ -15,7 +15,7 @@
 
 #include "ember/kernels/common/block_pool.h"
 #include "ember/kernels/cuda/cuda_check.h"
-#include "ember/kernels/cuda/cuda_runtime.h"
+#include "ember/core/cuda/runtime.h"
 #include "ember/kernels/cuda/device_guard.h"
 #endif
 

@@ -4,7 +4,7 @@
 #include "ember/kernels/cuda/pinned_memory.h"
 
 #include "ember/core/error.h"
-#include "ember/kernels/cuda/cuda_runtime.h"
+#include "ember/core/cuda/runtime.h"
 
 #ifdef EMBER_WITH_CUDA
 #include <cuda_runtime.h>

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "ember/core/error.h"
-#include "ember/kernels/cuda/cuda_runtime.h"
+#include "ember/core/cuda/runtime.h"
 #include "ember/nn/data/epoch_run.h"
 #include "ember/nn/data/example_rng.h"
 

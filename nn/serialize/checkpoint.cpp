@@ -5,7 +5,7 @@
 #include "ember/core/error.h"
 #include "ember/core/generator.h"
 #include "ember/core/ops/factory.h"
-#include "ember/kernels/cuda/cuda_runtime.h"
+#include "ember/core/cuda/runtime.h"
 #include "ember/nn/serialize/json.h"
 #include "ember/nn/serialize/safetensors.h"
 

@@ -17,7 +17,7 @@
 #include <ember/ember.h>
 #include <ember/kernels/common/benchmark_cache.h>
 #include <ember/kernels/cuda/cudnn_conv_plan.h>
-#include <ember/kernels/cuda/memory.h>
+#include <ember/core/cuda/memory.h>
 
 #include <catch2/catch.hpp>
 #include <algorithm>

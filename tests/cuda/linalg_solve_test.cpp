@@ -4,7 +4,7 @@
 // gradients (composed of the same ops).
 #include <ember/ember.h>
 #include <ember/kernels/cuda/linalg_solve.h>
-#include <ember/kernels/cuda/sync_count.h>
+#include <ember/core/cuda/sync_count.h>
 
 #include <catch2/catch.hpp>
 #include <cstdint>

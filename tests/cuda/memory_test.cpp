@@ -10,7 +10,7 @@
 
 #include <ember/core/allocator.h>
 #include <ember/kernels/common/block_pool.h>
-#include <ember/kernels/cuda/memory.h>
+#include <ember/core/cuda/memory.h>
 
 namespace {
 

@@ -11,8 +11,8 @@
 // max(1, |cpu value|): float32 1e-5 forward and 1e-4 backward (sums in
 // another order, dx cancels terms of similar size); float64 1e-10.
 #include <ember/kernels/cuda/cudnn_batch_norm.h>
-#include <ember/kernels/cuda/memory.h>
-#include <ember/kernels/cuda/sync_count.h>
+#include <ember/core/cuda/memory.h>
+#include <ember/core/cuda/sync_count.h>
 
 #include <cmath>
 #include <string>

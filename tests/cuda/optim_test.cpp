@@ -18,8 +18,8 @@
 #include <vector>
 
 #include <ember/core/ops/factory.h>
-#include <ember/kernels/cuda/memory.h>
-#include <ember/kernels/cuda/sync_count.h>
+#include <ember/core/cuda/memory.h>
+#include <ember/core/cuda/sync_count.h>
 #include <ember/nn/optim/adagrad.h>
 #include <ember/nn/optim/adam.h>
 #include <ember/nn/optim/adamw.h>

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include <ember/core/ops/factory.h>
-#include <ember/kernels/cuda/cuda_runtime.h>
+#include <ember/core/cuda/runtime.h>
 #include <ember/kernels/cuda/pinned_memory.h>
-#include <ember/kernels/cuda/sync_count.h>
+#include <ember/core/cuda/sync_count.h>
 #include <ember/nn/data/data_loader.h>
 #include <ember/nn/data/dataset.h>
 

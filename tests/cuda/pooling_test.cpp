@@ -9,8 +9,8 @@
 // most kernel-area values, 1e-6 for float32); average poolings sum at most
 // 3x5 values per output or gradient in another order than the CPU: 1e-5 for
 // float32, 1e-12 for float64.
-#include <ember/kernels/cuda/memory.h>
-#include <ember/kernels/cuda/sync_count.h>
+#include <ember/core/cuda/memory.h>
+#include <ember/core/cuda/sync_count.h>
 
 #include <algorithm>
 #include <limits>

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include <ember/ember.h>
-#include <ember/kernels/cuda/memory.h>
-#include <ember/kernels/cuda/sync_count.h>
+#include <ember/core/cuda/memory.h>
+#include <ember/core/cuda/sync_count.h>
 
 using namespace ember;
 

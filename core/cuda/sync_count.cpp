@@ -1,4 +1,4 @@
-#include "ember/kernels/cuda/sync_count.h"
+#include "ember/core/cuda/sync_count.h"
 
 #include <atomic>
 
