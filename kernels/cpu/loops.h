@@ -17,12 +17,14 @@
 
 #include "ember/core/parallel.h"
 #include "ember/core/tensor.h"
+#include "ember/kernels/common/broadcast_geometry.h"
 
 namespace ember::cpu {
 
 constexpr int64_t kGrainSize = 32768;
 
-// Shape and byte strides of N operands (operand 0 is the output), coalesced.
+// Shape and byte strides of N operands (operand 0 is the output), merged as
+// Note [Broadcast geometry] says.
 template <size_t N>
 struct StridedLayout {
   DimVector shape;
@@ -31,55 +33,29 @@ struct StridedLayout {
   int64_t numel = 1;
 
   StridedLayout(const Tensor& out, const std::array<const Tensor*, N - 1>& inputs) {
-    const int64_t nd = out.dim();
-    shape = DimVector(out.sizes());
+    static_assert(N <= kMaxBroadcastOperands);
+    std::array<IntArrayRef, N> operand_sizes, operand_strides;
+    std::array<int64_t, N> element_bytes;
+    for (size_t k = 0; k < N; ++k) {
+      const TensorImpl& impl = *(k == 0 ? out : *inputs[k - 1]).unsafeGetTensorImpl();
+      operand_sizes[k] = impl.sizes();
+      operand_strides[k] = impl.strides();
+      data[k] = static_cast<char*>(impl.data());
+      element_bytes[k] = static_cast<int64_t>(element_size(impl.dtype()));
+    }
     numel = out.numel();
-    data[0] = static_cast<char*>(out.data_ptr());
-    strides[0] = byte_strides(out, nd);
-    for (size_t k = 1; k < N; ++k) {
-      data[k] = static_cast<char*>(inputs[k - 1]->data_ptr());
-      strides[k] = byte_strides(*inputs[k - 1], nd);
+    BroadcastGeometry g =
+        broadcast_geometry(out.sizes(), operand_sizes.data(), operand_strides.data(), N);
+    if (g.sizes.empty()) {  // a single element: one run of one
+      shape = DimVector(1, 1);
+      for (size_t k = 0; k < N; ++k) strides[k] = DimVector(1, 0);
+      return;
     }
-    coalesce();
-  }
-
- private:
-  // Right-aligned strides in bytes; broadcast dims (size 1 or missing) get 0.
-  DimVector byte_strides(const Tensor& t, int64_t nd) const {
-    const TensorImpl& impl = *t.unsafeGetTensorImpl();
-    DimVector s(static_cast<size_t>(nd), 0);
-    const int64_t off = nd - impl.dim(), es = static_cast<int64_t>(element_size(impl.dtype()));
-    for (int64_t d = 0; d < impl.dim(); ++d)
-      s[off + d] = impl.sizes()[d] == 1 ? 0 : impl.strides()[d] * es;
-    return s;
-  }
-
-  void coalesce() {
-    // Drop size-1 dims, then merge dim d into d+1 where every operand steps
-    // through d exactly as a continuation of d+1.
-    DimVector new_shape;
-    std::array<DimVector, N> new_strides;
-    for (size_t d = 0; d < shape.size(); ++d) {
-      if (shape[d] == 1) continue;
-      if (!new_shape.empty()) {
-        bool mergeable = true;
-        for (size_t k = 0; k < N; ++k)
-          mergeable = mergeable && new_strides[k].back() == strides[k][d] * shape[d];
-        if (mergeable) {
-          new_shape.back() *= shape[d];
-          for (size_t k = 0; k < N; ++k) new_strides[k].back() = strides[k][d];
-          continue;
-        }
-      }
-      new_shape.push_back(shape[d]);
-      for (size_t k = 0; k < N; ++k) new_strides[k].push_back(strides[k][d]);
+    shape = std::move(g.sizes);
+    for (size_t k = 0; k < N; ++k) {
+      strides[k] = std::move(g.strides[k]);
+      for (size_t d = 0; d < shape.size(); ++d) strides[k][d] *= element_bytes[k];
     }
-    if (new_shape.empty()) {  // a single element
-      new_shape.push_back(1);
-      for (size_t k = 0; k < N; ++k) new_strides[k].push_back(0);
-    }
-    shape = std::move(new_shape);
-    strides = std::move(new_strides);
   }
 };
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "ember/core/error.h"
+#include "ember/kernels/common/broadcast_geometry.h"
 
 namespace ember::cuda {
 
@@ -14,43 +15,23 @@ ElementwiseGeometry make_elementwise_geometry(const char* op, IntArrayRef sizes,
   EMBER_INTERNAL_ASSERT(num_inputs >= 0 && num_inputs <= kMaxElementwiseInputs,
                         "elementwise geometry: ", num_inputs, " inputs");
   const int operands = num_inputs + 1;
-  const size_t n = sizes.size();
-  // The dims kept, innermost first: sizes and each operand's strides.
-  DimVector kept_sizes, kept[kMaxElementwiseInputs + 1];
-  int64_t stride[kMaxElementwiseInputs + 1];
-  for (size_t i = n; i-- > 0;) {
-    if (sizes[i] == 1) continue;
-    stride[0] = out_strides[i];
-    for (int k = 0; k < num_inputs; ++k) {
-      const IntArrayRef s = input_sizes[k];
-      EMBER_INTERNAL_ASSERT(s.size() <= n, "elementwise geometry: input shape ", s,
-                            " vs output shape ", sizes);
-      const size_t lead = n - s.size();  // input dims align on the right
-      const bool broadcast = i < lead || s[i - lead] == 1;
-      stride[k + 1] = broadcast ? 0 : input_strides[k][i - lead];
-    }
-    if (!kept_sizes.empty()) {
-      const size_t in = kept_sizes.size() - 1;  // the dim just inside this one
-      bool merges = true;
-      for (int k = 0; k < operands; ++k)
-        merges = merges && stride[k] == kept_sizes[in] * kept[k][in];
-      if (merges) {
-        kept_sizes[in] *= sizes[i];
-        continue;
-      }
-    }
-    kept_sizes.push_back(sizes[i]);
-    for (int k = 0; k < operands; ++k) kept[k].push_back(stride[k]);
+  IntArrayRef operand_sizes[kMaxElementwiseInputs + 1] = {sizes};
+  IntArrayRef operand_strides[kMaxElementwiseInputs + 1] = {out_strides};
+  for (int k = 0; k < num_inputs; ++k) {
+    operand_sizes[k + 1] = input_sizes[k];
+    operand_strides[k + 1] = input_strides[k];
   }
-  const int ndim = static_cast<int>(kept_sizes.size());
+  const BroadcastGeometry merged =
+      broadcast_geometry(sizes, operand_sizes, operand_strides, operands);
+  const int ndim = static_cast<int>(merged.sizes.size());
   EMBER_CHECK(ndim <= kMaxCopyDims, op, ": a CUDA ", what, " over ", ndim,
               " dims that cannot be merged (shape ", sizes, ") is not yet supported (at most ",
               kMaxCopyDims, ")");
   ElementwiseGeometry g;
   g.ndim = ndim;
-  for (int d = 0; d < ndim; ++d) {  // back to outermost first
-    g.sizes[d] = kept_sizes[ndim - 1 - d];
-    for (int k = 0; k < operands; ++k) g.strides[k][d] = kept[k][ndim - 1 - d];
+  for (int d = 0; d < ndim; ++d) {
+    g.sizes[d] = merged.sizes[d];
+    for (int k = 0; k < operands; ++k) g.strides[k][d] = merged.strides[k][d];
   }
   return g;
 }

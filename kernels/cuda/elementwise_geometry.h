@@ -26,9 +26,9 @@ struct ElementwiseGeometry {
 
 // The geometry of out[i] = f(in_k[i]...) over out's shape, each input
 // broadcast to it (stride 0 on broadcast dims; an input of no dims is one
-// value). Size-1 dims are dropped and neighbours every operand steps through
-// as one run are merged, so dense operands of one shape have one dim. Error
-// naming `op` (a CUDA `what`) when more than kMaxCopyDims remain.
+// value), merged as Note [Broadcast geometry] says, in fixed arrays for the
+// kernel's parameters. Error naming `op` (a CUDA `what`) when more than
+// kMaxCopyDims remain.
 // make_copy_geometry is this with one input.
 ElementwiseGeometry make_elementwise_geometry(const char* op, IntArrayRef sizes,
                                               IntArrayRef out_strides,
