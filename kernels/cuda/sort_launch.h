@@ -1,6 +1,6 @@
 #pragma once
 // The entry points of the sort kernels (kernels/cuda/sort_kernels.cu, CUDA
-// builds only), on plain data: kernels/cuda/sort.cpp allocates the workspace
+// builds only), on plain data: the entry points after them allocate the workspace
 // from the caching allocator. Rows of up to kBitonicMaxRow elements are
 // sorted in shared memory and need no workspace; longer rows go through
 // cub::DeviceSegmentedRadixSort, whose keys, positions and temp storage live
