@@ -19,10 +19,14 @@
 #include "ember/kernels/cuda/grid_stride.cuh"
 #include "ember/kernels/cuda/host_helpers.h"
 #include "ember/kernels/cuda/sort.h"
-#include "ember/kernels/cuda/sort_launch.h"
 
 namespace ember::cuda::detail {
 namespace {
+
+// Rows up to this long sort in shared memory and need no workspace; longer
+// rows go through cub's radix sort, whose keys, positions and temp storage
+// live in a workspace from the caching allocator.
+constexpr int64_t kBitonicMaxRow = 2048;
 
 // ---- short rows: bitonic sort in shared memory ----
 
@@ -204,8 +208,7 @@ __global__ void pick_sorted(const T* x, const int64_t* order, int64_t* out, int6
   }
 }
 
-}  // namespace
-
+// Bytes of workspace launch_sort needs for (rows, n) of dtype t (0 for short rows).
 size_t sort_workspace_bytes(ScalarType t, int64_t rows, int64_t n, bool descending, int device) {
   if (n <= kBitonicMaxRow || rows == 0) return 0;
   DeviceGuard guard(device);
@@ -227,6 +230,9 @@ void launch_sort(ScalarType t, const void* x, int64_t* indices, int64_t rows, in
   });
 }
 
+// out[row] = order[row, pos] for each of the rows of x and order (contiguous
+// (rows, n), order ascending); with nan_wins, a row holding NaN gives its
+// first NaN instead (median's rule; NaNs sort last).
 void launch_pick_sorted(ScalarType t, const void* x, const int64_t* order, int64_t* out,
                         int64_t rows, int64_t n, int64_t pos, bool nan_wins, int device) {
   if (rows == 0 || n == 0) return;
@@ -238,6 +244,7 @@ void launch_pick_sorted(ScalarType t, const void* x, const int64_t* order, int64
   });
 }
 
+}  // namespace
 }  // namespace ember::cuda::detail
 
 // ---- the entry points (kernels/cuda/sort.h): rows laid out contiguously,
