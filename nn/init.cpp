@@ -5,6 +5,7 @@
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/ops/factory.h"
+#include "ember/core/ops/random.h"
 
 namespace ember::nn::init {
 

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <ember/core/ops/factory.h>
+#include <ember/core/ops/random.h>
 #include <ember/core/ops/matmul.h>
 #include <ember/kernels/cpu/gemm_operand.h>
 #include <ember/kernels/cuda/blas_plan.h>

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <ember/core/ops/factory.h>
+#include <ember/core/ops/random.h>
 #include <ember/core/ops/views.h>
 #include <ember/kernels/common/reduce_functors.h>
 #include <ember/kernels/cuda/reduce.h>

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <ember/core/ops/factory.h>
+#include <ember/core/ops/random.h>
 #include <ember/kernels/cuda/copy_geometry.h>
 #include <ember/core/cuda/runtime.h>
 

@@ -5,6 +5,7 @@
 #include "test_helpers.h"
 
 #include <ember/core/ops/pooling.h>
+#include <ember/core/ops/upsample.h>
 #include <ember/core/shape.h>
 
 #include <cmath>

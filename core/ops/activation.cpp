@@ -9,6 +9,7 @@
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/compare.h"
 #include "ember/core/ops/unary.h"
+#include "ember/core/ops/unary_math.h"
 #include "ember/core/ops/unary_helpers.h"
 #include "ember/kernels/common/kernel_registry.h"
 

@@ -7,6 +7,7 @@
 #include "ember/core/ops/compare.h"
 #include "ember/core/ops/reduce.h"
 #include "ember/core/ops/unary.h"
+#include "ember/core/ops/unary_math.h"
 
 namespace ember {
 

@@ -30,16 +30,6 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step,
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, const TensorOptions& options = {});
 Tensor eye(int64_t n, const TensorOptions& options = {});
 
-// Random tensors from the default generator (core/generator.h).
-Tensor rand(IntArrayRef size, const TensorOptions& options = {});
-Tensor randn(IntArrayRef size, const TensorOptions& options = {});
-Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& options = kLong);
-Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions& options = kLong);
-Tensor rand_like(const Tensor& t);
-Tensor randn_like(const Tensor& t);
-Tensor randperm(int64_t n, const TensorOptions& options = kLong);
-Tensor bernoulli(const Tensor& probabilities);
-
 // Values for ember::tensor: a number or a (nested) braced list of them.
 class TensorDataContainer {
  public:

@@ -9,6 +9,7 @@
 #include "ember/core/ops/compare.h"
 #include "ember/core/ops/compare_helpers.h"
 #include "ember/core/ops/pointwise_extras.h"
+#include "ember/core/ops/pointwise_binary.h"
 #include "ember/core/ops/unary.h"
 
 namespace ember {

@@ -5,6 +5,7 @@
 #include "ember/core/memory_overlap.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/pointwise_extras.h"
+#include "ember/core/ops/pointwise_ternary.h"
 #include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {

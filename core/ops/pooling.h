@@ -1,6 +1,7 @@
 #pragma once
-// Pooling and resampling over the last two dims of (N, C, H, W) or (C, H, W)
-// tensors, as torch::max_pool2d / avg_pool2d / adaptive_avg_pool2d / upsample.
+// Pooling over the last two dims of (N, C, H, W) or (C, H, W) tensors, as
+// torch::max_pool2d / avg_pool2d / adaptive_avg_pool2d (resampling is in
+// upsample.h).
 #include <optional>
 #include <tuple>
 
@@ -25,9 +26,5 @@ Tensor adaptive_avg_pool2d(const Tensor& input, IntArrayRef output_size);
 // same windows as adaptive_avg_pool2d's, indices (int64) flat positions in
 // each H*W plane.
 std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& input, IntArrayRef output_size);
-
-// output_size {H', W'}: the scale follows from the sizes, as PyTorch with size=.
-Tensor upsample_nearest2d(const Tensor& input, IntArrayRef output_size);
-Tensor upsample_bilinear2d(const Tensor& input, IntArrayRef output_size, bool align_corners);
 
 }  // namespace ember

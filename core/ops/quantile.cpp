@@ -14,6 +14,7 @@
 #include "ember/core/ops/reduce.h"
 #include "ember/core/ops/sort.h"
 #include "ember/core/ops/unary.h"
+#include "ember/core/ops/unary_math.h"
 #include "ember/core/ops/views.h"
 #include "ember/core/shape.h"
 

@@ -11,6 +11,7 @@
 #include "ember/core/generator.h"
 #include "ember/core/ops/device_copy.h"
 #include "ember/core/ops/factory.h"
+#include "ember/core/ops/random.h"
 #include "ember/core/parallel.h"
 #include "ember/kernels/common/philox.h"
 #include "ember/kernels/cuda/random.h"

@@ -1,5 +1,6 @@
 #pragma once
-// Reductions over all elements or over dims (with keepdim), softmax.
+// Reductions over all elements or over dims (with keepdim); softmax is in
+// softmax.h.
 #include <optional>
 #include <tuple>
 
@@ -37,8 +38,5 @@ Tensor std(const Tensor& x, IntArrayRef dim = {}, bool unbiased = true, bool kee
 Tensor norm(const Tensor& x, std::optional<Scalar> p = 2, IntArrayRef dim = {}, bool keepdim = false);
 Tensor all(const Tensor& x);
 Tensor any(const Tensor& x);
-Tensor softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
-Tensor log_softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
-Tensor logsumexp(const Tensor& x, IntArrayRef dim, bool keepdim = false);
 
 }  // namespace ember

@@ -10,6 +10,7 @@
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/reduce.h"
+#include "ember/core/ops/softmax.h"
 #include "ember/core/ops/reduce_helpers.h"
 #include "ember/core/ops/unary.h"
 #include "ember/core/ops/views.h"

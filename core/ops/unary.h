@@ -1,5 +1,6 @@
 #pragma once
-// Elementwise functions of one tensor (and activation functions).
+// Elementwise functions of one tensor (and activation functions); the
+// trigonometric, logarithmic and rounding ones are in unary_math.h.
 #include <optional>
 #include <string>
 
@@ -25,26 +26,6 @@ Tensor gelu(const Tensor& x, const std::string& approximate = "none");
 Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt);
 Tensor clamp_min(const Tensor& x, const Scalar& min);
 Tensor clamp_max(const Tensor& x, const Scalar& max);
-
-// core/ops/unary_math.cpp. Bool and int64 inputs compute in float32, as PyTorch.
-Tensor sin(const Tensor& x);
-Tensor cos(const Tensor& x);
-Tensor tan(const Tensor& x);
-Tensor asin(const Tensor& x);
-Tensor acos(const Tensor& x);
-Tensor atan(const Tensor& x);
-Tensor sinh(const Tensor& x);
-Tensor cosh(const Tensor& x);
-Tensor log1p(const Tensor& x);
-Tensor expm1(const Tensor& x);
-Tensor log2(const Tensor& x);
-Tensor log10(const Tensor& x);
-// Gradient 0 everywhere, as PyTorch; int64 comes back unchanged (a copy).
-Tensor floor(const Tensor& x);
-Tensor ceil(const Tensor& x);
-Tensor round(const Tensor& x);  // halves to even
-Tensor trunc(const Tensor& x);
-Tensor frac(const Tensor& x);  // x - trunc(x); floating inputs only
 
 // Bool tensors: non-differentiable.
 Tensor isnan(const Tensor& x);

@@ -6,6 +6,7 @@
 
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/unary.h"
+#include "ember/core/ops/unary_math.h"
 #include "ember/core/ops/unary_helpers.h"
 
 namespace ember {

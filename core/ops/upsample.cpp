@@ -4,6 +4,7 @@
 // plane_map.h).
 #include "ember/core/ops/plane_map.h"
 #include "ember/core/ops/pooling.h"
+#include "ember/core/ops/upsample.h"
 #include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {

@@ -3,6 +3,7 @@
 #include "ember/core/ops/activation.h"
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/reduce.h"
+#include "ember/core/ops/softmax.h"
 #include "ember/core/ops/unary.h"
 
 namespace ember::nn::functional {

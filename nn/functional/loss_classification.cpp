@@ -13,6 +13,7 @@
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/indexing.h"
 #include "ember/core/ops/reduce.h"
+#include "ember/core/ops/softmax.h"
 #include "ember/core/ops/reduce_helpers.h"
 #include "ember/core/ops/unary.h"
 #include "ember/core/ops/views.h"

@@ -12,6 +12,7 @@
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/compare.h"
 #include "ember/core/ops/pointwise_extras.h"
+#include "ember/core/ops/pointwise_binary.h"
 #include "ember/core/ops/reduce.h"
 #include "ember/core/ops/unary.h"
 #include "ember/nn/functional/loss_checks.h"

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ember/core/ops/pooling.h"
+#include "ember/core/ops/upsample.h"
 
 namespace ember {
 

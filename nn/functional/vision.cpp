@@ -11,6 +11,7 @@
 #include "ember/core/ops/logical.h"
 #include "ember/core/ops/matmul.h"
 #include "ember/core/ops/unary.h"
+#include "ember/core/ops/unary_math.h"
 #include "ember/core/ops/views.h"
 
 namespace ember::nn::functional {

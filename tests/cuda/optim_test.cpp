@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <ember/core/ops/factory.h>
+#include <ember/core/ops/random.h>
 #include <ember/core/cuda/memory.h>
 #include <ember/core/cuda/sync_count.h>
 #include <ember/nn/optim/adagrad.h>

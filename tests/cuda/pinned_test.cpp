@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <ember/core/ops/factory.h>
+#include <ember/core/ops/random.h>
 #include <ember/core/cuda/runtime.h>
 #include <ember/kernels/cuda/pinned_memory.h>
 #include <ember/core/cuda/sync_count.h>
