@@ -42,6 +42,14 @@ TEST_CASE("softmax table: each CUDA kernel takes float32 and float64 only",
   ember::nn_kernels_dtype_check::check_softmax(ember::Device(ember::kCUDA, 0));
 }
 
+TEST_CASE("cross-entropy table: each CUDA kernel takes float32 and float64 only, and takes "
+          "the scores as rows",
+          "[cuda][kernel_table][cross_entropy]") {
+  const ember::Device gpu(ember::kCUDA, 0);
+  CHECK_FALSE(ember::kernels().cross_entropy.by_columns.on(gpu, "cross_entropy")());
+  ember::nn_kernels_dtype_check::check_cross_entropy(gpu);
+}
+
 TEST_CASE("reduce table: each CUDA kernel takes exactly the dtypes of its op's row",
           "[cuda][kernel_table]") {
   ember::reduce_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
