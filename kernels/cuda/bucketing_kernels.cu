@@ -1,13 +1,16 @@
 // searchsorted (one thread per value, a binary search in its row), bincount
 // and histc (one thread per element, atomicAdd into the bins). The per-element
-// maths is kernels/common/bucketing_functors.h's, shared with the CPU.
+// maths is kernels/common/bucketing_functors.h's, shared with the CPU. Then
+// the entry points of kernels/cuda/bucketing.h, which launch them.
 #include <cstdint>
 
 #include "ember/kernels/common/bucketing_functors.h"
+#include "ember/kernels/cuda/bucketing.h"
 #include "ember/kernels/cuda/bucketing_launch.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
 #include "ember/kernels/cuda/grid_stride.cuh"
+#include "ember/kernels/cuda/host_helpers.h"
 
 namespace ember::cuda::detail {
 namespace {
@@ -80,3 +83,25 @@ void launch_histc(ScalarType t, const void* x, void* out, int64_t count, double 
 }
 
 }  // namespace ember::cuda::detail
+
+namespace ember::cuda {
+
+void searchsorted(const Tensor& out, const Tensor& seq, const Tensor& values, const Tensor& sorter,
+                  int64_t seq_rows, int64_t n, bool right) {
+  const int64_t* s = sorter.defined() ? sorter.data_ptr<int64_t>() : nullptr;
+  detail::launch_searchsorted(seq.scalar_type(), seq.data_ptr(), values.data_ptr(), s,
+                              out.data_ptr<int64_t>(), values.numel(), seq_rows, n, right,
+                              detail::device_of(values));
+}
+
+void bincount(const Tensor& out, const Tensor& x, const Tensor& weights) {
+  detail::launch_bincount(out.scalar_type(), x.data_ptr<int64_t>(), detail::data_or_null(weights),
+                          out.data_ptr(), x.numel(), detail::device_of(x));
+}
+
+void histc(const Tensor& out, const Tensor& x, double lo, double hi) {
+  detail::launch_histc(x.scalar_type(), x.data_ptr(), out.data_ptr(), x.numel(), lo, hi, out.numel(),
+                       detail::device_of(x));
+}
+
+}  // namespace ember::cuda
