@@ -1,7 +1,7 @@
 // The kernel tables (kernels/common/kernel_table.h, Note [Kernel tables]): the
 // lookup, what each backend registers, and the dtype sets of the elementwise
-// and reduce op tables, of the scan, sort and indexing kernels and of the nn
-// families as the CPU kernels apply them
+// and reduce op tables, of the scan, sort, indexing, bucketing and
+// cross-entropy kernels and of the nn families as the CPU kernels apply them
 // (tests/cuda/kernel_table_test.cpp holds the CUDA kernels to the same sets).
 #include <catch2/catch.hpp>
 #include <ember/kernels/common/kernel_registry.h>
@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "bucketing_dtype_check.h"
 #include "elementwise_dtype_check.h"
 #include "indexing_dtype_check.h"
 #include "nn_kernels_dtype_check.h"
@@ -343,4 +344,22 @@ TEST_CASE("cross-entropy table: the CPU kernels raise a bad target, naming the o
                       Contains(std::string("nll_loss: ") + message));
   CHECK_NOTHROW(k.check_targets.on(cpu, "nll_loss")("nll_loss", tensor({-100, 2}, kLong), 3,
                                                     -100));
+}
+
+TEST_CASE("kernel registry: every bucketing entry point has a CPU kernel, and a CUDA kernel "
+          "exactly when ember is built with the CUDA backend",
+          "[kernel_table][bucketing]") {
+  const BucketingKernels& k = kernels().bucketing;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.searchsorted.has(type) == expected);
+    CHECK(k.bincount.has(type) == expected);
+    CHECK(k.histc.has(type) == expected);
+  }
+}
+
+TEST_CASE("bucketing table: each CPU kernel takes exactly the dtypes of its set",
+          "[kernel_table][bucketing]") {
+  bucketing_dtype_check::check_device(Device(kCPU));
 }
