@@ -15,9 +15,7 @@
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/indexing.h"
 #include "ember/core/ops/reduce.h"
-#include "ember/core/ops/reduce_helpers.h"
 #include "ember/core/ops/unary.h"
-#include "ember/core/ops/views.h"
 #include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {

@@ -4,13 +4,9 @@
 // CUDA target is reported by a kernel and raised by a later CUDA call
 // (kernels/common/cross_entropy_kernels.h).
 #include "ember/core/ops/binary.h"
-#include "ember/core/ops/compare.h"
 #include "ember/core/ops/cross_entropy.h"
 #include "ember/core/ops/factory.h"
-#include "ember/core/ops/indexing.h"
 #include "ember/core/ops/reduce.h"
-#include "ember/core/ops/unary.h"
-#include "ember/core/ops/views.h"
 #include "ember/nn/functional/loss.h"
 #include "ember/nn/functional/loss_helpers.h"
 
