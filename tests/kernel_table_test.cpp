@@ -346,6 +346,24 @@ TEST_CASE("cross-entropy table: the CPU kernels raise a bad target, naming the o
                                                     -100));
 }
 
+TEST_CASE("cross-entropy table: the CPU forward writes each line's weight w[t] (0 where "
+          "ignored) when asked, kMean's divisor",
+          "[kernel_table][cross_entropy]") {
+  CrossEntropyArgs args;
+  args.outer = 3;
+  args.classes = 3;
+  args.target = tensor({2, -100, 0}, kLong);
+  args.weight = tensor({1.0f, 2.0f, 3.0f});
+  const Tensor x = zeros({3, 3}), lse = empty({3}), loss = empty({3}), line_weight = empty({3});
+  kernels().cross_entropy.forward.on(Device(kCPU), "cross_entropy")(x, args, lse, loss,
+                                                                     line_weight);
+  const float* w = line_weight.data_ptr<float>();
+  CHECK(w[0] == 3.0f);
+  CHECK(w[1] == 0.0f);
+  CHECK(w[2] == 1.0f);
+  CHECK(loss.data_ptr<float>()[1] == 0.0f);  // ignored
+}
+
 TEST_CASE("kernel registry: every bucketing entry point has a CPU kernel, and a CUDA kernel "
           "exactly when ember is built with the CUDA backend",
           "[kernel_table][bucketing]") {
