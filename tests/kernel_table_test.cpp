@@ -1,14 +1,16 @@
 // The kernel tables (kernels/common/kernel_table.h, Note [Kernel tables]): the
 // lookup, what each backend registers, and the dtype sets of the elementwise
-// and reduce op tables, of the scan, sort and indexing kernels and of the nn
-// families as the CPU kernels apply them
+// and reduce op tables, of the scan, sort, indexing, bucketing and
+// cross-entropy kernels and of the nn families as the CPU kernels apply them
 // (tests/cuda/kernel_table_test.cpp holds the CUDA kernels to the same sets).
 #include <catch2/catch.hpp>
 #include <ember/kernels/common/kernel_registry.h>
 
 #include <cmath>
+#include <string>
 #include <utility>
 
+#include "bucketing_dtype_check.h"
 #include "elementwise_dtype_check.h"
 #include "indexing_dtype_check.h"
 #include "nn_kernels_dtype_check.h"
@@ -300,4 +302,82 @@ TEST_CASE("indexing table: the CPU finds the first index value outside [low, hig
   CHECK(find(index, 0, 10) == std::optional<int64_t>(-2));
   CHECK(find(index, -2, 6) == std::nullopt);
   CHECK(find(zeros({0}, kLong), 0, 0) == std::nullopt);
+}
+
+TEST_CASE("kernel registry: every cross-entropy entry point has a CPU kernel, and a CUDA kernel "
+          "exactly when ember is built with the CUDA backend; the CPU takes the scores by "
+          "columns",
+          "[kernel_table][cross_entropy]") {
+  const CrossEntropyKernels& k = kernels().cross_entropy;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.by_columns.has(type) == expected);
+    CHECK(k.forward.has(type) == expected);
+    CHECK(k.backward.has(type) == expected);
+    CHECK(k.check_targets.has(type) == expected);
+  }
+  CHECK(k.by_columns.on(Device(kCPU), "cross_entropy")());
+}
+
+TEST_CASE("cross-entropy table: each CPU kernel takes float32 and float64 only",
+          "[kernel_table][cross_entropy]") {
+  nn_kernels_dtype_check::check_cross_entropy(Device(kCPU));
+}
+
+TEST_CASE("cross-entropy table: the CPU kernels raise a bad target, naming the op, before "
+          "writing anything",
+          "[kernel_table][cross_entropy]") {
+  const CrossEntropyKernels& k = kernels().cross_entropy;
+  const Device cpu(kCPU);
+  const char* message = "target 3 is out of bounds for 3 classes (valid range [0, 2], or "
+                        "ignore_index -100)";
+  CrossEntropyArgs args;
+  args.outer = 2;
+  args.classes = 3;
+  args.target = tensor({0, 3}, kLong);
+  const Tensor x = ones({2, 3}), lse = full({2}, 5.0), loss = full({2}, 5.0);
+  REQUIRE_THROWS_WITH(k.forward.on(cpu, "cross_entropy")(x, args, lse, loss, Tensor()),
+                      Contains(std::string("cross_entropy: ") + message));
+  CHECK(loss.sum().item<double>() == 10);
+  REQUIRE_THROWS_WITH(k.check_targets.on(cpu, "nll_loss")("nll_loss", args.target, 3, -100),
+                      Contains(std::string("nll_loss: ") + message));
+  CHECK_NOTHROW(k.check_targets.on(cpu, "nll_loss")("nll_loss", tensor({-100, 2}, kLong), 3,
+                                                    -100));
+}
+
+TEST_CASE("cross-entropy table: the CPU forward writes each line's weight w[t] (0 where "
+          "ignored) when asked, kMean's divisor",
+          "[kernel_table][cross_entropy]") {
+  CrossEntropyArgs args;
+  args.outer = 3;
+  args.classes = 3;
+  args.target = tensor({2, -100, 0}, kLong);
+  args.weight = tensor({1.0f, 2.0f, 3.0f});
+  const Tensor x = zeros({3, 3}), lse = empty({3}), loss = empty({3}), line_weight = empty({3});
+  kernels().cross_entropy.forward.on(Device(kCPU), "cross_entropy")(x, args, lse, loss,
+                                                                     line_weight);
+  const float* w = line_weight.data_ptr<float>();
+  CHECK(w[0] == 3.0f);
+  CHECK(w[1] == 0.0f);
+  CHECK(w[2] == 1.0f);
+  CHECK(loss.data_ptr<float>()[1] == 0.0f);  // ignored
+}
+
+TEST_CASE("kernel registry: every bucketing entry point has a CPU kernel, and a CUDA kernel "
+          "exactly when ember is built with the CUDA backend",
+          "[kernel_table][bucketing]") {
+  const BucketingKernels& k = kernels().bucketing;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.searchsorted.has(type) == expected);
+    CHECK(k.bincount.has(type) == expected);
+    CHECK(k.histc.has(type) == expected);
+  }
+}
+
+TEST_CASE("bucketing table: each CPU kernel takes exactly the dtypes of its set",
+          "[kernel_table][bucketing]") {
+  bucketing_dtype_check::check_device(Device(kCPU));
 }

@@ -1,8 +1,8 @@
-// Loss functions (nn/functional/loss*.cpp, kernels/cpu/cross_entropy.cpp):
-// values against hand-computed numbers or float64 loops written here (each
-// states its formula), every reduction, ignore_index, label_smoothing,
-// weights, zero-size inputs, gradients (gradcheck / gradgradcheck, float64)
-// and error messages.
+// Loss functions (nn/functional/loss*.cpp, core/ops/cross_entropy.cpp and the
+// cross-entropy kernels): values against hand-computed numbers or float64
+// loops written here (each states its formula), every reduction,
+// ignore_index, label_smoothing, weights, zero-size inputs, gradients
+// (gradcheck / gradgradcheck, float64) and error messages.
 #include "test_helpers.h"
 
 #include <ember/nn/functional/loss.h>

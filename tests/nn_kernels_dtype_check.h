@@ -150,4 +150,27 @@ inline void check_softmax(Device device) {
   }
 }
 
+// The cross-entropy forward and backward take float32 and float64 only (named
+// cross_entropy), over 2 lines of 3 classes: (2, 3, 1), a layout every
+// device takes; check_targets takes the int64 target.
+inline void check_cross_entropy(Device device) {
+  const CrossEntropyKernels& k = kernels().cross_entropy;
+  const TensorOptions opts = TensorOptions().device(device);
+  const char* op = "cross_entropy";
+  CrossEntropyArgs args;
+  args.outer = 2;
+  args.classes = 3;
+  args.inner = 1;
+  args.target = zeros({2}, opts.dtype(kLong));
+  for (ScalarType t : kDtypes) {
+    const bool takes = is_floating_point(t);
+    const Tensor x = ones({2, 3}, opts.dtype(t)), dx = empty({2, 3}, opts.dtype(t));
+    const Tensor lse = empty({2}, opts.dtype(t)), loss = empty({2}, opts.dtype(t));
+    const Tensor line_weight = empty({2}, opts.dtype(t)), grad = ones({2}, opts.dtype(t));
+    expect(op, t, takes, [&] { k.forward.on(device, op)(x, args, lse, loss, line_weight); });
+    expect(op, t, takes, [&] { k.backward.on(device, op)(x, args, lse, grad, 1, Tensor(), dx); });
+  }
+  CHECK_NOTHROW(k.check_targets.on(device, "nll_loss")("nll_loss", args.target, 3, -100));
+}
+
 }  // namespace ember::nn_kernels_dtype_check

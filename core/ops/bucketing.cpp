@@ -1,5 +1,5 @@
 // searchsorted, bucketize, bincount, histc: argument checks and layout here,
-// the loops in kernels/cpu/bucketing.cpp and kernels/cuda/bucketing_kernels.cu.
+// the loops behind the bucketing table (kernels/common/bucketing_kernels.h).
 #include "ember/core/ops/bucketing.h"
 
 #include <cmath>
@@ -9,8 +9,7 @@
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/reduce.h"
-#include "ember/kernels/cpu/bucketing.h"
-#include "ember/kernels/cuda/bucketing.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 namespace {
@@ -65,10 +64,8 @@ Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& self, bool out_
   const Tensor s = seq.to(t).contiguous(), v = self.to(t).contiguous();
   const Tensor order = has_sorter ? sorter->contiguous() : Tensor();
   Tensor out = empty(self.sizes(), TensorOptions(kLong).device(self.device()));
-  if (self.is_cuda())
-    cuda::searchsorted(out, s, v, order, seq_rows, seq.size(-1), to_right);
-  else
-    cpu::searchsorted(out, s, v, order, seq_rows, seq.size(-1), to_right);
+  kernels().bucketing.searchsorted.on(self.device(), "searchsorted")(out, s, v, order, seq_rows,
+                                                                    seq.size(-1), to_right);
   return out;
 }
 
@@ -112,10 +109,7 @@ Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights, int64_
   Tensor out = zeros({length}, TensorOptions(t).device(self.device()));
   const Tensor x = self.contiguous(), w = weighted ? weights->to(t).contiguous() : Tensor();
   if (self.numel() == 0) return out;
-  if (self.is_cuda())
-    cuda::bincount(out, x, w);
-  else
-    cpu::bincount(out, x, w);
+  kernels().bucketing.bincount.on(self.device(), "bincount")(out, x, w);
   return out;
 }
 
@@ -139,10 +133,7 @@ Tensor histc(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& 
   Tensor out = zeros({bins}, self.options());
   if (self.numel() == 0) return out;
   const Tensor x = self.contiguous();
-  if (self.is_cuda())
-    cuda::histc(out, x, lo, hi);
-  else
-    cpu::histc(out, x, lo, hi);
+  kernels().bucketing.histc.on(self.device(), "histc")(out, x, lo, hi);
   return out;
 }
 

@@ -1,5 +1,6 @@
 // searchsorted, bincount and histc on the CPU: plain loops over contiguous
-// data around the functors of kernels/common/bucketing_functors.h.
+// data around the functors of kernels/common/bucketing_functors.h, each
+// dispatching the dtype set of kernels/common/bucketing_kernels.h, as CUDA.
 #include "ember/kernels/cpu/bucketing.h"
 
 #include "ember/core/parallel.h"
@@ -14,7 +15,7 @@ void searchsorted(const Tensor& out, const Tensor& seq, const Tensor& values, co
   const int64_t m = seq_rows == 1 ? total : total / seq_rows;  // values per row
   int64_t* o = out.data_ptr<int64_t>();
   const int64_t* s = sorter.defined() ? sorter.data_ptr<int64_t>() : nullptr;
-  dispatch_all(seq.scalar_type(), "searchsorted", [&]<typename T>() {
+  dispatch_dtypes<kSearchsortedDtypes>(seq.scalar_type(), "searchsorted", [&]<typename T>() {
     const T* q = seq.data_ptr<T>();
     const T* v = values.data_ptr<T>();
     parallel_for(0, total, 4096, [&](int64_t begin, int64_t end) {
@@ -28,7 +29,7 @@ void searchsorted(const Tensor& out, const Tensor& seq, const Tensor& values, co
 
 void bincount(const Tensor& out, const Tensor& x, const Tensor& weights) {
   const int64_t* idx = x.data_ptr<int64_t>();
-  dispatch_numeric(out.scalar_type(), "bincount", [&]<typename T>() {
+  dispatch_dtypes<kBincountDtypes>(out.scalar_type(), "bincount", [&]<typename T>() {
     T* o = out.data_ptr<T>();
     const T* w = weights.defined() ? weights.data_ptr<T>() : nullptr;
     for (int64_t i = 0; i < x.numel(); ++i) o[idx[i]] += w ? w[i] : T(1);
@@ -37,7 +38,7 @@ void bincount(const Tensor& out, const Tensor& x, const Tensor& weights) {
 
 void histc(const Tensor& out, const Tensor& x, double lo, double hi) {
   const int64_t bins = out.numel();
-  dispatch_floating(x.scalar_type(), "histc", [&]<typename T>() {
+  dispatch_dtypes<kHistcDtypes>(x.scalar_type(), "histc", [&]<typename T>() {
     T* o = out.data_ptr<T>();
     const T* p = x.data_ptr<T>();
     for (int64_t i = 0; i < x.numel(); ++i) {

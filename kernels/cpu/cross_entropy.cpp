@@ -12,6 +12,7 @@
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #include <Eigen/Core>
 
+#include "ember/core/error.h"
 #include "ember/core/parallel.h"
 #include "ember/kernels/cpu/loops.h"
 #include "ember/kernels/cpu/softmax.h"
@@ -173,5 +174,66 @@ void cross_entropy_backward(const T* x, const T* weight, const T* lse, const T* 
 EMBER_INSTANTIATE_CROSS_ENTROPY(float)
 EMBER_INSTANTIATE_CROSS_ENTROPY(double)
 #undef EMBER_INSTANTIATE_CROSS_ENTROPY
+
+// ---- The table's entry points ----
+
+namespace {
+
+CrossEntropyShape shape_of(const CrossEntropyArgs& a) { return {a.outer, a.classes, a.inner}; }
+
+CrossEntropyParams params_of(const CrossEntropyArgs& a) {
+  return {a.target.data_ptr<int64_t>(), a.ignore_index, a.label_smoothing};
+}
+
+template <typename T>
+const T* weight_or_null(const CrossEntropyArgs& a) {
+  return a.weight.defined() ? a.weight.data_ptr<T>() : nullptr;
+}
+
+}  // namespace
+
+// The kernels walk classes at any inner stride in place.
+bool cross_entropy_by_columns() { return true; }
+
+void check_class_targets(const char* op, const Tensor& target, int64_t classes,
+                         int64_t ignore_index) {
+  const Tensor t = target.contiguous();
+  const int64_t* v = t.data_ptr<int64_t>();
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    if (v[i] == ignore_index || (v[i] >= 0 && v[i] < classes)) continue;
+    EMBER_ERROR(op, ": target ", v[i], " is out of bounds for ", classes,
+                " classes (valid range [0, ", classes - 1, "], or ignore_index ", ignore_index,
+                ")");
+  }
+}
+
+void cross_entropy_forward(const Tensor& x, const CrossEntropyArgs& args, const Tensor& lse,
+                           const Tensor& loss, const Tensor& line_weight) {
+  // The loops read x[t] unchecked.
+  check_class_targets("cross_entropy", args.target, args.classes, args.ignore_index);
+  const CrossEntropyParams p = params_of(args);
+  dispatch_floating(x.scalar_type(), "cross_entropy", [&]<typename T>() {
+    const T* w = weight_or_null<T>(args);
+    cross_entropy_forward<T>(x.data_ptr<T>(), w, shape_of(args), p, lse.data_ptr<T>(),
+                             loss.data_ptr<T>());
+    if (!line_weight.defined()) return;
+    T* lw = line_weight.data_ptr<T>();
+    for (int64_t l = 0; l < args.lines(); ++l) {
+      const int64_t t = p.target[l];
+      lw[l] = t == p.ignore_index ? T(0) : (w ? w[t] : T(1));
+    }
+  });
+}
+
+void cross_entropy_backward(const Tensor& x, const CrossEntropyArgs& args, const Tensor& lse,
+                            const Tensor& grad, int64_t grad_stride, const Tensor& scale,
+                            const Tensor& dx) {
+  const double s = scale.defined() ? *scale.data_ptr<double>() : 1.0;
+  dispatch_floating(x.scalar_type(), "cross_entropy", [&]<typename T>() {
+    cross_entropy_backward<T>(x.data_ptr<T>(), weight_or_null<T>(args), lse.data_ptr<T>(),
+                              grad.data_ptr<T>(), grad_stride, s, shape_of(args),
+                              params_of(args), dx.data_ptr<T>());
+  });
+}
 
 }  // namespace ember::cpu

@@ -3,10 +3,26 @@
 // pass, without materializing log_softmax. Scores x are a contiguous
 // (outer, C, inner) tensor (C classes in the middle: (N, C, d1, ...) with
 // inner = d1 * ...); each (o, j) is one "line" l = o * inner + j with target
-// t[l]. The op (nn/functional/loss.cpp) checks targets before these run.
+// t[l]. The entry points of the cross-entropy table
+// (kernels/common/cross_entropy_kernels.h, registered in register_kernels.cpp)
+// check the targets, then run the templates below.
 #include <cstdint>
 
+#include "ember/kernels/common/cross_entropy_kernels.h"
+
 namespace ember::cpu {
+
+// The table's entry points.
+bool cross_entropy_by_columns();
+void cross_entropy_forward(const Tensor& x, const CrossEntropyArgs& args, const Tensor& lse,
+                           const Tensor& loss, const Tensor& line_weight);
+void cross_entropy_backward(const Tensor& x, const CrossEntropyArgs& args, const Tensor& lse,
+                            const Tensor& grad, int64_t grad_stride, const Tensor& scale,
+                            const Tensor& dx);
+// Raises an Error naming `op` at the first value of `target` outside
+// [0, classes) that is not ignore_index.
+void check_class_targets(const char* op, const Tensor& target, int64_t classes,
+                         int64_t ignore_index);
 
 struct CrossEntropyShape {
   int64_t outer = 0, classes = 0, inner = 0;

@@ -1,6 +1,8 @@
 // The CPU backend's kernels, one line per entry point of each family's table
 // (Note [Kernel tables]).
 #include "ember/kernels/common/kernel_registry.h"
+#include "ember/kernels/cpu/bucketing.h"
+#include "ember/kernels/cpu/cross_entropy.h"
 #include "ember/kernels/cpu/elementwise.h"
 #include "ember/kernels/cpu/indexing.h"
 #include "ember/kernels/cpu/normalization.h"
@@ -71,6 +73,15 @@ void register_kernels(KernelRegistry& r) {
   r.indexing.scatter_add.set(kCPU, &scatter_add);
   r.indexing.scatter.set(kCPU, &scatter);
   r.indexing.scatter_reduce.set(kCPU, &scatter_reduce);
+
+  r.cross_entropy.by_columns.set(kCPU, &cross_entropy_by_columns);
+  r.cross_entropy.forward.set(kCPU, &cross_entropy_forward);
+  r.cross_entropy.backward.set(kCPU, &cross_entropy_backward);
+  r.cross_entropy.check_targets.set(kCPU, &check_class_targets);
+
+  r.bucketing.searchsorted.set(kCPU, &searchsorted);
+  r.bucketing.bincount.set(kCPU, &bincount);
+  r.bucketing.histc.set(kCPU, &histc);
 }
 
 }  // namespace ember::cpu

@@ -1,9 +1,9 @@
 #pragma once
-// searchsorted, bincount and histc on CUDA tensors: the device half of
-// core/ops/bucketing.cpp, with the arguments of kernels/cpu/bucketing.h (all
-// tensors contiguous, on one device). No host sync. Without the CUDA backend
-// they raise.
-#include "ember/core/tensor.h"
+// The CUDA entry points of the bucketing family
+// (kernels/common/bucketing_kernels.h says what each computes), in
+// bucketing_kernels.cu next to their kernels, registered in
+// kernels/cuda/register_kernels.cu. No host sync.
+#include "ember/kernels/common/bucketing_kernels.h"
 
 namespace ember::cuda {
 

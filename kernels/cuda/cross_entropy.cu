@@ -5,13 +5,16 @@
 //   lse, the loss and the line's weight, and reports a bad target
 //   (index_error_report.cuh);
 // - backward: one thread per score, reading its line's lse and gradient;
-// - check_class_targets: one thread per target, reporting a bad one.
+// - check_class_targets: one thread per target, reporting a bad one;
+// and the entry points of kernels/cuda/cross_entropy.h, which launch them.
 #include <cmath>
 
 #include "ember/kernels/common/reduce_functors.h"
 #include "ember/kernels/common/unary_functors.h"
 #include "ember/kernels/cuda/cross_entropy.h"
+#include "ember/kernels/cuda/host_helpers.h"
 #include "ember/kernels/cuda/index_error_report.cuh"
+#include "ember/kernels/cuda/indexing.h"
 #include "ember/kernels/cuda/loops.cuh"
 #include "ember/kernels/cuda/reduce_kernels.cuh"
 
@@ -60,19 +63,20 @@ __global__ void __launch_bounds__(kReduceThreads)
   const int64_t t = l.target[line];
   if (t == l.ignore_index) {
     loss[line] = 0;
-    line_weight[line] = 0;
+    if (line_weight) line_weight[line] = 0;
     return;
   }
   if (t < 0 || t >= classes) {  // reported; never read outside the row
     report_bad_target(l.errors, l.op, t, classes, l.ignore_index);
-    loss[line] = line_weight[line] = static_cast<T>(NAN);
+    loss[line] = static_cast<T>(NAN);
+    if (line_weight) line_weight[line] = static_cast<T>(NAN);
     return;
   }
   const double wt = w ? static_cast<double>(w[t]) : 1.0;
   double v = (1 - e) * wt * (static_cast<double>(lse_l) - static_cast<double>(x[t]));
   if (e > 0) v += e / classes * (weight_sum(l) * static_cast<double>(lse_l) - smooth);
   loss[line] = static_cast<T>(v);
-  line_weight[line] = static_cast<T>(wt);
+  if (line_weight) line_weight[line] = static_cast<T>(wt);
 }
 
 template <typename T>
@@ -154,3 +158,73 @@ void launch_check_class_targets(const char* op, const int64_t* target, int64_t n
 }
 
 }  // namespace ember::cuda::detail
+
+namespace ember::cuda {
+
+using detail::data_or_null;
+using detail::device_of;
+
+namespace {
+
+// x: (lines, C) rows; weight_total: the weight's sum in double, or undefined.
+detail::CrossEntropyLaunch launch_of(const Tensor& x, const CrossEntropyArgs& args,
+                                     const Tensor& weight_total) {
+  EMBER_CHECK(args.inner == 1, "cross_entropy: the CUDA kernels take rows of class scores, got ",
+              "inner ", args.inner);
+  detail::CrossEntropyLaunch l;
+  l.x = x.data_ptr();
+  l.target = args.target.data_ptr<int64_t>();
+  l.weight = data_or_null(args.weight);
+  l.weight_total = weight_total.defined() ? weight_total.data_ptr<double>() : nullptr;
+  l.lines = args.lines();
+  l.classes = args.classes;
+  l.ignore_index = args.ignore_index;
+  l.label_smoothing = args.label_smoothing;
+  l.dtype = x.scalar_type();
+  l.device = device_of(x);
+  l.op = "cross_entropy";
+  return l;
+}
+
+// Summed on the device (no sync), in double as the CPU's kernels sum it.
+Tensor weight_total(const CrossEntropyArgs& args) {
+  return args.weight.defined() ? args.weight.to(kDouble).sum() : Tensor();
+}
+
+}  // namespace
+
+bool cross_entropy_by_columns() { return false; }
+
+void cross_entropy_forward(const Tensor& x, const CrossEntropyArgs& args, const Tensor& lse,
+                           const Tensor& loss, const Tensor& line_weight) {
+  detail::raise_reported_index_error();
+  if (args.lines() == 0) return;
+  const Tensor total = weight_total(args);
+  detail::CrossEntropyLaunch l = launch_of(x, args, total);
+  l.errors = detail::index_error_sink(l.device);  // the forward reports bad targets
+  detail::launch_cross_entropy_forward(l, lse.data_ptr(), loss.data_ptr(),
+                                       data_or_null(line_weight));
+}
+
+void cross_entropy_backward(const Tensor& x, const CrossEntropyArgs& args, const Tensor& lse,
+                            const Tensor& grad, int64_t grad_stride, const Tensor& scale,
+                            const Tensor& dx) {
+  detail::raise_reported_index_error();
+  if (x.numel() == 0) return;
+  // No sink: the forward reported this target's bad values already.
+  const Tensor total = weight_total(args);
+  detail::launch_cross_entropy_backward(
+      launch_of(x, args, total), lse.data_ptr(), grad.data_ptr(), grad_stride,
+      scale.defined() ? scale.data_ptr<double>() : nullptr, dx.data_ptr());
+}
+
+void check_class_targets(const char* op, const Tensor& target, int64_t classes,
+                         int64_t ignore_index) {
+  detail::raise_reported_index_error();
+  if (target.numel() == 0) return;
+  const Tensor t = target.contiguous();
+  detail::launch_check_class_targets(op, t.data_ptr<int64_t>(), t.numel(), classes, ignore_index,
+                                     device_of(t), detail::index_error_sink(device_of(t)));
+}
+
+}  // namespace ember::cuda

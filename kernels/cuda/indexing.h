@@ -70,7 +70,7 @@ IndexLaunch plan_scatter_add(const char* op, const Tensor& self, int64_t dim,
 void check_index_errors();
 
 namespace detail {
-// For the other ops whose kernels report (kernels/cuda/cross_entropy.cpp);
+// For the other ops whose kernels report (kernels/cuda/cross_entropy.cu);
 // CUDA builds only.
 // Raises the Error of a report a kernel of an earlier call wrote, if any,
 // without a sync: every reporting op calls it before it launches.

@@ -1,6 +1,8 @@
 // The CUDA backend's kernels, one line per entry point of each family's table
 // (Note [Kernel tables]). Built only with the CUDA backend.
 #include "ember/kernels/common/kernel_registry.h"
+#include "ember/kernels/cuda/bucketing.h"
+#include "ember/kernels/cuda/cross_entropy.h"
 #include "ember/kernels/cuda/cudnn_batch_norm.h"
 #include "ember/kernels/cuda/elementwise.h"
 #include "ember/kernels/cuda/indexing.h"
@@ -78,6 +80,15 @@ void register_kernels(KernelRegistry& r) {
   r.indexing.scatter_add.set(kCUDA, &scatter_add);
   r.indexing.scatter.set(kCUDA, &scatter);
   r.indexing.scatter_reduce.set(kCUDA, &scatter_reduce);
+
+  r.cross_entropy.by_columns.set(kCUDA, &cross_entropy_by_columns);
+  r.cross_entropy.forward.set(kCUDA, &cross_entropy_forward);
+  r.cross_entropy.backward.set(kCUDA, &cross_entropy_backward);
+  r.cross_entropy.check_targets.set(kCUDA, &check_class_targets);
+
+  r.bucketing.searchsorted.set(kCUDA, &searchsorted);
+  r.bucketing.bincount.set(kCUDA, &bincount);
+  r.bucketing.histc.set(kCUDA, &histc);
 }
 
 }  // namespace ember::cuda

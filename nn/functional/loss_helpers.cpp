@@ -49,7 +49,7 @@ void check_weight(const char* op, const char* name, const Tensor& weight, const 
 }
 
 ClassLayout check_class_targets(const char* op, const Tensor& input, const Tensor& target,
-                                const Tensor& weight, int64_t ignore_index) {
+                                const Tensor& weight) {
   check_loss_inputs(op, input, target);
   EMBER_CHECK(target.scalar_type() == kLong, op,
               ": expected an int64 target of class indices, got ", target.scalar_type());
@@ -73,20 +73,16 @@ ClassLayout check_class_targets(const char* op, const Tensor& input, const Tenso
                 weight.sizes());
     check_weight_type(op, "weight", weight, input);
   }
-  // A CUDA target is not read here (a copy to the host would make every step
-  // wait for the device): the kernels check it and a bad value raises at a
-  // later CUDA call (cross_entropy's forward kernel; nll_loss launches
-  // cuda::check_class_targets; kernels/cuda/indexing.h).
-  if (target.is_cuda()) return l;
-  const Tensor t = target.contiguous();
-  const int64_t* v = t.data_ptr<int64_t>();
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    if (v[i] == ignore_index || (v[i] >= 0 && v[i] < l.classes)) continue;
-    EMBER_ERROR(op, ": target ", v[i], " is out of bounds for ", l.classes,
-                " classes (valid range [0, ", l.classes - 1, "], or ignore_index ", ignore_index,
-                ")");
-  }
   return l;
+}
+
+LossReduction loss_reduction(Reduction reduction) {
+  switch (reduction) {
+    case Reduction::None: return LossReduction::kNone;
+    case Reduction::Mean: return LossReduction::kMean;
+    case Reduction::Sum: return LossReduction::kSum;
+  }
+  EMBER_ERROR("loss: unknown reduction ", static_cast<int>(reduction));
 }
 
 }  // namespace ember::nn::functional::detail

@@ -1,6 +1,7 @@
 #pragma once
 // Internal helpers of the loss files (loss.cpp, loss_classification.cpp):
 // argument checks with messages that name the loss, and the reduction.
+#include "ember/core/ops/cross_entropy.h"
 #include "ember/core/tensor.h"
 #include "ember/nn/options/reduction.h"
 
@@ -18,18 +19,14 @@ void check_same_shape(const char* op, const Tensor& input, const Tensor& target)
 // An optional weight: on input's device, of input's dtype, broadcastable to input.
 void check_weight(const char* op, const char* name, const Tensor& weight, const Tensor& input);
 
-// How class scores (N, C, d1, ...) split around the class dim for class-index
-// targets (N, d1, ...); a 1-d input (C) takes a 0-d target.
-struct ClassLayout {
-  int64_t class_dim = 1;
-  int64_t outer = 1, classes = 0, inner = 1;
-};
-
-// Checks input (floating, >= 1 dims), the int64 target's shape, the (C) weight
-// and, for a CPU target, every target value (in [0, C) or ignore_index);
-// returns the layout. The caller has the values of a CUDA target checked on
-// the device (kernels/cuda/cross_entropy.h).
+// Checks input (floating, >= 1 dims), the int64 target's shape and the (C)
+// weight; returns the layout (ClassLayout: core/ops/cross_entropy.h). The
+// target's values are checked by the kernels (cross_entropy's forward, or
+// check_class_target_values), which on CUDA show the host no value.
 ClassLayout check_class_targets(const char* op, const Tensor& input, const Tensor& target,
-                                const Tensor& weight, int64_t ignore_index);
+                                const Tensor& weight);
+
+// nn's reduction as core/ops names it.
+LossReduction loss_reduction(Reduction reduction);
 
 }  // namespace ember::nn::functional::detail

@@ -1,10 +1,11 @@
 // The CUDA kernels held to the dtype sets the CPU kernels are held to in
 // tests/kernel_table_test.cpp: the elementwise and reduce ones to the rows of
 // their op tables (kernels/common/elementwise_ops.h, reduce_ops.h), the scan,
-// indexing and nn families' to the dtypes their tables' headers name, the sort
-// family's to every dtype.
+// indexing, bucketing, cross-entropy and nn families' to the dtypes their
+// tables' headers name, the sort family's to every dtype.
 #include <catch2/catch.hpp>
 
+#include "../bucketing_dtype_check.h"
 #include "../elementwise_dtype_check.h"
 #include "../indexing_dtype_check.h"
 #include "../nn_kernels_dtype_check.h"
@@ -40,6 +41,19 @@ TEST_CASE("normalization table: each fused CUDA kernel takes float32 and float64
 TEST_CASE("softmax table: each CUDA kernel takes float32 and float64 only",
           "[cuda][kernel_table][softmax]") {
   ember::nn_kernels_dtype_check::check_softmax(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("cross-entropy table: each CUDA kernel takes float32 and float64 only, and takes "
+          "the scores as rows",
+          "[cuda][kernel_table][cross_entropy]") {
+  const ember::Device gpu(ember::kCUDA, 0);
+  CHECK_FALSE(ember::kernels().cross_entropy.by_columns.on(gpu, "cross_entropy")());
+  ember::nn_kernels_dtype_check::check_cross_entropy(gpu);
+}
+
+TEST_CASE("bucketing table: each CUDA kernel takes exactly the dtypes of its set",
+          "[cuda][kernel_table][bucketing]") {
+  ember::bucketing_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
 }
 
 TEST_CASE("reduce table: each CUDA kernel takes exactly the dtypes of its op's row",
