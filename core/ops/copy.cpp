@@ -5,19 +5,13 @@
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/shape.h"
-#include "ember/kernels/cpu/loops.h"
+#include "ember/kernels/cpu/copy.h"
 #include "ember/kernels/cuda/pinned_memory.h"
 
 namespace ember {
 
 // dst[i] = cast(src[i]); src broadcasts to dst's shape. Both on the CPU.
-void detail::copy_cpu(const Tensor& dst, const Tensor& src) {
-  dispatch_all(dst.scalar_type(), "copy_", [&]<typename Out>() {
-    dispatch_all(src.scalar_type(), "copy_", [&]<typename In>() {
-      cpu::elementwise<Out, In>(dst, {&src}, [](In v) { return static_cast<Out>(v); });
-    });
-  });
-}
+void detail::copy_cpu(const Tensor& dst, const Tensor& src) { cpu::copy_kernel(dst, src); }
 
 Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   EMBER_CHECK(is_expandable_to(src.sizes(), sizes()), "copy_: source of shape ", src.sizes(),
@@ -111,15 +105,7 @@ Tensor Tensor::cuda() const { return to(Device(kCUDA, 0)); }
 
 void detail::fill_kernel(const Tensor& t, const Scalar& value) {
   if (t.is_cuda()) return fill_cuda(t, value);
-  dispatch_all(t.scalar_type(), "fill_", [&]<typename T>() {
-    const T v = value.to<T>();
-    if (t.is_contiguous()) {
-      T* p = t.data_ptr<T>();
-      parallel_for(0, t.numel(), cpu::kGrainSize, [&](int64_t b, int64_t e) { std::fill(p + b, p + e, v); });
-    } else {
-      cpu::elementwise<T>(t, {}, [v]() { return v; });
-    }
-  });
+  cpu::fill_kernel(t, value);
 }
 
 Tensor& Tensor::fill_(const Scalar& value) const {

@@ -1,0 +1,80 @@
+// The memory transfers of kernels/cuda/copy.h (the kernels are in
+// copy_kernels.cu).
+#include <cuda_runtime.h>
+
+#include "ember/kernels/cuda/copy.h"
+#include "ember/kernels/cuda/cuda_check.h"
+#include "ember/kernels/cuda/device_guard.h"
+#include "ember/kernels/cuda/pinned_memory.h"
+#include "ember/kernels/cuda/sync_count.h"
+
+namespace ember::cuda {
+
+namespace {
+// The stream of every transfer: the legacy default stream (see copy.h).
+constexpr cudaStream_t kStream = nullptr;
+
+// Whether host memory is page-locked by someone other than ember's pinned
+// allocator (cudaHostAlloc, cudaHostRegister), e.g. wrapped with from_blob.
+bool is_page_locked(const void* p) {
+  cudaPointerAttributes attributes{};
+  EMBER_CUDA_CHECK(cudaPointerGetAttributes(&attributes, p));
+  return attributes.type == cudaMemoryTypeHost;
+}
+}  // namespace
+
+void copy_host_to_device(void* dst, const void* src, size_t nbytes, int device) {
+  DeviceGuard guard(device);
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyHostToDevice, kStream));
+  // Pageable memory is staged before cudaMemcpyAsync returns, so the source is
+  // free again; page-locked memory is read by the DMA later, so this blocking
+  // copy waits for it.
+  if (is_page_locked(src)) {
+    EMBER_CUDA_CHECK(cudaStreamSynchronize(kStream));
+    detail::count_sync();
+  }
+}
+
+void copy_device_to_host(void* dst, const void* src, size_t nbytes, int device) {
+  DeviceGuard guard(device);
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, kStream));
+  EMBER_CUDA_CHECK(cudaStreamSynchronize(kStream));
+  detail::count_sync();
+}
+
+void copy_pinned_host_to_device(void* dst, const void* src, const void* src_block, size_t nbytes,
+                                int device, bool non_blocking) {
+  DeviceGuard guard(device);
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyHostToDevice, kStream));
+  if (non_blocking) {
+    detail::record_pinned_use(src_block, device);
+  } else {
+    // The DMA reads pinned memory after the call returns: a blocking copy waits for it.
+    EMBER_CUDA_CHECK(cudaStreamSynchronize(kStream));
+    detail::count_sync();
+  }
+}
+
+void copy_device_to_pinned_host_async(void* dst, const void* dst_block, const void* src,
+                                      size_t nbytes, int device) {
+  DeviceGuard guard(device);
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, kStream));
+  detail::record_pinned_use(dst_block, device);
+}
+
+void copy_device_to_device(void* dst, const void* src, size_t nbytes, int device) {
+  DeviceGuard guard(device);
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToDevice, kStream));
+}
+
+void copy_between_devices(void* dst, int dst_device, const void* src, int src_device,
+                          size_t nbytes) {
+  EMBER_CUDA_CHECK(cudaMemcpyPeer(dst, dst_device, src, src_device, nbytes));
+}
+
+void memset_zero(void* dst, size_t nbytes, int device) {
+  DeviceGuard guard(device);
+  EMBER_CUDA_CHECK(cudaMemsetAsync(dst, 0, nbytes, kStream));
+}
+
+}  // namespace ember::cuda
