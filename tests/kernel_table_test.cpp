@@ -1,6 +1,6 @@
 // The kernel tables (kernels/common/kernel_table.h, Note [Kernel tables]): the
 // lookup, what each backend registers, and the dtype sets of the elementwise
-// and reduce op tables, of the scan, sort and indexing kernels and of the nn
+// and reduce op tables, of the scan, sort, indexing and copy kernels and of the nn
 // families as the CPU kernels apply them
 // (tests/cuda/kernel_table_test.cpp holds the CUDA kernels to the same sets).
 #include <catch2/catch.hpp>
@@ -9,6 +9,7 @@
 #include <cmath>
 #include <utility>
 
+#include "copy_dtype_check.h"
 #include "elementwise_dtype_check.h"
 #include "indexing_dtype_check.h"
 #include "nn_kernels_dtype_check.h"
@@ -300,4 +301,30 @@ TEST_CASE("indexing table: the CPU finds the first index value outside [low, hig
   CHECK(find(index, 0, 10) == std::optional<int64_t>(-2));
   CHECK(find(index, -2, 6) == std::nullopt);
   CHECK(find(zeros({0}, kLong), 0, 0) == std::nullopt);
+}
+
+TEST_CASE("kernel registry: copy and fill have a CPU kernel and the transfers none, and all five "
+          "a CUDA kernel exactly when ember is built with the CUDA backend",
+          "[kernel_table][copy]") {
+  const CopyKernels& k = kernels().copy;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    const bool cuda = type == kCUDA && kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.copy.has(type) == expected);
+    CHECK(k.fill.has(type) == expected);
+    CHECK(k.to_device.has(type) == cuda);
+    CHECK(k.to_host.has(type) == cuda);
+    CHECK(k.between_devices.has(type) == cuda);
+  }
+  if (!kWithCuda) {
+    REQUIRE_THROWS_WITH(k.fill.on(Device(kCUDA, 0), "fill_"),
+                        Contains("fill_ has no CUDA kernel for a tensor on cuda:0 (ember was "
+                                 "built without the CUDA backend)"));
+  }
+}
+
+TEST_CASE("copy table: the CPU copy takes every pair of dtypes and the fill every dtype",
+          "[kernel_table][copy]") {
+  copy_dtype_check::check_device(Device(kCPU));
 }

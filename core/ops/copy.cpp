@@ -5,13 +5,15 @@
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/shape.h"
-#include "ember/kernels/cpu/copy.h"
+#include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cuda/pinned_memory.h"
 
 namespace ember {
 
 // dst[i] = cast(src[i]); src broadcasts to dst's shape. Both on the CPU.
-void detail::copy_cpu(const Tensor& dst, const Tensor& src) { cpu::copy_kernel(dst, src); }
+void detail::copy_cpu(const Tensor& dst, const Tensor& src) {
+  kernels().copy.copy.on(Device(kCPU), "copy_")(dst, src);
+}
 
 Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
   EMBER_CHECK(is_expandable_to(src.sizes(), sizes()), "copy_: source of shape ", src.sizes(),
@@ -104,8 +106,7 @@ Tensor Tensor::cpu() const { return to(Device(kCPU)); }
 Tensor Tensor::cuda() const { return to(Device(kCUDA, 0)); }
 
 void detail::fill_kernel(const Tensor& t, const Scalar& value) {
-  if (t.is_cuda()) return fill_cuda(t, value);
-  cpu::fill_kernel(t, value);
+  kernels().copy.fill.on(t.device(), "fill_")(t, value);
 }
 
 Tensor& Tensor::fill_(const Scalar& value) const {

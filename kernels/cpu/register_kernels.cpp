@@ -1,6 +1,7 @@
 // The CPU backend's kernels, one line per entry point of each family's table
 // (Note [Kernel tables]).
 #include "ember/kernels/common/kernel_registry.h"
+#include "ember/kernels/cpu/copy.h"
 #include "ember/kernels/cpu/elementwise.h"
 #include "ember/kernels/cpu/indexing.h"
 #include "ember/kernels/cpu/normalization.h"
@@ -71,6 +72,9 @@ void register_kernels(KernelRegistry& r) {
   r.indexing.scatter_add.set(kCPU, &scatter_add);
   r.indexing.scatter.set(kCPU, &scatter);
   r.indexing.scatter_reduce.set(kCPU, &scatter_reduce);
+
+  r.copy.copy.set(kCPU, &copy_kernel);
+  r.copy.fill.set(kCPU, &fill_kernel);
 }
 
 }  // namespace ember::cpu

@@ -1,6 +1,7 @@
 // The CUDA backend's kernels, one line per entry point of each family's table
 // (Note [Kernel tables]). Built only with the CUDA backend.
 #include "ember/kernels/common/kernel_registry.h"
+#include "ember/kernels/cuda/copy.h"
 #include "ember/kernels/cuda/cudnn_batch_norm.h"
 #include "ember/kernels/cuda/elementwise.h"
 #include "ember/kernels/cuda/indexing.h"
@@ -78,6 +79,12 @@ void register_kernels(KernelRegistry& r) {
   r.indexing.scatter_add.set(kCUDA, &scatter_add);
   r.indexing.scatter.set(kCUDA, &scatter);
   r.indexing.scatter_reduce.set(kCUDA, &scatter_reduce);
+
+  r.copy.copy.set(kCUDA, &copy_kernel);
+  r.copy.fill.set(kCUDA, &fill_kernel);
+  r.copy.to_device.set(kCUDA, &transfer_to_device);
+  r.copy.to_host.set(kCUDA, &transfer_to_host);
+  r.copy.between_devices.set(kCUDA, &transfer_between_devices);
 }
 
 }  // namespace ember::cuda

@@ -2,9 +2,10 @@
 // tests/kernel_table_test.cpp: the elementwise and reduce ones to the rows of
 // their op tables (kernels/common/elementwise_ops.h, reduce_ops.h), the scan,
 // indexing and nn families' to the dtypes their tables' headers name, the sort
-// family's to every dtype.
+// and copy families' to every dtype.
 #include <catch2/catch.hpp>
 
+#include "../copy_dtype_check.h"
 #include "../elementwise_dtype_check.h"
 #include "../indexing_dtype_check.h"
 #include "../nn_kernels_dtype_check.h"
@@ -67,4 +68,9 @@ TEST_CASE("indexing table: CUDA shows the host no bad index value (its kernels r
   const Device gpu(kCUDA, 0);
   const Tensor index = full({3}, 7, TensorOptions(kLong).device(gpu));
   CHECK(kernels().indexing.find_out_of_range.on(gpu, "gather")(index, 0, 5) == std::nullopt);
+}
+
+TEST_CASE("copy table: the CUDA copy takes every pair of dtypes and the fill every dtype",
+          "[cuda][kernel_table][copy]") {
+  ember::copy_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
 }
