@@ -1,6 +1,6 @@
 // The kernel tables (kernels/common/kernel_table.h, Note [Kernel tables]): the
 // lookup, what each backend registers, and the dtype sets of the elementwise
-// and reduce op tables, of the scan, sort, indexing and copy kernels and of the nn
+// and reduce op tables, of the scan, sort, indexing, copy and factory kernels and of the nn
 // families as the CPU kernels apply them
 // (tests/cuda/kernel_table_test.cpp holds the CUDA kernels to the same sets).
 #include <catch2/catch.hpp>
@@ -11,6 +11,7 @@
 
 #include "copy_dtype_check.h"
 #include "elementwise_dtype_check.h"
+#include "factory_dtype_check.h"
 #include "indexing_dtype_check.h"
 #include "nn_kernels_dtype_check.h"
 #include "reduce_dtype_check.h"
@@ -327,4 +328,21 @@ TEST_CASE("kernel registry: copy and fill have a CPU kernel and the transfers no
 TEST_CASE("copy table: the CPU copy takes every pair of dtypes and the fill every dtype",
           "[kernel_table][copy]") {
   copy_dtype_check::check_device(Device(kCPU));
+}
+
+TEST_CASE("kernel registry: both range factory entry points have a CPU kernel, and a CUDA kernel "
+          "exactly when ember is built with the CUDA backend",
+          "[kernel_table][factory]") {
+  const FactoryKernels& k = kernels().factory;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.arange.has(type) == expected);
+    CHECK(k.linspace.has(type) == expected);
+  }
+}
+
+TEST_CASE("factory table: each CPU range kernel takes int64, float32 and float64 only",
+          "[kernel_table][factory]") {
+  factory_dtype_check::check_device(Device(kCPU));
 }

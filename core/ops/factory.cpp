@@ -5,8 +5,7 @@
 #include "ember/core/autograd_meta.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/shape.h"
-#include "ember/kernels/cpu/factory.h"
-#include "ember/kernels/cuda/factory.h"
+#include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cuda/memory.h"
 #include "ember/kernels/cuda/pinned_memory.h"
 
@@ -126,11 +125,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, const 
   const int64_t n = all_int ? (end.toLong() - start.toLong() + step.toLong() - (s > 0 ? 1 : -1)) / step.toLong()
                             : static_cast<int64_t>(std::ceil((b - a) / s));
   Tensor t = empty({n}, o.requires_grad(false));
-  if (t.is_cuda()) {
-    cuda::fill_arange(t, start, step, all_int);
-  } else {
-    cpu::arange_kernel(t, start, step, all_int);
-  }
+  kernels().factory.arange.on(t.device(), "arange")(t, start, step, all_int);
   return apply_requires_grad(std::move(t), o);
 }
 
@@ -138,11 +133,7 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, const Ten
   EMBER_CHECK(steps >= 0, "linspace: number of steps must be non-negative, got ", steps);
   Tensor t = empty({steps}, options.requires_grad(false));
   const double a = start.toDouble(), b = end.toDouble();
-  if (t.is_cuda()) {
-    cuda::fill_linspace(t, a, b);
-  } else {
-    cpu::linspace_kernel(t, a, b);
-  }
+  kernels().factory.linspace.on(t.device(), "linspace")(t, a, b);
   return apply_requires_grad(std::move(t), options);
 }
 

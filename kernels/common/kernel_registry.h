@@ -3,6 +3,7 @@
 // the CPU backend and, in a CUDA build, the CUDA backend.
 #include "ember/kernels/common/copy_kernels.h"
 #include "ember/kernels/common/elementwise_kernels.h"
+#include "ember/kernels/common/factory_kernels.h"
 #include "ember/kernels/common/indexing_kernels.h"
 #include "ember/kernels/common/normalization_kernels.h"
 #include "ember/kernels/common/optimizer_kernels.h"
@@ -29,6 +30,7 @@ struct KernelRegistry {
   SortKernels sort;
   IndexingKernels indexing;
   CopyKernels copy;
+  FactoryKernels factory;
 };
 
 const KernelRegistry& kernels();

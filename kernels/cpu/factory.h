@@ -1,12 +1,12 @@
 #pragma once
-// The CPU range factories: the loops behind arange and linspace on CPU tensors.
-#include "ember/core/tensor.h"
+// The CPU entry points of the range factory family
+// (kernels/common/factory_kernels.h says what each computes): the loops
+// behind arange and linspace. Registered in kernels/cpu/register_kernels.cpp.
+#include "ember/kernels/common/factory_kernels.h"
 
 namespace ember::cpu {
 
-// t[i] = start + i * step, in int64 arithmetic when `integral`, else in double.
 void arange_kernel(const Tensor& t, const Scalar& start, const Scalar& step, bool integral);
-// t[i] = start + (end - start) * i / (numel - 1).
 void linspace_kernel(const Tensor& t, double start, double end);
 
 }  // namespace ember::cpu

@@ -3,6 +3,7 @@
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cpu/copy.h"
 #include "ember/kernels/cpu/elementwise.h"
+#include "ember/kernels/cpu/factory.h"
 #include "ember/kernels/cpu/indexing.h"
 #include "ember/kernels/cpu/normalization.h"
 #include "ember/kernels/cpu/optim_kernels.h"
@@ -75,6 +76,9 @@ void register_kernels(KernelRegistry& r) {
 
   r.copy.copy.set(kCPU, &copy_kernel);
   r.copy.fill.set(kCPU, &fill_kernel);
+
+  r.factory.arange.set(kCPU, &arange_kernel);
+  r.factory.linspace.set(kCPU, &linspace_kernel);
 }
 
 }  // namespace ember::cpu

@@ -4,6 +4,7 @@
 #include "ember/kernels/cuda/copy.h"
 #include "ember/kernels/cuda/cudnn_batch_norm.h"
 #include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/cuda/factory.h"
 #include "ember/kernels/cuda/indexing.h"
 #include "ember/kernels/cuda/normalization.h"
 #include "ember/kernels/cuda/optim.h"
@@ -85,6 +86,9 @@ void register_kernels(KernelRegistry& r) {
   r.copy.to_device.set(kCUDA, &transfer_to_device);
   r.copy.to_host.set(kCUDA, &transfer_to_host);
   r.copy.between_devices.set(kCUDA, &transfer_between_devices);
+
+  r.factory.arange.set(kCUDA, &fill_arange);
+  r.factory.linspace.set(kCUDA, &fill_linspace);
 }
 
 }  // namespace ember::cuda

@@ -1,12 +1,13 @@
 // The CUDA kernels held to the dtype sets the CPU kernels are held to in
 // tests/kernel_table_test.cpp: the elementwise and reduce ones to the rows of
 // their op tables (kernels/common/elementwise_ops.h, reduce_ops.h), the scan,
-// indexing and nn families' to the dtypes their tables' headers name, the sort
-// and copy families' to every dtype.
+// indexing, factory and nn families' to the dtypes their tables' headers
+// name, the sort and copy families' to every dtype.
 #include <catch2/catch.hpp>
 
 #include "../copy_dtype_check.h"
 #include "../elementwise_dtype_check.h"
+#include "../factory_dtype_check.h"
 #include "../indexing_dtype_check.h"
 #include "../nn_kernels_dtype_check.h"
 #include "../reduce_dtype_check.h"
@@ -73,4 +74,9 @@ TEST_CASE("indexing table: CUDA shows the host no bad index value (its kernels r
 TEST_CASE("copy table: the CUDA copy takes every pair of dtypes and the fill every dtype",
           "[cuda][kernel_table][copy]") {
   ember::copy_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("factory table: each CUDA range kernel takes int64, float32 and float64 only",
+          "[cuda][kernel_table][factory]") {
+  ember::factory_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
 }
