@@ -1,7 +1,7 @@
 // The kernel tables (kernels/common/kernel_table.h, Note [Kernel tables]): the
 // lookup, what each backend registers, and the dtype sets of the elementwise
-// and reduce op tables, of the scan, sort, indexing, copy and factory kernels and of the nn
-// families as the CPU kernels apply them
+// and reduce op tables, of the scan, sort, indexing, copy, factory and random
+// kernels and of the nn families as the CPU kernels apply them
 // (tests/cuda/kernel_table_test.cpp holds the CUDA kernels to the same sets).
 #include <catch2/catch.hpp>
 #include <ember/kernels/common/kernel_registry.h>
@@ -14,6 +14,7 @@
 #include "factory_dtype_check.h"
 #include "indexing_dtype_check.h"
 #include "nn_kernels_dtype_check.h"
+#include "random_dtype_check.h"
 #include "reduce_dtype_check.h"
 #include "scan_dtype_check.h"
 #include "sort_dtype_check.h"
@@ -345,4 +346,22 @@ TEST_CASE("kernel registry: both range factory entry points have a CPU kernel, a
 TEST_CASE("factory table: each CPU range kernel takes int64, float32 and float64 only",
           "[kernel_table][factory]") {
   factory_dtype_check::check_device(Device(kCPU));
+}
+
+TEST_CASE("kernel registry: every random entry point has a CPU kernel, and a CUDA kernel exactly "
+          "when ember is built with the CUDA backend",
+          "[kernel_table][random]") {
+  const RandomKernels& k = kernels().random;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.uniform.has(type) == expected);
+    CHECK(k.normal.has(type) == expected);
+    CHECK(k.randint.has(type) == expected);
+    CHECK(k.dropout_mask.has(type) == expected);
+  }
+}
+
+TEST_CASE("random table: each CPU kernel takes exactly its dtypes", "[kernel_table][random]") {
+  random_dtype_check::check_device(Device(kCPU));
 }

@@ -6,8 +6,7 @@
 
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
-#include "ember/kernels/cpu/random.h"
-#include "ember/kernels/cuda/random.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 
@@ -24,11 +23,7 @@ void check_dropout(const char* op, const Tensor& x, double p) {
 // for one seed: kernels/cpu/random.cpp).
 Tensor keep_mask(const Tensor& x, IntArrayRef shape, double p) {
   Tensor mask = empty(shape, x.options().requires_grad(false));
-  if (x.is_cuda()) {
-    cuda::fill_dropout_mask(mask, p);
-    return mask;
-  }
-  cpu::dropout_mask_kernel(mask, p);
+  kernels().random.dropout_mask.on(mask.device(), "dropout")(mask, p);
   return mask;
 }
 

@@ -1,7 +1,8 @@
 // Random tensors and the in-place samplers, all drawn from Philox streams
-// (kernels/common/philox.h) with the per-block draws the CUDA kernels use
-// (kernels/cuda/random.h), so the same seed gives the same values on the CPU
-// and on CUDA, and each device's generator advances by the same blocks.
+// (kernels/common/philox.h) through the random family's kernel table
+// (kernels/common/random_kernels.h), whose kernels run the same per-block
+// draws on every device: the same seed gives the same values on the CPU and
+// on CUDA, and each device's generator advances by the same blocks.
 #include <algorithm>
 #include <numeric>
 
@@ -11,8 +12,7 @@
 #include "ember/core/ops/device_copy.h"
 #include "ember/core/ops/factory.h"
 #include "ember/kernels/common/philox.h"
-#include "ember/kernels/cpu/random.h"
-#include "ember/kernels/cuda/random.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 namespace {
@@ -46,8 +46,7 @@ Tensor& Tensor::uniform_(double from, double to) const {
   EMBER_CHECK(from <= to, "uniform_: from (", from, ") must be <= to (", to, ")");
   // derivative: none: the drawn values depend on no input (the old history is cut)
   return fill_in_place(const_cast<Tensor&>(*this), "uniform_", "UniformBackward", [&](Tensor& t) {
-    if (t.is_cuda()) return cuda::fill_uniform(t, from, to);
-    cpu::uniform_kernel(t, from, to);
+    kernels().random.uniform.on(t.device(), "uniform_")(t, from, to);
   });
 }
 
@@ -55,8 +54,7 @@ Tensor& Tensor::normal_(double mean, double std) const {
   EMBER_CHECK(std >= 0, "normal_: std must be non-negative, got ", std);
   // derivative: none: the drawn values depend on no input (the old history is cut)
   return fill_in_place(const_cast<Tensor&>(*this), "normal_", "NormalBackward", [&](Tensor& t) {
-    if (t.is_cuda()) return cuda::fill_normal(t, mean, std);
-    cpu::normal_kernel(t, mean, std);
+    kernels().random.normal.on(t.device(), "normal_")(t, mean, std);
   });
 }
 
@@ -84,11 +82,7 @@ Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& options) {
 Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions& options) {
   EMBER_CHECK(low < high, "randint: low (", low, ") must be less than high (", high, ")");
   Tensor t = empty(size, options);
-  if (t.is_cuda()) {
-    cuda::fill_randint(t, low, high);
-    return t;
-  }
-  cpu::randint_kernel(t, low, high);
+  kernels().random.randint.on(t.device(), "randint")(t, low, high);
   return t;
 }
 

@@ -9,6 +9,7 @@
 #include "ember/kernels/common/optimizer_kernels.h"
 #include "ember/kernels/common/pad_kernels.h"
 #include "ember/kernels/common/pooling_kernels.h"
+#include "ember/kernels/common/random_kernels.h"
 #include "ember/kernels/common/reduce_kernels.h"
 #include "ember/kernels/common/scan_kernels.h"
 #include "ember/kernels/common/softmax_kernels.h"
@@ -31,6 +32,7 @@ struct KernelRegistry {
   IndexingKernels indexing;
   CopyKernels copy;
   FactoryKernels factory;
+  RandomKernels random;
 };
 
 const KernelRegistry& kernels();

@@ -9,6 +9,7 @@
 #include "ember/kernels/cpu/optim_kernels.h"
 #include "ember/kernels/cpu/pad.h"
 #include "ember/kernels/cpu/pooling.h"
+#include "ember/kernels/cpu/random.h"
 #include "ember/kernels/cpu/reduce.h"
 #include "ember/kernels/cpu/scan.h"
 #include "ember/kernels/cpu/softmax.h"
@@ -79,6 +80,11 @@ void register_kernels(KernelRegistry& r) {
 
   r.factory.arange.set(kCPU, &arange_kernel);
   r.factory.linspace.set(kCPU, &linspace_kernel);
+
+  r.random.uniform.set(kCPU, &uniform_kernel);
+  r.random.normal.set(kCPU, &normal_kernel);
+  r.random.randint.set(kCPU, &randint_kernel);
+  r.random.dropout_mask.set(kCPU, &dropout_mask_kernel);
 }
 
 }  // namespace ember::cpu

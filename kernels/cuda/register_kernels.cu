@@ -10,6 +10,7 @@
 #include "ember/kernels/cuda/optim.h"
 #include "ember/kernels/cuda/pad.h"
 #include "ember/kernels/cuda/pooling.h"
+#include "ember/kernels/cuda/random.h"
 #include "ember/kernels/cuda/reduce.h"
 #include "ember/kernels/cuda/reduce_plan.h"
 #include "ember/kernels/cuda/scan.h"
@@ -89,6 +90,11 @@ void register_kernels(KernelRegistry& r) {
 
   r.factory.arange.set(kCUDA, &fill_arange);
   r.factory.linspace.set(kCUDA, &fill_linspace);
+
+  r.random.uniform.set(kCUDA, &fill_uniform);
+  r.random.normal.set(kCUDA, &fill_normal);
+  r.random.randint.set(kCUDA, &fill_randint);
+  r.random.dropout_mask.set(kCUDA, &fill_dropout_mask);
 }
 
 }  // namespace ember::cuda
