@@ -288,6 +288,7 @@ TEST_CASE("kernel registry: every indexing entry point has a CPU kernel, and a C
     CHECK(k.scatter_add.has(type) == expected);
     CHECK(k.scatter.has(type) == expected);
     CHECK(k.scatter_reduce.has(type) == expected);
+    CHECK(k.one_hot.has(type) == expected);
   }
 }
 

@@ -74,6 +74,7 @@ void register_kernels(KernelRegistry& r) {
   r.indexing.scatter_add.set(kCPU, &scatter_add);
   r.indexing.scatter.set(kCPU, &scatter);
   r.indexing.scatter_reduce.set(kCPU, &scatter_reduce);
+  r.indexing.one_hot.set(kCPU, &one_hot);
 
   r.copy.copy.set(kCPU, &copy_kernel);
   r.copy.fill.set(kCPU, &fill_kernel);

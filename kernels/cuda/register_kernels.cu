@@ -81,6 +81,7 @@ void register_kernels(KernelRegistry& r) {
   r.indexing.scatter_add.set(kCUDA, &scatter_add);
   r.indexing.scatter.set(kCUDA, &scatter);
   r.indexing.scatter_reduce.set(kCUDA, &scatter_reduce);
+  r.indexing.one_hot.set(kCUDA, &one_hot);
 
   r.copy.copy.set(kCUDA, &copy_kernel);
   r.copy.fill.set(kCUDA, &fill_kernel);
