@@ -220,6 +220,11 @@ TEST_CASE("one_hot marks each class, inferring the count as max + 1", "[indexing
   REQUIRE(shape(one_hot(empty({0}, kLong), 3)) == std::vector<int64_t>{0, 3});
   REQUIRE_THROWS_WITH(one_hot(tensor({1, -1})),
                       Catch::Contains("one_hot: class values must be non-negative, got -1"));
+  REQUIRE_THROWS_WITH(one_hot(tensor({-5, -2})),  // an inferred count below 0
+                      Catch::Contains("one_hot: class values must be non-negative, got -5"));
+  // A strided 1-d view is read in place, its values in view order.
+  REQUIRE(values(one_hot(tensor({2, 9, 0, 9, 1}).slice(0, 0, 5, 2), 3)) ==
+          std::vector<double>{0, 0, 1, 1, 0, 0, 0, 1, 0});
   REQUIRE_THROWS_WITH(
       one_hot(tensor({3}), 3),
       Catch::Contains("one_hot: class value 3 is out of range for 3 classes (valid range [0, 2])"));

@@ -1,7 +1,7 @@
 // The kernel tables (kernels/common/kernel_table.h, Note [Kernel tables]): the
 // lookup, what each backend registers, and the dtype sets of the elementwise
-// and reduce op tables, of the scan, sort, indexing, bucketing and
-// cross-entropy kernels and of the nn families as the CPU kernels apply them
+// and reduce op tables, of the scan, sort, indexing, bucketing, cross-entropy,
+// copy, factory and random kernels and of the nn families as the CPU kernels apply them
 // (tests/cuda/kernel_table_test.cpp holds the CUDA kernels to the same sets).
 #include <catch2/catch.hpp>
 #include <ember/kernels/common/kernel_registry.h>
@@ -11,9 +11,12 @@
 #include <utility>
 
 #include "bucketing_dtype_check.h"
+#include "copy_dtype_check.h"
 #include "elementwise_dtype_check.h"
+#include "factory_dtype_check.h"
 #include "indexing_dtype_check.h"
 #include "nn_kernels_dtype_check.h"
+#include "random_dtype_check.h"
 #include "reduce_dtype_check.h"
 #include "scan_dtype_check.h"
 #include "sort_dtype_check.h"
@@ -287,6 +290,7 @@ TEST_CASE("kernel registry: every indexing entry point has a CPU kernel, and a C
     CHECK(k.scatter_add.has(type) == expected);
     CHECK(k.scatter.has(type) == expected);
     CHECK(k.scatter_reduce.has(type) == expected);
+    CHECK(k.one_hot.has(type) == expected);
   }
 }
 
@@ -380,4 +384,65 @@ TEST_CASE("kernel registry: every bucketing entry point has a CPU kernel, and a 
 TEST_CASE("bucketing table: each CPU kernel takes exactly the dtypes of its set",
           "[kernel_table][bucketing]") {
   bucketing_dtype_check::check_device(Device(kCPU));
+}
+
+TEST_CASE("kernel registry: copy and fill have a CPU kernel and the transfers none, and all five "
+          "a CUDA kernel exactly when ember is built with the CUDA backend",
+          "[kernel_table][copy]") {
+  const CopyKernels& k = kernels().copy;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    const bool cuda = type == kCUDA && kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.copy.has(type) == expected);
+    CHECK(k.fill.has(type) == expected);
+    CHECK(k.to_device.has(type) == cuda);
+    CHECK(k.to_host.has(type) == cuda);
+    CHECK(k.between_devices.has(type) == cuda);
+  }
+  if (!kWithCuda) {
+    REQUIRE_THROWS_WITH(k.fill.on(Device(kCUDA, 0), "fill_"),
+                        Contains("fill_ has no CUDA kernel for a tensor on cuda:0 (ember was "
+                                 "built without the CUDA backend)"));
+  }
+}
+
+TEST_CASE("copy table: the CPU copy takes every pair of dtypes and the fill every dtype",
+          "[kernel_table][copy]") {
+  copy_dtype_check::check_device(Device(kCPU));
+}
+
+TEST_CASE("kernel registry: both range factory entry points have a CPU kernel, and a CUDA kernel "
+          "exactly when ember is built with the CUDA backend",
+          "[kernel_table][factory]") {
+  const FactoryKernels& k = kernels().factory;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.arange.has(type) == expected);
+    CHECK(k.linspace.has(type) == expected);
+  }
+}
+
+TEST_CASE("factory table: each CPU range kernel takes int64, float32 and float64 only",
+          "[kernel_table][factory]") {
+  factory_dtype_check::check_device(Device(kCPU));
+}
+
+TEST_CASE("kernel registry: every random entry point has a CPU kernel, and a CUDA kernel exactly "
+          "when ember is built with the CUDA backend",
+          "[kernel_table][random]") {
+  const RandomKernels& k = kernels().random;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.uniform.has(type) == expected);
+    CHECK(k.normal.has(type) == expected);
+    CHECK(k.randint.has(type) == expected);
+    CHECK(k.dropout_mask.has(type) == expected);
+  }
+}
+
+TEST_CASE("random table: each CPU kernel takes exactly its dtypes", "[kernel_table][random]") {
+  random_dtype_check::check_device(Device(kCPU));
 }

@@ -5,18 +5,14 @@
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/shape.h"
-#include "ember/kernels/cpu/loops.h"
+#include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cuda/pinned_memory.h"
 
 namespace ember {
 
 // dst[i] = cast(src[i]); src broadcasts to dst's shape. Both on the CPU.
 void detail::copy_cpu(const Tensor& dst, const Tensor& src) {
-  dispatch_all(dst.scalar_type(), "copy_", [&]<typename Out>() {
-    dispatch_all(src.scalar_type(), "copy_", [&]<typename In>() {
-      cpu::elementwise<Out, In>(dst, {&src}, [](In v) { return static_cast<Out>(v); });
-    });
-  });
+  kernels().copy.copy.on(Device(kCPU), "copy_")(dst, src);
 }
 
 Tensor& Tensor::copy_(const Tensor& src, bool non_blocking) const {
@@ -110,16 +106,7 @@ Tensor Tensor::cpu() const { return to(Device(kCPU)); }
 Tensor Tensor::cuda() const { return to(Device(kCUDA, 0)); }
 
 void detail::fill_kernel(const Tensor& t, const Scalar& value) {
-  if (t.is_cuda()) return fill_cuda(t, value);
-  dispatch_all(t.scalar_type(), "fill_", [&]<typename T>() {
-    const T v = value.to<T>();
-    if (t.is_contiguous()) {
-      T* p = t.data_ptr<T>();
-      parallel_for(0, t.numel(), cpu::kGrainSize, [&](int64_t b, int64_t e) { std::fill(p + b, p + e, v); });
-    } else {
-      cpu::elementwise<T>(t, {}, [v]() { return v; });
-    }
-  });
+  kernels().copy.fill.on(t.device(), "fill_")(t, value);
 }
 
 Tensor& Tensor::fill_(const Scalar& value) const {

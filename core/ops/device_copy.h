@@ -1,6 +1,6 @@
 #pragma once
-// Internal: the copies behind Tensor::copy_, clone, to(device) and fill_,
-// dispatched on device. None records autograd or bumps a version counter: the
+// Internal: the copies behind Tensor::copy_, clone and to(device), through
+// the copy family's kernel table (kernels/common/copy_kernels.h). None records autograd or bumps a version counter: the
 // calling op does.
 #include "ember/core/tensor.h"
 
@@ -12,7 +12,5 @@ namespace ember::detail {
 void copy_any_device(const Tensor& dst, const Tensor& src, bool non_blocking = false);
 // The same with both tensors on the CPU (copy.cpp).
 void copy_cpu(const Tensor& dst, const Tensor& src);
-// Every element of t, a tensor on a CUDA device, set to value.
-void fill_cuda(const Tensor& t, const Scalar& value);
 
 }  // namespace ember::detail

@@ -4,14 +4,9 @@
 // and double backward come for free.
 #include "ember/core/ops/dropout.h"
 
-#include <tuple>
-
-#include "ember/core/generator.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
-#include "ember/core/parallel.h"
-#include "ember/kernels/common/philox.h"
-#include "ember/kernels/cuda/random.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 
@@ -24,33 +19,11 @@ void check_dropout(const char* op, const Tensor& x, double p) {
 }
 
 // Contiguous mask of `shape` with x's dtype and device: element i keeps (1/(1-p)) when
-// uniform i of the draw is below 1-p, else 0. Uniforms follow the 32-bit
-// stream layout of kernels/common/philox.h (four per block), whatever the
-// dtype; the CUDA kernel runs the same draw, so a seed gives one mask on both.
+// uniform i of the draw is below 1-p, else 0 (the same mask on every device
+// for one seed: kernels/cpu/random.cpp).
 Tensor keep_mask(const Tensor& x, IntArrayRef shape, double p) {
   Tensor mask = empty(shape, x.options().requires_grad(false));
-  if (x.is_cuda()) {
-    cuda::fill_dropout_mask(mask, p);
-    return mask;
-  }
-  const int64_t n = mask.numel();
-  dispatch_floating(x.scalar_type(), "dropout", [&]<typename T>() {
-    using Draw = philox::DropoutMaskDraw<T>;
-    const uint64_t blocks = philox::blocks_for<Draw>(static_cast<uint64_t>(n));
-    // Named variables, not a structured binding: the lambda below captures
-    // them, which clang 14 refuses for bindings.
-    uint64_t seed, base;
-    std::tie(seed, base) = default_generator(x.device()).reserve(blocks);
-    const Draw draw{static_cast<float>(1 - p), static_cast<T>(1 / (1 - p))};
-    T* m = mask.data_ptr<T>();
-    parallel_for(0, static_cast<int64_t>(blocks), 2048, [&](int64_t b0, int64_t b1) {
-      for (int64_t b = b0; b < b1; ++b) {
-        const philox::Block r = philox::generate(seed, base + static_cast<uint64_t>(b));
-        for (int lane = 0; lane < Draw::kPerBlock && b * Draw::kPerBlock + lane < n; ++lane)
-          m[b * Draw::kPerBlock + lane] = draw(r, lane);
-      }
-    });
-  });
+  kernels().random.dropout_mask.on(mask.device(), "dropout")(mask, p);
   return mask;
 }
 

@@ -5,10 +5,7 @@
 #include "ember/core/autograd_meta.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/shape.h"
-#include "ember/core/parallel.h"
-#include "ember/kernels/common/range_functors.h"
-#include "ember/kernels/cpu/loops.h"
-#include "ember/kernels/cuda/factory.h"
+#include "ember/kernels/common/kernel_registry.h"
 #include "ember/core/cuda/memory.h"
 #include "ember/kernels/cuda/pinned_memory.h"
 
@@ -27,15 +24,6 @@ Allocator* allocator_for(const TensorOptions& options) {
     return cuda::detail::pinned_allocator("pinned_memory");
   }
   return device.is_cpu() ? cpu_allocator() : cuda::detail::allocator(device);
-}
-
-// t[i] = f(i) over the contiguous 1-d CPU tensor t.
-template <typename T, typename F>
-void fill_range(const Tensor& t, const F& f) {
-  T* p = t.data_ptr<T>();
-  parallel_for(0, t.numel(), cpu::kGrainSize, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) p[i] = f(i);
-  });
 }
 
 Tensor apply_requires_grad(Tensor t, const TensorOptions& options) {
@@ -137,16 +125,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, const 
   const int64_t n = all_int ? (end.toLong() - start.toLong() + step.toLong() - (s > 0 ? 1 : -1)) / step.toLong()
                             : static_cast<int64_t>(std::ceil((b - a) / s));
   Tensor t = empty({n}, o.requires_grad(false));
-  if (t.is_cuda()) {
-    cuda::fill_arange(t, start, step, all_int);
-  } else {
-    dispatch_numeric(o.dtype(), "arange", [&]<typename T>() {
-      if (all_int)
-        fill_range<T>(t, functors::ArangeInt<T>{start.toLong(), step.toLong()});
-      else
-        fill_range<T>(t, functors::ArangeFloat<T>{a, s});
-    });
-  }
+  kernels().factory.arange.on(t.device(), "arange")(t, start, step, all_int);
   return apply_requires_grad(std::move(t), o);
 }
 
@@ -154,13 +133,7 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, const Ten
   EMBER_CHECK(steps >= 0, "linspace: number of steps must be non-negative, got ", steps);
   Tensor t = empty({steps}, options.requires_grad(false));
   const double a = start.toDouble(), b = end.toDouble();
-  if (t.is_cuda()) {
-    cuda::fill_linspace(t, a, b);
-  } else {
-    dispatch_numeric(options.dtype(), "linspace", [&]<typename T>() {
-      fill_range<T>(t, functors::Linspace<T>{a, b, steps});
-    });
-  }
+  kernels().factory.linspace.on(t.device(), "linspace")(t, a, b);
   return apply_requires_grad(std::move(t), options);
 }
 

@@ -1,5 +1,5 @@
 // Indexing by int64 index tensors: index_select, gather, scatter_add (and its
-// in-place form), masked_fill, and embedding / one_hot built on them. Indices
+// in-place form), masked_fill, embedding built on them, and one_hot. Indices
 // do not wrap: a negative or too-large value is an error naming the op, the
 // value and the valid range, as PyTorch. On the CPU the op checks the values
 // before it runs; on CUDA the kernel checks them and the Error comes at the
@@ -147,28 +147,14 @@ Tensor index_select_impl(const char* op, const Tensor& x, int64_t dim, const Ten
   return out;
 }
 
-// The largest value + 1 of a contiguous int64 CPU tensor: one_hot's class count.
+// The largest value + 1 of a contiguous int64 CPU tensor: one_hot's class
+// count. At least 0, so that all-negative values reach the kernel's check
+// (which names the bad value) rather than a negative size.
 int64_t inferred_num_classes(const Tensor& flat) {
   EMBER_CHECK(flat.numel() > 0,
               "one_hot: cannot infer num_classes from an empty tensor; pass num_classes");
   const int64_t* v = flat.data_ptr<int64_t>();
-  return *std::max_element(v, v + flat.numel()) + 1;
-}
-
-// one_hot on CUDA: zeros (N, C) with out[i, indices[i]] += 1, a scatter_add of
-// ones, whose kernel reports bad class values as any other index. Inferring C
-// needs the largest value on the host: that copy waits for the device.
-Tensor one_hot_cuda(const Tensor& indices, int64_t num_classes) {
-  if (num_classes == -1) num_classes = inferred_num_classes(indices.cpu().contiguous());
-  const int64_t n = indices.numel();
-  DimVector out_sizes(indices.sizes());
-  out_sizes.push_back(num_classes);
-  Tensor out = zeros(out_sizes, indices.options().requires_grad(false));
-  if (n == 0) return out;
-  const Tensor ones_column = ones({1, 1}, indices.options().requires_grad(false)).expand({n, 1});
-  kernels().indexing.scatter_add.on(indices.device(), "one_hot")(
-      "one_hot", out.view({n, num_classes}), 1, indices.reshape({n, 1}), ones_column);
-  return out;
+  return std::max<int64_t>(*std::max_element(v, v + flat.numel()) + 1, 0);
 }
 
 }  // namespace
@@ -247,24 +233,17 @@ Tensor one_hot(const Tensor& indices, int64_t num_classes) {
   check_index_dtype("one_hot", indices);
   EMBER_CHECK(num_classes >= -1, "one_hot: num_classes must be -1 (infer) or >= 0, got ",
               num_classes);
-  // Still a device branch: the CPU checks and writes in one loop (with its own
-  // messages), CUDA composes ops (zeros, a scatter_add of ones through the
-  // table), which a kernel in kernels/cuda may not call.
-  if (indices.is_cuda()) return one_hot_cuda(indices, num_classes);
-  const Tensor flat = indices.contiguous();
-  const int64_t* v = flat.data_ptr<int64_t>();
-  const int64_t n = flat.numel();
-  if (num_classes == -1) num_classes = inferred_num_classes(flat);
-  for (int64_t i = 0; i < n; ++i) {
-    EMBER_CHECK(v[i] >= 0, "one_hot: class values must be non-negative, got ", v[i]);
-    EMBER_CHECK(v[i] < num_classes, "one_hot: class value ", v[i], " is out of range for ",
-                num_classes, " classes (valid range [0, ", num_classes - 1, "])");
-  }
+  // The values as one column (a view where the layout allows); inferring the
+  // class count needs the largest on the host, which on CUDA waits for the device.
+  const int64_t n = indices.numel();
+  const Tensor column = indices.reshape({n, 1});
+  if (num_classes == -1) num_classes = inferred_num_classes(column.cpu().contiguous());
   DimVector out_sizes(indices.sizes());
   out_sizes.push_back(num_classes);
-  Tensor out = zeros(out_sizes, indices.options());
-  int64_t* o = out.data_ptr<int64_t>();
-  for (int64_t i = 0; i < n; ++i) o[i * num_classes + v[i]] = 1;
+  Tensor out = zeros(out_sizes, indices.options().requires_grad(false));
+  if (n == 0) return out;
+  // The kernel checks the values (the CPU first, CUDA as it writes).
+  kernels().indexing.one_hot.on(indices.device(), "one_hot")(out.view({n, num_classes}), column);
   return out;
 }
 

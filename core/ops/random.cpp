@@ -1,10 +1,10 @@
 // Random tensors and the in-place samplers, all drawn from Philox streams
-// (kernels/common/philox.h) with the per-block draws the CUDA kernels use
-// (kernels/cuda/random.h), so the same seed gives the same values on the CPU
-// and on CUDA, and each device's generator advances by the same blocks.
+// (kernels/common/philox.h) through the random family's kernel table
+// (kernels/common/random_kernels.h), whose kernels run the same per-block
+// draws on every device: the same seed gives the same values on the CPU and
+// on CUDA, and each device's generator advances by the same blocks.
 #include <algorithm>
 #include <numeric>
-#include <tuple>
 
 #include "ember/autograd/function.h"
 #include "ember/core/memory_overlap.h"
@@ -12,33 +12,11 @@
 #include "ember/core/ops/device_copy.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/random.h"
-#include "ember/core/parallel.h"
 #include "ember/kernels/common/philox.h"
-#include "ember/kernels/cuda/random.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 namespace {
-
-// Fills the contiguous CPU tensor t with `draw`, one Philox block per kPerBlock values.
-template <typename T, typename Draw>
-void fill_cpu(Tensor& t, const Draw& draw) {
-  const int64_t n = t.numel();
-  const uint64_t blocks = philox::blocks_for<Draw>(static_cast<uint64_t>(n));
-  // Named variables, not a structured binding: the lambda below captures
-    // them, which clang 14 refuses for bindings.
-    uint64_t seed, base;
-    std::tie(seed, base) = default_generator(t.device()).reserve(blocks);
-  T* p = t.data_ptr<T>();
-  parallel_for(0, static_cast<int64_t>(blocks), 1024, [&](int64_t b0, int64_t b1) {
-    for (int64_t b = b0; b < b1; ++b) {
-      const philox::Block r = philox::generate(seed, base + static_cast<uint64_t>(b));
-      for (int lane = 0; lane < Draw::kPerBlock; ++lane) {
-        const int64_t i = b * Draw::kPerBlock + lane;
-        if (i < n) p[i] = draw(r, lane);
-      }
-    }
-  });
-}
 
 // Runs `fill` on t directly when contiguous, else on a contiguous temporary copied back.
 template <typename Fill>
@@ -69,10 +47,7 @@ Tensor& Tensor::uniform_(double from, double to) const {
   EMBER_CHECK(from <= to, "uniform_: from (", from, ") must be <= to (", to, ")");
   // derivative: none: the drawn values depend on no input (the old history is cut)
   return fill_in_place(const_cast<Tensor&>(*this), "uniform_", "UniformBackward", [&](Tensor& t) {
-    if (t.is_cuda()) return cuda::fill_uniform(t, from, to);
-    dispatch_floating(t.scalar_type(), "uniform_", [&]<typename T>() {
-      fill_cpu<T>(t, philox::UniformDraw<T>{from, to - from});
-    });
+    kernels().random.uniform.on(t.device(), "uniform_")(t, from, to);
   });
 }
 
@@ -80,10 +55,7 @@ Tensor& Tensor::normal_(double mean, double std) const {
   EMBER_CHECK(std >= 0, "normal_: std must be non-negative, got ", std);
   // derivative: none: the drawn values depend on no input (the old history is cut)
   return fill_in_place(const_cast<Tensor&>(*this), "normal_", "NormalBackward", [&](Tensor& t) {
-    if (t.is_cuda()) return cuda::fill_normal(t, mean, std);
-    dispatch_floating(t.scalar_type(), "normal_", [&]<typename T>() {
-      fill_cpu<T>(t, philox::NormalDraw<T>{mean, std});
-    });
+    kernels().random.normal.on(t.device(), "normal_")(t, mean, std);
   });
 }
 
@@ -111,14 +83,7 @@ Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& options) {
 Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions& options) {
   EMBER_CHECK(low < high, "randint: low (", low, ") must be less than high (", high, ")");
   Tensor t = empty(size, options);
-  if (t.is_cuda()) {
-    cuda::fill_randint(t, low, high);
-    return t;
-  }
-  const uint64_t range = static_cast<uint64_t>(high - low);
-  dispatch_numeric(t.scalar_type(), "randint", [&]<typename T>() {
-    fill_cpu<T>(t, philox::RandintDraw<T>{low, range});
-  });
+  kernels().random.randint.on(t.device(), "randint")(t, low, high);
   return t;
 }
 

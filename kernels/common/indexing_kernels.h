@@ -1,7 +1,7 @@
 #pragma once
 // The indexing kernel family (Note [Kernel tables]): gather, index_select,
 // scatter_add, scatter and scatter_reduce by an int64 index along one dim,
-// and the host's check of index values. The ops (core/ops/indexing.cpp,
+// one_hot's marks, and the host's check of index values. The ops (core/ops/indexing.cpp,
 // scatter.cpp, index_ops.cpp) have checked devices, the index's dtype
 // (int64) and the shapes (kernels see 0-d tensors as 1-d); on the CPU they
 // have also checked the index values with find_out_of_range. On CUDA the
@@ -51,6 +51,14 @@ struct IndexingKernels {
   Kernel<void(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
               const Tensor& src, functors::ScatterReduce reduce)>
       scatter_reduce;
+  // out[i, indices[i, 0]] = 1 for each row i: one_hot's marks. out: (n, C)
+  // int64 zeros, contiguous; indices: (n, 1) int64, any strides (n >= 1).
+  // The class values are checked here, not by the op: the CPU raises
+  // "one_hot: class values must be non-negative, got V" or "one_hot: class
+  // value V is out of range for C classes" before writing; CUDA reports a bad
+  // value as its other indexing kernels do ("one_hot: index V is out of
+  // bounds for dimension 1 with size C").
+  Kernel<void(const Tensor& out, const Tensor& indices)> one_hot;
 };
 
 }  // namespace ember

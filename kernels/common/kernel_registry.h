@@ -3,12 +3,15 @@
 // the CPU backend and, in a CUDA build, the CUDA backend.
 #include "ember/kernels/common/bucketing_kernels.h"
 #include "ember/kernels/common/cross_entropy_kernels.h"
+#include "ember/kernels/common/copy_kernels.h"
 #include "ember/kernels/common/elementwise_kernels.h"
+#include "ember/kernels/common/factory_kernels.h"
 #include "ember/kernels/common/indexing_kernels.h"
 #include "ember/kernels/common/normalization_kernels.h"
 #include "ember/kernels/common/optimizer_kernels.h"
 #include "ember/kernels/common/pad_kernels.h"
 #include "ember/kernels/common/pooling_kernels.h"
+#include "ember/kernels/common/random_kernels.h"
 #include "ember/kernels/common/reduce_kernels.h"
 #include "ember/kernels/common/scan_kernels.h"
 #include "ember/kernels/common/softmax_kernels.h"
@@ -31,6 +34,9 @@ struct KernelRegistry {
   IndexingKernels indexing;
   CrossEntropyKernels cross_entropy;
   BucketingKernels bucketing;
+  CopyKernels copy;
+  FactoryKernels factory;
+  RandomKernels random;
 };
 
 const KernelRegistry& kernels();

@@ -1,6 +1,6 @@
 #pragma once
 // Element i of arange and linspace, shared by the CPU loops
-// (core/ops/factory.cpp) and the CUDA kernel (kernels/cuda/factory.cu), so a
+// (kernels/cpu/factory.cpp) and the CUDA kernel (kernels/cuda/factory.cu), so a
 // range is the same on both devices bit for bit: every rounding is spelled
 // out with kernels/common/exact_math.h.
 #include <cstdint>

@@ -152,4 +152,18 @@ void index_select(const char* op, const Tensor& out, const Tensor& self, int64_t
   });
 }
 
+// One pass checks every value, with one_hot's messages, before the second writes.
+void one_hot(const Tensor& out, const Tensor& indices) {
+  const int64_t* v = indices.data_ptr<int64_t>();
+  const int64_t n = indices.size(0), step = indices.stride(0), num_classes = out.size(1);
+  for (int64_t i = 0; i < n; ++i) {
+    EMBER_CHECK(v[i * step] >= 0, "one_hot: class values must be non-negative, got ", v[i * step]);
+    EMBER_CHECK(v[i * step] < num_classes, "one_hot: class value ", v[i * step],
+                " is out of range for ", num_classes, " classes (valid range [0, ",
+                num_classes - 1, "])");
+  }
+  int64_t* o = out.data_ptr<int64_t>();
+  for (int64_t i = 0; i < n; ++i) o[i * num_classes + v[i * step]] = 1;
+}
+
 }  // namespace ember::cpu

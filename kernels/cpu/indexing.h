@@ -18,5 +18,6 @@ void scatter(const char* op, const Tensor& self, int64_t dim, const Tensor& inde
              const Tensor& src);
 void scatter_reduce(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
                     const Tensor& src, functors::ScatterReduce reduce);
+void one_hot(const Tensor& out, const Tensor& indices);
 
 }  // namespace ember::cpu

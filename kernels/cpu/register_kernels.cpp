@@ -3,12 +3,15 @@
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cpu/bucketing.h"
 #include "ember/kernels/cpu/cross_entropy.h"
+#include "ember/kernels/cpu/copy.h"
 #include "ember/kernels/cpu/elementwise.h"
+#include "ember/kernels/cpu/factory.h"
 #include "ember/kernels/cpu/indexing.h"
 #include "ember/kernels/cpu/normalization.h"
 #include "ember/kernels/cpu/optim_kernels.h"
 #include "ember/kernels/cpu/pad.h"
 #include "ember/kernels/cpu/pooling.h"
+#include "ember/kernels/cpu/random.h"
 #include "ember/kernels/cpu/reduce.h"
 #include "ember/kernels/cpu/scan.h"
 #include "ember/kernels/cpu/softmax.h"
@@ -73,6 +76,7 @@ void register_kernels(KernelRegistry& r) {
   r.indexing.scatter_add.set(kCPU, &scatter_add);
   r.indexing.scatter.set(kCPU, &scatter);
   r.indexing.scatter_reduce.set(kCPU, &scatter_reduce);
+  r.indexing.one_hot.set(kCPU, &one_hot);
 
   r.cross_entropy.by_columns.set(kCPU, &cross_entropy_by_columns);
   r.cross_entropy.forward.set(kCPU, &cross_entropy_forward);
@@ -82,6 +86,17 @@ void register_kernels(KernelRegistry& r) {
   r.bucketing.searchsorted.set(kCPU, &searchsorted);
   r.bucketing.bincount.set(kCPU, &bincount);
   r.bucketing.histc.set(kCPU, &histc);
+
+  r.copy.copy.set(kCPU, &copy_kernel);
+  r.copy.fill.set(kCPU, &fill_kernel);
+
+  r.factory.arange.set(kCPU, &arange_kernel);
+  r.factory.linspace.set(kCPU, &linspace_kernel);
+
+  r.random.uniform.set(kCPU, &uniform_kernel);
+  r.random.normal.set(kCPU, &normal_kernel);
+  r.random.randint.set(kCPU, &randint_kernel);
+  r.random.dropout_mask.set(kCPU, &dropout_mask_kernel);
 }
 
 }  // namespace ember::cpu

@@ -1,18 +1,33 @@
 #pragma once
-// Device memory transfers and the strided copy / fill kernels behind
-// Tensor::copy_, to(device) and fill_ on CUDA tensors (core/ops/device_copy.cpp).
-// Everything runs on the device's current stream: for now the legacy default
-// stream, as the caching allocator assumes (docs/cuda-memory.md). Pointers are
-// raw: the caller has checked devices, dtypes and sizes. In a build without
-// the CUDA backend each function raises an Error.
+// The CUDA copy family: device memory transfers and the strided copy / fill
+// kernels behind Tensor::copy_, to(device) and fill_ on CUDA tensors. The
+// tensor-level entry points of the family's table
+// (kernels/common/copy_kernels.h; registered in register_kernels.cu) come
+// first; below them the raw transfers and launches they are made of (also
+// used by linalg_solve.cpp). Everything runs on the device's current stream:
+// for now the legacy default stream, as the caching allocator assumes
+// (docs/cuda-memory.md). Raw pointers: the caller has checked devices, dtypes
+// and sizes. CUDA builds only (copy.cu, copy_kernels.cu); the geometry
+// (copy_geometry.h) is plain C++ built in every configuration.
 #include <cstddef>
 #include <cstdint>
 
 #include "ember/core/dtype.h"
 #include "ember/core/scalar.h"
+#include "ember/kernels/common/copy_kernels.h"
 #include "ember/kernels/cuda/copy_geometry.h"
 
 namespace ember::cuda {
+
+// The table's entries (copy_kernels.h says what each computes). copy_kernel
+// and fill_kernel are in copy_kernels.cu: a memcpy or memset where the bytes
+// allow, else the strided kernel; the transfers are in copy.cu and pick the
+// pinned-memory path when the host tensor is pinned.
+void copy_kernel(const Tensor& dst, const Tensor& src);
+void fill_kernel(const Tensor& t, const Scalar& value);
+void transfer_to_device(const Tensor& dst, const Tensor& src, bool non_blocking);
+void transfer_to_host(const Tensor& dst, const Tensor& src, bool non_blocking);
+void transfer_between_devices(const Tensor& dst, const Tensor& src);
 
 // Host -> device. The host memory may be reused when this returns: pageable
 // memory is staged by the driver before the call returns, and for memory

@@ -1,10 +1,13 @@
 // The strided copy and fill kernels of kernels/cuda/copy.h: one thread per
-// element (grid-stride), its offsets found by index math over CopyGeometry.
+// element (grid-stride), its offsets found by index math over CopyGeometry;
+// below them the copy and fill entry points of the copy family's table.
 #include <algorithm>
+#include <cstring>
 
 #include "ember/kernels/cuda/copy.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
+#include "ember/kernels/cuda/host_helpers.h"
 
 namespace ember::cuda {
 namespace {
@@ -60,6 +63,50 @@ void strided_fill(void* dst, ScalarType dtype, const Scalar& value, const CopyGe
                                                            numel);
     EMBER_CUDA_CHECK_LAUNCH();
   });
+}
+
+// The CUDA entry points of the copy family's table (kernels/common/copy_kernels.h).
+
+namespace {
+
+// Whether a plain memcpy of dst.nbytes() bytes is the whole copy: both dense,
+// one dtype and shape.
+bool same_dense_layout(const Tensor& dst, const Tensor& src) {
+  return dst.is_contiguous() && src.is_contiguous() && src.scalar_type() == dst.scalar_type() &&
+         src.sizes() == dst.sizes();
+}
+
+// Whether value, as t's dtype, is all zero bytes (then a memset writes it; -0.0 is not).
+bool is_zero_bytes(const Tensor& t, const Scalar& value) {
+  return dispatch_all(t.scalar_type(), "fill_", [&]<typename T>() {
+    const T v = value.to<T>(), zero{};
+    return std::memcmp(&v, &zero, sizeof(T)) == 0;
+  });
+}
+
+}  // namespace
+
+void copy_kernel(const Tensor& dst, const Tensor& src) {
+  if (dst.numel() == 0) return;
+  const int device = detail::device_of(dst);
+  if (same_dense_layout(dst, src)) {
+    copy_device_to_device(dst.data_ptr(), src.data_ptr(), dst.nbytes(), device);
+    return;
+  }
+  const CopyGeometry g =
+      make_copy_geometry("copy_", dst.sizes(), dst.strides(), src.sizes(), src.strides());
+  strided_copy(dst.data_ptr(), dst.scalar_type(), src.data_ptr(), src.scalar_type(), g,
+               dst.numel(), device);
+}
+
+void fill_kernel(const Tensor& t, const Scalar& value) {
+  if (t.numel() == 0) return;
+  if (t.is_contiguous() && is_zero_bytes(t, value)) {
+    memset_zero(t.data_ptr(), t.nbytes(), detail::device_of(t));
+    return;
+  }
+  const CopyGeometry g = make_copy_geometry("fill_", t.sizes(), t.strides(), {}, {});
+  strided_fill(t.data_ptr(), t.scalar_type(), value, g, t.numel(), detail::device_of(t));
 }
 
 }  // namespace ember::cuda

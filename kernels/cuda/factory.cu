@@ -1,10 +1,13 @@
-// The CUDA range kernel: out[i] = f(i) with the range functors the CPU uses.
+// The CUDA range kernel: out[i] = f(i) with the range functors the CPU uses;
+// below it the family's entry points (kernels/cuda/factory.h): check, then
+// launch.
 #include <algorithm>
 
 #include "ember/kernels/common/range_functors.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
 #include "ember/kernels/cuda/factory.h"
+#include "ember/kernels/cuda/host_helpers.h"
 
 namespace ember::cuda::detail {
 namespace {
@@ -44,3 +47,42 @@ void launch_range_fill(const RangeFill& r) {
 }
 
 }  // namespace ember::cuda::detail
+
+namespace ember::cuda {
+namespace {
+
+void fill(const char* op, const Tensor& t, RangeFill f) {
+  EMBER_INTERNAL_ASSERT(t.is_cuda() && t.is_contiguous() && t.dim() == 1, op, ": ",
+                        t.toString());
+  dispatch_numeric(t.scalar_type(), op, []<typename>() {});
+  f.dtype = t.scalar_type();
+  f.out = t.data_ptr();
+  f.n = t.numel();
+  f.device = detail::device_of(t);
+  if (f.n > 0) detail::launch_range_fill(f);
+}
+
+}  // namespace
+
+void fill_arange(const Tensor& t, const Scalar& start, const Scalar& step, bool integral) {
+  RangeFill f;
+  f.kind = integral ? RangeKind::kArangeInt : RangeKind::kArangeFloat;
+  if (integral) {
+    f.int_start = start.toLong();
+    f.int_step = step.toLong();
+  } else {
+    f.start = start.toDouble();
+    f.step_or_end = step.toDouble();
+  }
+  fill("arange", t, f);
+}
+
+void fill_linspace(const Tensor& t, double start, double end) {
+  RangeFill f;
+  f.kind = RangeKind::kLinspace;
+  f.start = start;
+  f.step_or_end = end;
+  fill("linspace", t, f);
+}
+
+}  // namespace ember::cuda

@@ -1,16 +1,14 @@
 #pragma once
-// The range factories on CUDA tensors: the device half of arange and linspace
-// (core/ops/factory.cpp), computed on the device with the CPU's functors
-// (kernels/common/range_functors.h), so no host buffer crosses the bus. t:
-// contiguous 1-d, int64 / float32 / float64, on a CUDA device. Without the
-// CUDA backend each raises.
-#include "ember/core/tensor.h"
+// The CUDA entry points of the range factory family
+// (kernels/common/factory_kernels.h says what each computes), computed on the
+// device with the CPU's functors (kernels/common/range_functors.h). t:
+// contiguous 1-d, on a CUDA device. CUDA builds only (factory.cu); registered
+// in kernels/cuda/register_kernels.cu.
+#include "ember/kernels/common/factory_kernels.h"
 
 namespace ember::cuda {
 
-// t[i] = start + i * step, in int64 arithmetic when `integral`, else in double.
 void fill_arange(const Tensor& t, const Scalar& start, const Scalar& step, bool integral);
-// t[i] = start + (end - start) * i / (numel - 1).
 void fill_linspace(const Tensor& t, double start, double end);
 
 // Which range a launch fills, on plain data (kernels/cuda/factory.cu).

@@ -53,6 +53,9 @@ void scatter(const char* op, const Tensor& self, int64_t dim, const Tensor& inde
 // compare-and-swap: scatter_reduce's prod, amax, amin (int64, float32, float64).
 void scatter_reduce(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
                     const Tensor& src, functors::ScatterReduce reduce);
+// out[i, indices[i, 0]] = 1 (out: (n, C) int64 zeros); a bad value is
+// reported as the other kernels' bad indices are.
+void one_hot(const Tensor& out, const Tensor& indices);
 
 // The launch plans of the above, exposed for the CPU tests.
 IndexLaunch plan_gather(const char* op, const Tensor& out, const Tensor& self, int64_t dim,

@@ -131,6 +131,18 @@ __global__ void scatter_reduce_kernel(IndexLaunch l, const T* dense, T* indexed,
   }
 }
 
+// one_hot's store: each row of out has one mark, so a plain store of 1 is
+// the scatter_add of ones it stands for.
+__global__ void one_hot_kernel(IndexLaunch l, int64_t* indexed, const int64_t* index,
+                               const char* op, IndexErrorSink errors) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < l.numel;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    int64_t off[3], k;
+    if (!element_index(l, i, index, op, errors, off, k)) continue;
+    indexed[off[kIndexedOperand] + k * l.indexed_stride] = 1;
+  }
+}
+
 template <typename T>
 void scatter_as(const char* op, const IndexLaunch& l, const void* dense, void* indexed,
                 const int64_t* index, const IndexErrorSink& errors) {
@@ -206,6 +218,14 @@ void launch_scatter_reduce(const char* op, const IndexLaunch& l, ScalarType dtyp
   });
 }
 
+void launch_one_hot(const char* op, const IndexLaunch& l, int64_t* indexed,
+                    const int64_t* index, int device, const IndexErrorSink& errors) {
+  if (l.numel == 0) return;
+  DeviceGuard guard(device);
+  one_hot_kernel<<<grid_for(l.numel), kThreads, 0, 0>>>(l, indexed, index, op, errors);
+  EMBER_CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace ember::cuda::detail
 
 namespace ember::cuda {
@@ -271,6 +291,15 @@ void scatter_reduce(const char* op, const Tensor& self, int64_t dim, const Tenso
                                 self.scalar_type(), src.data_ptr(), self.data_ptr(),
                                 index.data_ptr<int64_t>(), device_of(self),
                                 detail::index_error_sink(device_of(self)), reduce);
+}
+
+void one_hot(const Tensor& out, const Tensor& indices) {
+  detail::raise_reported_index_error();
+  if (indices.numel() == 0) return;
+  // The plan of a scatter along dim 1 with indices as the (unread) source.
+  detail::launch_one_hot("one_hot", plan_scatter_add("one_hot", out, 1, indices, indices),
+                         out.data_ptr<int64_t>(), indices.data_ptr<int64_t>(), device_of(out),
+                         detail::index_error_sink(device_of(out)));
 }
 
 }  // namespace ember::cuda

@@ -29,5 +29,8 @@ void launch_scatter(const char* op, const IndexLaunch& l, ScalarType dtype, cons
 void launch_scatter_reduce(const char* op, const IndexLaunch& l, ScalarType dtype,
                            const void* dense, void* indexed, const int64_t* index, int device,
                            const IndexErrorSink& errors, functors::ScatterReduce reduce);
+// indexed[p at index[p]] = 1 (one_hot's marks, in int64 zeros).
+void launch_one_hot(const char* op, const IndexLaunch& l, int64_t* indexed,
+                    const int64_t* index, int device, const IndexErrorSink& errors);
 
 }  // namespace ember::cuda::detail

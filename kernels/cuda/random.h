@@ -1,14 +1,15 @@
 #pragma once
-// Philox fills of CUDA tensors: the device half of core/ops/random.cpp
-// (uniform_, normal_, randint) and core/ops/dropout.cpp (the keep-mask). Each
-// reserves its blocks from the default generator of t's device and uses the
-// per-block draws of kernels/common/philox.h that the CPU loops use, so after
-// manual_seed(s) the CUDA tensor holds the values the CPU one would, and both
-// generators advance by the same number of blocks. t: contiguous, on a CUDA
-// device. Without the CUDA backend each raises.
+// The CUDA entry points of the random family
+// (kernels/common/random_kernels.h says what each computes): Philox fills of
+// CUDA tensors. Each reserves its blocks from the default generator of t's
+// device and uses the per-block draws of kernels/common/philox.h that the CPU
+// loops use, so after manual_seed(s) the CUDA tensor holds the values the CPU
+// one would, and both generators advance by the same number of blocks. t:
+// contiguous, on a CUDA device. CUDA builds only (random.cu); registered in
+// kernels/cuda/register_kernels.cu.
 #include <cstdint>
 
-#include "ember/core/tensor.h"
+#include "ember/kernels/common/random_kernels.h"
 
 namespace ember::cuda {
 

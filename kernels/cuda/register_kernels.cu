@@ -3,13 +3,16 @@
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cuda/bucketing.h"
 #include "ember/kernels/cuda/cross_entropy.h"
+#include "ember/kernels/cuda/copy.h"
 #include "ember/kernels/cuda/cudnn_batch_norm.h"
 #include "ember/kernels/cuda/elementwise.h"
+#include "ember/kernels/cuda/factory.h"
 #include "ember/kernels/cuda/indexing.h"
 #include "ember/kernels/cuda/normalization.h"
 #include "ember/kernels/cuda/optim.h"
 #include "ember/kernels/cuda/pad.h"
 #include "ember/kernels/cuda/pooling.h"
+#include "ember/kernels/cuda/random.h"
 #include "ember/kernels/cuda/reduce.h"
 #include "ember/kernels/cuda/reduce_plan.h"
 #include "ember/kernels/cuda/scan.h"
@@ -80,6 +83,7 @@ void register_kernels(KernelRegistry& r) {
   r.indexing.scatter_add.set(kCUDA, &scatter_add);
   r.indexing.scatter.set(kCUDA, &scatter);
   r.indexing.scatter_reduce.set(kCUDA, &scatter_reduce);
+  r.indexing.one_hot.set(kCUDA, &one_hot);
 
   r.cross_entropy.by_columns.set(kCUDA, &cross_entropy_by_columns);
   r.cross_entropy.forward.set(kCUDA, &cross_entropy_forward);
@@ -89,6 +93,20 @@ void register_kernels(KernelRegistry& r) {
   r.bucketing.searchsorted.set(kCUDA, &searchsorted);
   r.bucketing.bincount.set(kCUDA, &bincount);
   r.bucketing.histc.set(kCUDA, &histc);
+
+  r.copy.copy.set(kCUDA, &copy_kernel);
+  r.copy.fill.set(kCUDA, &fill_kernel);
+  r.copy.to_device.set(kCUDA, &transfer_to_device);
+  r.copy.to_host.set(kCUDA, &transfer_to_host);
+  r.copy.between_devices.set(kCUDA, &transfer_between_devices);
+
+  r.factory.arange.set(kCUDA, &fill_arange);
+  r.factory.linspace.set(kCUDA, &fill_linspace);
+
+  r.random.uniform.set(kCUDA, &fill_uniform);
+  r.random.normal.set(kCUDA, &fill_normal);
+  r.random.randint.set(kCUDA, &fill_randint);
+  r.random.dropout_mask.set(kCUDA, &fill_dropout_mask);
 }
 
 }  // namespace ember::cuda

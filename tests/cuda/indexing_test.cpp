@@ -187,6 +187,9 @@ TEST_CASE("cuda index: one_hot matches the CPU with a given and an inferred clas
   }
   const Tensor v2 = randint(0, 4, {3, 5}).t();
   check_same(one_hot(v2.to(kGpu), 4), one_hot(v2, 4), 0);
+  // A strided 1-d view on the device, which the kernel reads in place.
+  const Tensor v3 = randint(0, 4, {9});
+  check_same(one_hot(v3.to(kGpu).slice(0, 0, 9, 2), 4), one_hot(v3.slice(0, 0, 9, 2), 4), 0);
 }
 
 TEST_CASE("cuda index: an out-of-range index is reported by the next indexing call or "

@@ -1,14 +1,17 @@
 // The CUDA kernels held to the dtype sets the CPU kernels are held to in
 // tests/kernel_table_test.cpp: the elementwise and reduce ones to the rows of
 // their op tables (kernels/common/elementwise_ops.h, reduce_ops.h), the scan,
-// indexing, bucketing, cross-entropy and nn families' to the dtypes their
-// tables' headers name, the sort family's to every dtype.
+// indexing, bucketing, cross-entropy, factory, random and nn families' to the
+// dtypes their tables' headers name, the sort and copy families' to every dtype.
 #include <catch2/catch.hpp>
 
 #include "../bucketing_dtype_check.h"
+#include "../copy_dtype_check.h"
 #include "../elementwise_dtype_check.h"
+#include "../factory_dtype_check.h"
 #include "../indexing_dtype_check.h"
 #include "../nn_kernels_dtype_check.h"
+#include "../random_dtype_check.h"
 #include "../reduce_dtype_check.h"
 #include "../scan_dtype_check.h"
 #include "../sort_dtype_check.h"
@@ -81,4 +84,18 @@ TEST_CASE("indexing table: CUDA shows the host no bad index value (its kernels r
   const Device gpu(kCUDA, 0);
   const Tensor index = full({3}, 7, TensorOptions(kLong).device(gpu));
   CHECK(kernels().indexing.find_out_of_range.on(gpu, "gather")(index, 0, 5) == std::nullopt);
+}
+
+TEST_CASE("copy table: the CUDA copy takes every pair of dtypes and the fill every dtype",
+          "[cuda][kernel_table][copy]") {
+  ember::copy_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("factory table: each CUDA range kernel takes int64, float32 and float64 only",
+          "[cuda][kernel_table][factory]") {
+  ember::factory_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("random table: each CUDA kernel takes exactly its dtypes", "[cuda][kernel_table][random]") {
+  ember::random_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
 }

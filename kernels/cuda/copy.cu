@@ -1,21 +1,16 @@
 // The memory transfers of kernels/cuda/copy.h (the kernels are in
-// copy_kernels.cu). Compiled in every build; without CUDA each one raises.
-#include "ember/kernels/cuda/copy.h"
-
-#include "ember/core/error.h"
-
-#ifdef EMBER_WITH_CUDA
+// copy_kernels.cu), and the transfer entry points of the copy family's table
+// built on them.
 #include <cuda_runtime.h>
 
+#include "ember/kernels/cuda/copy.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
+#include "ember/kernels/cuda/host_helpers.h"
 #include "ember/kernels/cuda/pinned_memory.h"
 #include "ember/core/cuda/sync_count.h"
-#endif
 
 namespace ember::cuda {
-
-#ifdef EMBER_WITH_CUDA
 
 namespace {
 // The stream of every transfer: the legacy default stream (see copy.h).
@@ -84,34 +79,36 @@ void memset_zero(void* dst, size_t nbytes, int device) {
   EMBER_CUDA_CHECK(cudaMemsetAsync(dst, 0, nbytes, kStream));
 }
 
-#else
-
 namespace {
-[[noreturn]] void no_cuda(const char* what) {
-  EMBER_ERROR(what, ": this build of ember has no CUDA backend");
-}
+// The start of t's pinned block (its storage's memory), which records the async copies.
+const void* block_of(const Tensor& t) { return t.impl()->storage()->data(); }
 }  // namespace
 
-void copy_host_to_device(void*, const void*, size_t, int) { no_cuda("copy to a CUDA device"); }
-void copy_device_to_host(void*, const void*, size_t, int) { no_cuda("copy from a CUDA device"); }
-void copy_pinned_host_to_device(void*, const void*, const void*, size_t, int, bool) {
-  no_cuda("copy to a CUDA device");
-}
-void copy_device_to_pinned_host_async(void*, const void*, const void*, size_t, int) {
-  no_cuda("copy from a CUDA device");
-}
-void copy_device_to_device(void*, const void*, size_t, int) { no_cuda("copy on a CUDA device"); }
-void copy_between_devices(void*, int, const void*, int, size_t) {
-  no_cuda("copy between CUDA devices");
-}
-void memset_zero(void*, size_t, int) { no_cuda("fill on a CUDA device"); }
-void strided_copy(void*, ScalarType, const void*, ScalarType, const CopyGeometry&, int64_t, int) {
-  no_cuda("copy on a CUDA device");
-}
-void strided_fill(void*, ScalarType, const Scalar&, const CopyGeometry&, int64_t, int) {
-  no_cuda("fill on a CUDA device");
+void transfer_to_device(const Tensor& dst, const Tensor& src, bool non_blocking) {
+  if (src.is_pinned()) {
+    // The DMA reads the block after the call returns; the pinned allocator
+    // keeps it from reuse until then, even when `src` dies first.
+    copy_pinned_host_to_device(dst.data_ptr(), src.data_ptr(), block_of(src), dst.nbytes(),
+                               detail::device_of(dst), non_blocking);
+  } else {
+    // The driver has read pageable host memory when cudaMemcpyAsync returns, so
+    // `src` may go back to the CPU allocator right after.
+    copy_host_to_device(dst.data_ptr(), src.data_ptr(), dst.nbytes(), detail::device_of(dst));
+  }
 }
 
-#endif
+void transfer_to_host(const Tensor& dst, const Tensor& src, bool non_blocking) {
+  if (non_blocking && dst.is_pinned()) {
+    copy_device_to_pinned_host_async(dst.data_ptr(), block_of(dst), src.data_ptr(), dst.nbytes(),
+                                     detail::device_of(src));
+  } else {
+    copy_device_to_host(dst.data_ptr(), src.data_ptr(), dst.nbytes(), detail::device_of(src));
+  }
+}
+
+void transfer_between_devices(const Tensor& dst, const Tensor& src) {
+  copy_between_devices(dst.data_ptr(), detail::device_of(dst), src.data_ptr(),
+                       detail::device_of(src), dst.nbytes());
+}
 
 }  // namespace ember::cuda
