@@ -8,10 +8,10 @@
 #include <ember/core/backends.h>
 #include <ember/core/ops/conv.h>
 #include <ember/kernels/common/benchmark_cache.h>
+#include <ember/kernels/common/conv_params.h>
 #include <ember/kernels/cpu/conv.h>
 #include <ember/kernels/cpu/conv_algo_cache.h>
 #include <ember/kernels/cpu/conv_algo_select.h>
-#include <ember/kernels/cpu/conv_params.h>
 #include <ember/kernels/cuda/cudnn_batch_norm.h>
 #include <ember/kernels/cuda/cudnn_conv.h>
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "ember/core/tensor.h"
-#include "ember/kernels/cpu/conv_params.h"
+#include "ember/kernels/common/conv_params.h"
 
 namespace ember::bench {
 struct AlgoResult;

@@ -9,7 +9,7 @@
 // backward-filter w. CUDA builds only.
 #include <cudnn.h>
 
-#include "ember/kernels/cpu/conv_params.h"
+#include "ember/kernels/common/conv_params.h"
 #include "ember/kernels/cuda/cudnn_descriptors.h"
 
 namespace ember::cuda {

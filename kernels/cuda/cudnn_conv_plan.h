@@ -11,7 +11,7 @@
 
 #include "ember/core/dtype.h"
 #include "ember/kernels/common/benchmark_cache.h"
-#include "ember/kernels/cpu/conv_params.h"
+#include "ember/kernels/common/conv_params.h"
 
 namespace ember::cuda {
 

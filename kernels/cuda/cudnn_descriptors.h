@@ -11,7 +11,7 @@
 #include <type_traits>
 
 #include "ember/core/dtype.h"
-#include "ember/kernels/cpu/conv_params.h"
+#include "ember/kernels/common/conv_params.h"
 #include "ember/kernels/cuda/cudnn_check.h"
 #include "ember/kernels/cuda/cudnn_conv_plan.h"
 

@@ -1,4 +1,4 @@
-#include "ember/kernels/cpu/conv_params.h"
+#include "ember/kernels/common/conv_params.h"
 
 #include <sstream>
 
