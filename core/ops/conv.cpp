@@ -33,8 +33,6 @@ namespace ember {
 
 using autograd::Node;
 using cpu::ConvAlgo;
-using cpu::ConvParams;
-using cpu::ConvPass;
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include <type_traits>
 
 #include "ember/core/error.h"
-#include "ember/kernels/common/conv_params.h"
+#include "ember/kernels/cpu/conv_algo.h"
 
 namespace ember::cpu {
 

@@ -74,7 +74,7 @@ void set_machine_tag_once(const CudnnConvSettings& s) {
 }
 
 // cuDNN's legacy API takes int sizes; several of its algorithms index with 32 bits.
-void check_fits_cudnn(const char* op, const cpu::ConvParams& p) {
+void check_fits_cudnn(const char* op, const ConvParams& p) {
   const int64_t largest = std::max({p.n * p.c * p.h * p.w, p.n * p.k * p.out_h() * p.out_w(),
                                     p.k * (p.c / p.groups) * p.r * p.s});
   EMBER_CHECK(largest <= INT_MAX, op, ": a tensor of ", largest, " elements (problem ", p.key(),
@@ -114,7 +114,7 @@ Tensor allocate_workspace(size_t bytes, Device device) {
 // Everything one pass call needs.
 struct PassCall {
   const char* op;
-  cpu::ConvParams p;
+  ConvParams p;
   Device device;
   cudnnHandle_t handle;
   CudnnConvSettings settings;
@@ -175,7 +175,7 @@ class HeuristicCache {
   std::unordered_map<std::string, List> lists_;
 };
 
-HeuristicCache& heuristic_cache(cpu::ConvPass pass) {
+HeuristicCache& heuristic_cache(ConvPass pass) {
   static HeuristicCache caches[3];
   return caches[static_cast<int>(pass)];
 }
@@ -336,7 +336,7 @@ void check_output_aligned(const Tensor& out) {
 }
 
 // The caller holds a DeviceGuard of `device`.
-PassCall make_call(const char* op, const cpu::ConvParams& p, Device device,
+PassCall make_call(const char* op, const ConvParams& p, Device device,
                    const ConvBuffers& buffers) {
   check_fits_cudnn(op, p);
   const int index = std::max<int>(device.index(), 0);
@@ -356,7 +356,7 @@ PassCall make_call(const char* op, const cpu::ConvParams& p, Device device,
 }  // namespace
 
 void cudnn_conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const Tensor& y,
-                        const cpu::ConvParams& p) {
+                        const ConvParams& p) {
   DeviceGuard guard(detail::device_of(x));
   check_output_aligned(y);
   const Tensor xa = aligned_for_cudnn(x), wa = aligned_for_cudnn(w), ba = aligned_for_cudnn(bias);
@@ -367,7 +367,7 @@ void cudnn_conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, co
 }
 
 void cudnn_conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& bias,
-                              const Tensor& gx, const cpu::ConvParams& p) {
+                              const Tensor& gx, const ConvParams& p) {
   DeviceGuard guard(detail::device_of(gy));
   check_output_aligned(gx);
   const Tensor gya = aligned_for_cudnn(gy), wa = aligned_for_cudnn(w),
@@ -379,7 +379,7 @@ void cudnn_conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& b
 }
 
 void cudnn_conv_backward_weight(const Tensor& x, const Tensor& gy, const Tensor& gw,
-                                const cpu::ConvParams& p) {
+                                const ConvParams& p) {
   DeviceGuard guard(detail::device_of(x));
   check_output_aligned(gw);
   const Tensor xa = aligned_for_cudnn(x), gya = aligned_for_cudnn(gy);
@@ -410,15 +410,15 @@ bool cudnn_result_valid(size_t pass, const bench::AlgoResult& r) {
 #else
 
 void cudnn_conv_forward(const Tensor& x, const Tensor&, const Tensor&, const Tensor&,
-                        const cpu::ConvParams&) {
+                        const ConvParams&) {
   detail::no_cuda("conv2d", x);
 }
 void cudnn_conv_backward_data(const Tensor& gy, const Tensor&, const Tensor&, const Tensor&,
-                              const cpu::ConvParams&) {
+                              const ConvParams&) {
   detail::no_cuda("conv2d", gy);
 }
 void cudnn_conv_backward_weight(const Tensor& x, const Tensor&, const Tensor&,
-                                const cpu::ConvParams&) {
+                                const ConvParams&) {
   detail::no_cuda("conv2d", x);
 }
 std::string cudnn_current_machine_tag() { return "no-cuda"; }

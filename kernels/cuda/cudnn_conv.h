@@ -22,14 +22,14 @@ namespace ember::cuda {
 // y = conv(x, w) (+ bias). x: (N, C, H, W), w: (K, C/groups, R, S), bias: (K)
 // or undefined, y: (N, K, OH, OW), overwritten.
 void cudnn_conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const Tensor& y,
-                        const cpu::ConvParams& p);
+                        const ConvParams& p);
 // gx = the conv's backward-data of gy (+ bias: conv_transpose2d's).
 // gy: (N, K, OH, OW), bias: (C) or undefined, gx: (N, C, H, W), overwritten.
 void cudnn_conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& bias,
-                              const Tensor& gx, const cpu::ConvParams& p);
+                              const Tensor& gx, const ConvParams& p);
 // gw = the conv's backward-weight. gw: (K, C/groups, R, S), overwritten.
 void cudnn_conv_backward_weight(const Tensor& x, const Tensor& gy, const Tensor& gw,
-                                const cpu::ConvParams& p);
+                                const ConvParams& p);
 
 // The machine tag of the current device (compute capability and cuDNN
 // version, "sm90-cudnn91900"), or "no-cuda" without a device. The cuDNN

@@ -50,7 +50,7 @@ struct CudnnConvKey {
 
 // The key of problem p with contiguous input and weight: the layout cudnn_conv
 // hands to cuDNN (it makes every operand contiguous first).
-CudnnConvKey make_cudnn_conv_key(const cpu::ConvParams& p, const CudnnConvSettings& s);
+CudnnConvKey make_cudnn_conv_key(const ConvParams& p, const CudnnConvSettings& s);
 
 // Note [Aligned cuDNN operands]
 // cuDNN 9 refuses a data pointer that its kernels cannot load in 16-byte
