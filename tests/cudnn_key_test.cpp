@@ -7,6 +7,7 @@
 
 #include <ember/core/ops/conv.h>
 #include <ember/kernels/common/benchmark_cache.h>
+#include <ember/kernels/common/kernel_registry.h>
 #include <ember/kernels/cuda/cuda_runtime.h>
 #include <ember/kernels/cuda/cudnn_conv.h>
 #include <ember/kernels/cuda/cudnn_conv_plan.h>
@@ -229,16 +230,18 @@ TEST_CASE("cudnn Find workspace: the largest request, capped by the limit", "[cu
 }
 
 #ifndef EMBER_WITH_CUDA
-TEST_CASE("cudnn passes raise without the CUDA backend", "[cudnn]") {
-  const Tensor x = ones({1, 1, 3, 3}), w = ones({1, 1, 1, 1}), y = empty({1, 1, 3, 3});
-  ConvParams p;
-  p.n = 1, p.c = 1, p.h = 3, p.w = 3, p.k = 1, p.r = 1, p.s = 1;
-  REQUIRE_THROWS_WITH(cuda::cudnn_conv_forward(x, w, {}, y, p),
-                      Catch::Contains("conv2d") && Catch::Contains("needs the CUDA backend"));
-  REQUIRE_THROWS_WITH(cuda::cudnn_conv_backward_data(y, w, {}, x, p),
-                      Catch::Contains("needs the CUDA backend"));
-  REQUIRE_THROWS_WITH(cuda::cudnn_conv_backward_weight(x, y, w, p),
-                      Catch::Contains("needs the CUDA backend"));
+TEST_CASE("cudnn passes: without the CUDA backend the conv table has no CUDA kernels, and asking "
+          "for one raises an Error naming the op",
+          "[cudnn]") {
+  const Device gpu(kCUDA, 0);
+  const char* why = " has no CUDA kernel for a tensor on cuda:0 (ember was built without the "
+                    "CUDA backend)";
+  const ConvKernels& k = kernels().conv;
+  REQUIRE_THROWS_WITH(k.forward.on(gpu, "conv2d"), Catch::Contains(std::string("conv2d") + why));
+  REQUIRE_THROWS_WITH(k.backward_data.on(gpu, "conv_transpose2d"),
+                      Catch::Contains(std::string("conv_transpose2d") + why));
+  REQUIRE_THROWS_WITH(k.backward_weight.on(gpu, "conv2d"),
+                      Catch::Contains(std::string("conv2d") + why));
 }
 #endif
 

@@ -301,3 +301,20 @@ TEST_CASE("indexing table: the CPU finds the first index value outside [low, hig
   CHECK(find(index, -2, 6) == std::nullopt);
   CHECK(find(zeros({0}, kLong), 0, 0) == std::nullopt);
 }
+
+TEST_CASE("kernel registry: every conv pass has a CPU kernel, and a CUDA kernel exactly when "
+          "ember is built with the CUDA backend",
+          "[kernel_table][conv]") {
+  const ConvKernels& k = kernels().conv;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.forward.has(type) == expected);
+    CHECK(k.backward_data.has(type) == expected);
+    CHECK(k.backward_weight.has(type) == expected);
+  }
+}
+
+TEST_CASE("conv table: each CPU pass takes float32 and float64 only", "[kernel_table][conv]") {
+  nn_kernels_dtype_check::check_conv(Device(kCPU));
+}

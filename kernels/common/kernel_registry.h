@@ -1,6 +1,7 @@
 #pragma once
 // Every kernel family's table (Note [Kernel tables]), filled on first use by
 // the CPU backend and, in a CUDA build, the CUDA backend.
+#include "ember/kernels/common/conv_kernels.h"
 #include "ember/kernels/common/elementwise_kernels.h"
 #include "ember/kernels/common/indexing_kernels.h"
 #include "ember/kernels/common/normalization_kernels.h"
@@ -27,6 +28,7 @@ struct KernelRegistry {
   ScanKernels scan;
   SortKernels sort;
   IndexingKernels indexing;
+  ConvKernels conv;
 };
 
 const KernelRegistry& kernels();

@@ -1,6 +1,7 @@
 // The CPU backend's kernels, one line per entry point of each family's table
 // (Note [Kernel tables]).
 #include "ember/kernels/common/kernel_registry.h"
+#include "ember/kernels/cpu/conv.h"
 #include "ember/kernels/cpu/elementwise.h"
 #include "ember/kernels/cpu/indexing.h"
 #include "ember/kernels/cpu/normalization.h"
@@ -71,6 +72,10 @@ void register_kernels(KernelRegistry& r) {
   r.indexing.scatter_add.set(kCPU, &scatter_add);
   r.indexing.scatter.set(kCPU, &scatter);
   r.indexing.scatter_reduce.set(kCPU, &scatter_reduce);
+
+  r.conv.forward.set(kCPU, &conv_forward_kernel);
+  r.conv.backward_data.set(kCPU, &conv_backward_data_kernel);
+  r.conv.backward_weight.set(kCPU, &conv_backward_weight_kernel);
 }
 
 }  // namespace ember::cpu

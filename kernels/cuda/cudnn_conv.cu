@@ -331,8 +331,13 @@ void check_output_aligned(const Tensor& out) {
 }
 
 // The caller holds a DeviceGuard of `device`.
-PassCall make_call(const char* op, const ConvParams& p, Device device,
+PassCall make_call(const char* op, const ConvParams& table_p, Device device,
                    const ConvBuffers& buffers) {
+  // cuDNN keeps nothing between calls: whether a forward records a graph
+  // (p.inference, which the CPU's Winograd weight cache reads) changes neither
+  // its problem nor the problem its messages name.
+  ConvParams p = table_p;
+  p.inference = false;
   check_fits_cudnn(op, p);
   const int index = std::max<int>(device.index(), 0);
   const CudnnConvSettings settings = current_settings(index);
@@ -348,10 +353,18 @@ PassCall make_call(const char* op, const ConvParams& p, Device device,
           make_cudnn_conv_key(p, settings).str()};
 }
 
+// The conv table's dtypes (conv_kernels.h): float32 and float64, else
+// dispatch_floating's Error naming the op (cudnn_data_type would read any
+// other dtype as float32).
+void check_dtype(const Tensor& t, const char* op) {
+  dispatch_floating(t.scalar_type(), op, [&]<typename>() {});
+}
+
 }  // namespace
 
 void cudnn_conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const Tensor& y,
                         const ConvParams& p) {
+  check_dtype(x, "conv2d");
   DeviceGuard guard(detail::device_of(x));
   check_output_aligned(y);
   const Tensor xa = aligned_for_cudnn(x), wa = aligned_for_cudnn(w), ba = aligned_for_cudnn(bias);
@@ -363,6 +376,7 @@ void cudnn_conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, co
 
 void cudnn_conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& bias,
                               const Tensor& gx, const ConvParams& p) {
+  check_dtype(gy, "conv_transpose2d");
   DeviceGuard guard(detail::device_of(gy));
   check_output_aligned(gx);
   const Tensor gya = aligned_for_cudnn(gy), wa = aligned_for_cudnn(w),
@@ -375,6 +389,7 @@ void cudnn_conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& b
 
 void cudnn_conv_backward_weight(const Tensor& x, const Tensor& gy, const Tensor& gw,
                                 const ConvParams& p) {
+  check_dtype(x, "conv2d");
   DeviceGuard guard(detail::device_of(x));
   check_output_aligned(gw);
   const Tensor xa = aligned_for_cudnn(x), gya = aligned_for_cudnn(gy);

@@ -1,13 +1,13 @@
 #pragma once
-// conv2d's three passes on CUDA tensors through cuDNN: the device half of
-// core/ops/conv.cpp (Note [Conv primitives] there). The op has checked the
-// arguments and made every operand contiguous: all tensors are on one CUDA
-// device, of p.dtype (float32 or float64), and the output is allocated. The
-// algorithm comes from cuDNN's heuristic or, with backends::cudnn benchmark
-// mode on, from the cuDNN benchmark cache (docs/benchmark-mode.md). An input
-// at an address cuDNN cannot take is copied to an aligned buffer first (Note
-// [Aligned cuDNN operands] in cudnn_conv_plan.h). Without the CUDA backend
-// each raises an Error.
+// conv2d's three passes on CUDA tensors through cuDNN: the CUDA entries of
+// the conv kernel table (kernels/common/conv_kernels.h, which says what the
+// op has checked; Note [Conv primitives] in core/ops/conv.cpp), built only
+// with the CUDA backend (cudnn_conv.cu). The algorithm comes from cuDNN's
+// heuristic or, with backends::cudnn benchmark mode on, from the cuDNN
+// benchmark cache (docs/benchmark-mode.md). An input at an address cuDNN
+// cannot take is copied to an aligned buffer first (Note [Aligned cuDNN
+// operands] in cudnn_conv_plan.h). The cache hooks below answer in every
+// build (cudnn_conv.cpp without the CUDA backend).
 #include <string>
 
 #include "ember/core/tensor.h"

@@ -2,6 +2,7 @@
 // (Note [Kernel tables]). Built only with the CUDA backend.
 #include "ember/kernels/common/kernel_registry.h"
 #include "ember/kernels/cuda/cudnn_batch_norm.h"
+#include "ember/kernels/cuda/cudnn_conv.h"
 #include "ember/kernels/cuda/elementwise.h"
 #include "ember/kernels/cuda/indexing.h"
 #include "ember/kernels/cuda/normalization.h"
@@ -78,6 +79,10 @@ void register_kernels(KernelRegistry& r) {
   r.indexing.scatter_add.set(kCUDA, &scatter_add);
   r.indexing.scatter.set(kCUDA, &scatter);
   r.indexing.scatter_reduce.set(kCUDA, &scatter_reduce);
+
+  r.conv.forward.set(kCUDA, &cudnn_conv_forward);
+  r.conv.backward_data.set(kCUDA, &cudnn_conv_backward_data);
+  r.conv.backward_weight.set(kCUDA, &cudnn_conv_backward_weight);
 }
 
 }  // namespace ember::cuda

@@ -68,3 +68,9 @@ TEST_CASE("indexing table: CUDA shows the host no bad index value (its kernels r
   const Tensor index = full({3}, 7, TensorOptions(kLong).device(gpu));
   CHECK(kernels().indexing.find_out_of_range.on(gpu, "gather")(index, 0, 5) == std::nullopt);
 }
+
+TEST_CASE("conv table: each cuDNN pass takes float32 and float64 only (cuDNN once read any "
+          "other dtype as float32; the op checks it before)",
+          "[cuda][kernel_table][conv]") {
+  ember::nn_kernels_dtype_check::check_conv(ember::Device(ember::kCUDA, 0));
+}
