@@ -9,8 +9,8 @@
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
 #include "ember/core/parallel.h"
+#include "ember/kernels/common/gemm_operand.h"
 #include "ember/kernels/cpu/gemm.h"
-#include "ember/kernels/cpu/gemm_operand.h"
 #include "ember/kernels/cpu/loops.h"
 #include "ember/kernels/cuda/blas.h"
 

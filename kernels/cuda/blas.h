@@ -3,7 +3,7 @@
 // core/ops/matmul.cpp. Compiled in every build; without the CUDA backend it
 // raises an Error.
 #include "ember/core/tensor.h"
-#include "ember/kernels/cpu/gemm_operand.h"
+#include "ember/kernels/common/gemm_operand.h"
 
 namespace ember::cuda {
 
