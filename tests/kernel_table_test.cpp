@@ -11,6 +11,7 @@
 
 #include "elementwise_dtype_check.h"
 #include "indexing_dtype_check.h"
+#include "matmul_dtype_check.h"
 #include "nn_kernels_dtype_check.h"
 #include "reduce_dtype_check.h"
 #include "scan_dtype_check.h"
@@ -317,4 +318,23 @@ TEST_CASE("kernel registry: every conv pass has a CPU kernel, and a CUDA kernel 
 
 TEST_CASE("conv table: each CPU pass takes float32 and float64 only", "[kernel_table][conv]") {
   nn_kernels_dtype_check::check_conv(Device(kCPU));
+}
+
+TEST_CASE("kernel registry: the matmul gemm has a CPU kernel and a CUDA kernel exactly when ember "
+          "is built with the CUDA backend; the strided dot is the CPU's only (CUDA multiplies "
+          "(1, k) @ (k, 1) through its gemm)",
+          "[kernel_table][matmul]") {
+  const MatmulKernels& k = kernels().matmul;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.gemm.has(type) == expected);
+    CHECK(k.gemm_dtypes.has(type) == expected);
+    CHECK(k.dot.has(type) == (type == kCPU));
+  }
+}
+
+TEST_CASE("matmul table: the CPU gemm and dot take int64, float32 and float64",
+          "[kernel_table][matmul]") {
+  matmul_dtype_check::check_device(Device(kCPU));
 }

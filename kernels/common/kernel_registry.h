@@ -4,6 +4,7 @@
 #include "ember/kernels/common/conv_kernels.h"
 #include "ember/kernels/common/elementwise_kernels.h"
 #include "ember/kernels/common/indexing_kernels.h"
+#include "ember/kernels/common/matmul_kernels.h"
 #include "ember/kernels/common/normalization_kernels.h"
 #include "ember/kernels/common/optimizer_kernels.h"
 #include "ember/kernels/common/pad_kernels.h"
@@ -29,6 +30,7 @@ struct KernelRegistry {
   SortKernels sort;
   IndexingKernels indexing;
   ConvKernels conv;
+  MatmulKernels matmul;
 };
 
 const KernelRegistry& kernels();

@@ -4,6 +4,7 @@
 #include "ember/kernels/cpu/conv.h"
 #include "ember/kernels/cpu/elementwise.h"
 #include "ember/kernels/cpu/indexing.h"
+#include "ember/kernels/cpu/matmul.h"
 #include "ember/kernels/cpu/normalization.h"
 #include "ember/kernels/cpu/optim_kernels.h"
 #include "ember/kernels/cpu/pad.h"
@@ -76,6 +77,10 @@ void register_kernels(KernelRegistry& r) {
   r.conv.forward.set(kCPU, &conv_forward_kernel);
   r.conv.backward_data.set(kCPU, &conv_backward_data_kernel);
   r.conv.backward_weight.set(kCPU, &conv_backward_weight_kernel);
+
+  r.matmul.gemm.set(kCPU, &gemm_kernel);
+  r.matmul.gemm_dtypes.set(kCPU, &gemm_dtypes);
+  r.matmul.dot.set(kCPU, &dot_kernel);
 }
 
 }  // namespace ember::cpu

@@ -49,7 +49,8 @@ void run_plan(cublasHandle_t handle, const BlasGemmPlan& p, cudaDataType type,
 }  // namespace
 
 void gemm(const char* op, const Tensor& out, int64_t k, const GemmOperandRef& a,
-          const GemmOperandRef& b, double alpha, double beta) {
+          const GemmOperandRef& b, const Scalar& alpha_value, const Scalar& beta_value) {
+  const double alpha = alpha_value.toDouble(), beta = beta_value.toDouble();
   EMBER_INTERNAL_ASSERT(out.is_cuda() && out.is_contiguous() && out.dim() >= 2, op,
                         ": gemm output ", out.toString());
   if (out.numel() == 0) return;
@@ -80,5 +81,7 @@ void gemm(const char* op, const Tensor& out, int64_t k, const GemmOperandRef& a,
     run_plan<double>(handle, plan, CUDA_R_64F, to_cublas(compute), b.data, a.data,
                      out.data_ptr(), alpha, beta);
 }
+
+DtypeSet gemm_dtypes() { return DtypeSet::kFloating; }
 
 }  // namespace ember::cuda

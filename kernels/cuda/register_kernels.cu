@@ -1,6 +1,7 @@
 // The CUDA backend's kernels, one line per entry point of each family's table
 // (Note [Kernel tables]). Built only with the CUDA backend.
 #include "ember/kernels/common/kernel_registry.h"
+#include "ember/kernels/cuda/blas.h"
 #include "ember/kernels/cuda/cudnn_batch_norm.h"
 #include "ember/kernels/cuda/cudnn_conv.h"
 #include "ember/kernels/cuda/elementwise.h"
@@ -83,6 +84,9 @@ void register_kernels(KernelRegistry& r) {
   r.conv.forward.set(kCUDA, &cudnn_conv_forward);
   r.conv.backward_data.set(kCUDA, &cudnn_conv_backward_data);
   r.conv.backward_weight.set(kCUDA, &cudnn_conv_backward_weight);
+
+  r.matmul.gemm.set(kCUDA, &gemm);
+  r.matmul.gemm_dtypes.set(kCUDA, &gemm_dtypes);
 }
 
 }  // namespace ember::cuda

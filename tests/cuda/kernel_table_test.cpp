@@ -7,6 +7,7 @@
 
 #include "../elementwise_dtype_check.h"
 #include "../indexing_dtype_check.h"
+#include "../matmul_dtype_check.h"
 #include "../nn_kernels_dtype_check.h"
 #include "../reduce_dtype_check.h"
 #include "../scan_dtype_check.h"
@@ -73,4 +74,9 @@ TEST_CASE("conv table: each cuDNN pass takes float32 and float64 only (cuDNN onc
           "other dtype as float32; the op checks it before)",
           "[cuda][kernel_table][conv]") {
   ember::nn_kernels_dtype_check::check_conv(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("matmul table: the cuBLAS gemm takes float32 and float64 only",
+          "[cuda][kernel_table][matmul]") {
+  ember::matmul_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
 }
