@@ -11,6 +11,7 @@
 
 #include "elementwise_dtype_check.h"
 #include "indexing_dtype_check.h"
+#include "linalg_dtype_check.h"
 #include "matmul_dtype_check.h"
 #include "nn_kernels_dtype_check.h"
 #include "reduce_dtype_check.h"
@@ -337,4 +338,28 @@ TEST_CASE("kernel registry: the matmul gemm has a CPU kernel and a CUDA kernel e
 TEST_CASE("matmul table: the CPU gemm and dot take int64, float32 and float64",
           "[kernel_table][matmul]") {
   matmul_dtype_check::check_device(Device(kCPU));
+}
+
+TEST_CASE("kernel registry: every linalg solver has a CPU kernel and a CUDA kernel exactly when "
+          "ember is built with the CUDA backend; the decompositions (eigh, svd, qr) are the CPU's "
+          "only",
+          "[kernel_table][linalg]") {
+  const LinalgKernels& k = kernels().linalg;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.lu_factor.has(type) == expected);
+    CHECK(k.lu_solve.has(type) == expected);
+    CHECK(k.cholesky.has(type) == expected);
+    CHECK(k.triangular_solve.has(type) == expected);
+    CHECK(k.eigh.has(type) == (type == kCPU));
+    CHECK(k.svd.has(type) == (type == kCPU));
+    CHECK(k.qr.has(type) == (type == kCPU));
+    CHECK(k.upper_triangular_inverse.has(type) == (type == kCPU));
+  }
+}
+
+TEST_CASE("linalg table: each CPU kernel takes float32 and float64 only",
+          "[kernel_table][linalg]") {
+  linalg_dtype_check::check_device(Device(kCPU));
 }

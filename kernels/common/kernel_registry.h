@@ -4,6 +4,7 @@
 #include "ember/kernels/common/conv_kernels.h"
 #include "ember/kernels/common/elementwise_kernels.h"
 #include "ember/kernels/common/indexing_kernels.h"
+#include "ember/kernels/common/linalg_kernels.h"
 #include "ember/kernels/common/matmul_kernels.h"
 #include "ember/kernels/common/normalization_kernels.h"
 #include "ember/kernels/common/optimizer_kernels.h"
@@ -31,6 +32,7 @@ struct KernelRegistry {
   IndexingKernels indexing;
   ConvKernels conv;
   MatmulKernels matmul;
+  LinalgKernels linalg;
 };
 
 const KernelRegistry& kernels();

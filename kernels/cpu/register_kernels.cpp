@@ -4,6 +4,8 @@
 #include "ember/kernels/cpu/conv.h"
 #include "ember/kernels/cpu/elementwise.h"
 #include "ember/kernels/cpu/indexing.h"
+#include "ember/kernels/cpu/linalg_solve.h"
+#include "ember/kernels/cpu/linalg_spectral.h"
 #include "ember/kernels/cpu/matmul.h"
 #include "ember/kernels/cpu/normalization.h"
 #include "ember/kernels/cpu/optim_kernels.h"
@@ -81,6 +83,15 @@ void register_kernels(KernelRegistry& r) {
   r.matmul.gemm.set(kCPU, &gemm_kernel);
   r.matmul.gemm_dtypes.set(kCPU, &gemm_dtypes);
   r.matmul.dot.set(kCPU, &dot_kernel);
+
+  r.linalg.lu_factor.set(kCPU, &lu_factor);
+  r.linalg.lu_solve.set(kCPU, &lu_solve);
+  r.linalg.cholesky.set(kCPU, &cholesky);
+  r.linalg.triangular_solve.set(kCPU, &triangular_solve);
+  r.linalg.eigh.set(kCPU, &eigh);
+  r.linalg.svd.set(kCPU, &svd);
+  r.linalg.qr.set(kCPU, &qr);
+  r.linalg.upper_triangular_inverse.set(kCPU, &upper_triangular_inverse);
 }
 
 }  // namespace ember::cpu

@@ -57,9 +57,17 @@ struct Params {
   Params& operator=(const Params&) = delete;
 };
 
+// The linalg table's dtypes (linalg_kernels.h): float32 and float64, else
+// dispatch_floating's Error naming the op (data_type would read any other
+// dtype as float32).
+void check_dtype(const Tensor& t, const char* op) {
+  dispatch_floating(t.scalar_type(), op, [&]<typename>() {});
+}
+
 }  // namespace
 
 void lu_factor(const Tensor& lu, const Tensor& pivots, const Tensor& info) {
+  check_dtype(lu, "lu_factor");
   const int64_t batch = lu.size(0), m = lu.size(1), n = lu.size(2), k = std::min(m, n);
   info.zero_();
   if (batch == 0 || k == 0) return;
@@ -86,6 +94,7 @@ void lu_factor(const Tensor& lu, const Tensor& pivots, const Tensor& info) {
 }
 
 void lu_solve(const Tensor& lu, const Tensor& pivots, const Tensor& b, bool transpose) {
+  check_dtype(b, "lu_solve");
   const int64_t batch = b.size(0), n = b.size(1), k = b.size(2);
   if (b.numel() == 0) return;
   const int device = detail::device_of(b);
@@ -112,6 +121,7 @@ void lu_solve(const Tensor& lu, const Tensor& pivots, const Tensor& b, bool tran
 }
 
 void cholesky(const Tensor& a, const Tensor& info) {
+  check_dtype(a, "cholesky");
   const int64_t batch = a.size(0), n = a.size(1);
   info.zero_();
   if (batch == 0 || n == 0) return;
@@ -140,6 +150,7 @@ void cholesky(const Tensor& a, const Tensor& info) {
 }
 
 void triangular_solve(const Tensor& a, const Tensor& b, bool upper, bool unitriangular) {
+  check_dtype(b, "triangular_solve");
   const int64_t batch = b.size(0), n = b.size(1), k = b.size(2);
   if (b.numel() == 0) return;
   const int device = detail::device_of(b);

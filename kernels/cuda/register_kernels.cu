@@ -6,6 +6,7 @@
 #include "ember/kernels/cuda/cudnn_conv.h"
 #include "ember/kernels/cuda/elementwise.h"
 #include "ember/kernels/cuda/indexing.h"
+#include "ember/kernels/cuda/linalg_solve.h"
 #include "ember/kernels/cuda/normalization.h"
 #include "ember/kernels/cuda/optim.h"
 #include "ember/kernels/cuda/pad.h"
@@ -87,6 +88,11 @@ void register_kernels(KernelRegistry& r) {
 
   r.matmul.gemm.set(kCUDA, &gemm);
   r.matmul.gemm_dtypes.set(kCUDA, &gemm_dtypes);
+
+  r.linalg.lu_factor.set(kCUDA, &lu_factor);
+  r.linalg.lu_solve.set(kCUDA, &lu_solve);
+  r.linalg.cholesky.set(kCUDA, &cholesky);
+  r.linalg.triangular_solve.set(kCUDA, &triangular_solve);
 }
 
 }  // namespace ember::cuda

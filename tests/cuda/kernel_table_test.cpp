@@ -4,9 +4,11 @@
 // indexing and nn families' to the dtypes their tables' headers name, the sort
 // family's to every dtype.
 #include <catch2/catch.hpp>
+#include <ember/core/ops/linalg_spectral.h>
 
 #include "../elementwise_dtype_check.h"
 #include "../indexing_dtype_check.h"
+#include "../linalg_dtype_check.h"
 #include "../matmul_dtype_check.h"
 #include "../nn_kernels_dtype_check.h"
 #include "../reduce_dtype_check.h"
@@ -79,4 +81,20 @@ TEST_CASE("conv table: each cuDNN pass takes float32 and float64 only (cuDNN onc
 TEST_CASE("matmul table: the cuBLAS gemm takes float32 and float64 only",
           "[cuda][kernel_table][matmul]") {
   ember::matmul_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("linalg table: each cuSOLVER/cuBLAS solver takes float32 and float64 only (they once "
+          "read any other dtype as float32; the ops check it before)",
+          "[cuda][kernel_table][linalg]") {
+  ember::linalg_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("linalg ops: the decompositions of a CUDA tensor still say 'CUDA is not supported yet' "
+          "(checked before the table, which has only the CPU's kernels for them)",
+          "[cuda][kernel_table][linalg]") {
+  using namespace ember;
+  const Tensor a = eye(2, TensorOptions().device(Device(kCUDA, 0)));
+  REQUIRE_THROWS_WITH(linalg_eigh(a), Catch::Contains("linalg.eigh: CUDA is not supported yet"));
+  REQUIRE_THROWS_WITH(linalg_svd(a), Catch::Contains("linalg.svd: CUDA is not supported yet"));
+  REQUIRE_THROWS_WITH(linalg_qr(a), Catch::Contains("linalg.qr: CUDA is not supported yet"));
 }
