@@ -1,5 +1,5 @@
 #pragma once
-// The three cuDNN conv passes behind one shape, so that cudnn_conv.cpp
+// The three cuDNN conv passes behind one shape, so that cudnn_conv.cu
 // chooses and runs an algorithm the same way for each: the heuristic list
 // (cudnnGet*Algorithm_v7), the workspace an algorithm needs, Find*Ex and the
 // run. kAlgoCount is the number of algorithm ids; a heuristic or Find list

@@ -1,5 +1,5 @@
 #pragma once
-// The plain-C++ half of the cuDNN conv (kernels/cuda/cudnn_conv.cpp): the
+// The plain-C++ half of the cuDNN conv (kernels/cuda/cudnn_conv.cu): the
 // math type asked of cuDNN, the benchmark-cache key, the machine tag and which
 // of cuDNN's candidate algorithms may run. Built in every configuration, so
 // the CPU tests (tests/cudnn_key_test.cpp) check it.
@@ -15,7 +15,7 @@
 
 namespace ember::cuda {
 
-// The values of cudnnMathType_t (checked against cudnn.h in cudnn_conv.cpp).
+// The values of cudnnMathType_t (checked against cudnn.h in cudnn_conv.cu).
 enum class CudnnMath : int { kDefault = 0, kTensorOp = 1, kTensorOpAllowConversion = 2, kFma = 3 };
 const char* cudnn_math_name(CudnnMath math);
 
@@ -59,7 +59,7 @@ CudnnConvKey make_cudnn_conv_key(const ConvParams& p, const CudnnConvSettings& s
 // caching allocator's blocks are 512-byte aligned, so only a view at a storage
 // offset can fall short, e.g. x.chunk(2, 0)[1] of an odd batch or a weight
 // sliced from a flat buffer: contiguous, but 4- or 8-byte aligned. Such an
-// operand is copied to a fresh buffer before cuDNN sees it (cudnn_conv.cpp).
+// operand is copied to a fresh buffer before cuDNN sees it (cudnn_conv.cu).
 inline constexpr size_t kCudnnAlignment = 16;
 
 // Whether an operand at `data` must be copied to an aligned buffer before
