@@ -22,8 +22,6 @@
 
 using namespace ember;
 using cpu::ConvAlgo;
-using cpu::ConvParams;
-using cpu::ConvPass;
 
 namespace {
 
@@ -110,7 +108,7 @@ void bench_layer(const Layer& l, int reps) {
       if (!cpu::conv_algo_supports(algo, pass, p)) continue;
       const Timing t = median_ms(reps, [&] { run(pass, algo, p, x, w, b, y, gx, gw); });
       std::printf("%-22s %-16s %-12s %8.3f ms %7.1f GFLOP/s  min %8.3f ms%s%s\n", l.name,
-                  cpu::conv_pass_name(pass), cpu::conv_algo_name(algo), t.wall_ms,
+                  conv_pass_name(pass), cpu::conv_algo_name(algo), t.wall_ms,
                   gflop(p) / t.wall_ms * 1e3, t.min_ms, cpu_column(t).c_str(),
                   algo == chosen ? "  <- heuristic" : "");
     }

@@ -8,10 +8,10 @@
 #include <ember/core/backends.h>
 #include <ember/core/ops/conv.h>
 #include <ember/kernels/common/benchmark_cache.h>
+#include <ember/kernels/common/conv_params.h>
 #include <ember/kernels/cpu/conv.h>
 #include <ember/kernels/cpu/conv_algo_cache.h>
 #include <ember/kernels/cpu/conv_algo_select.h>
-#include <ember/kernels/cpu/conv_params.h>
 #include <ember/kernels/cuda/cudnn_batch_norm.h>
 #include <ember/kernels/cuda/cudnn_conv.h>
 
@@ -449,17 +449,17 @@ TEST_CASE("benchmark cache environment variable loads at first use and saves at 
 }
 
 TEST_CASE("conv params key names every field that changes the answer", "[bench_cache]") {
-  cpu::ConvParams p;
+  ConvParams p;
   p.n = 2, p.c = 3, p.h = 9, p.w = 8, p.k = 4, p.r = 3, p.s = 2, p.groups = 1;
   p.stride = {2, 1}, p.padding = {1, 0}, p.dilation = {1, 2};
   CHECK(p.key() == "n2,c3,h9,w8,k4,r3,s2,g1,st2x1,pad1x0,dil1x2,float32");
-  std::vector<cpu::ConvParams> variants(11, p);
+  std::vector<ConvParams> variants(11, p);
   variants[0].n = 3, variants[1].c = 6, variants[2].h = 10, variants[3].w = 9, variants[4].k = 5;
   variants[5].r = 1, variants[6].s = 1, variants[7].groups = 3, variants[8].stride = {1, 2};
   variants[9].padding = {0, 1}, variants[10].dilation = {2, 1};
   std::vector<std::string> keys{p.key()};
   for (const auto& v : variants) keys.push_back(v.key());
-  cpu::ConvParams d = p;
+  ConvParams d = p;
   d.dtype = ScalarType::Double;
   keys.push_back(d.key());
   std::sort(keys.begin(), keys.end());
@@ -469,11 +469,11 @@ TEST_CASE("conv params key names every field that changes the answer", "[bench_c
   CHECK(std::string(cpu::conv_algo_name(cpu::ConvAlgo::kIm2colGemm)) == "im2col_gemm");
   CHECK(std::string(cpu::conv_algo_name(cpu::ConvAlgo::kGemm1x1)) == "gemm_1x1");
   CHECK(std::string(cpu::conv_algo_name(cpu::ConvAlgo::kDirect)) == "direct");
-  CHECK(std::string(cpu::conv_pass_name(cpu::ConvPass::kBackwardWeight)) == "backward_weight");
+  CHECK(std::string(conv_pass_name(ConvPass::kBackwardWeight)) == "backward_weight");
 }
 
 TEST_CASE("cpu conv benchmark key holds the thread count and the set the ISA", "[bench_cache]") {
-  cpu::ConvParams p;
+  ConvParams p;
   p.n = 1, p.c = 1, p.h = 3, p.w = 3, p.k = 1, p.r = 1, p.s = 1;
   const int threads = get_num_threads();
   const std::string key = cpu::conv_benchmark_key(p);
@@ -527,16 +527,16 @@ struct CpuBenchmarkOn {
   }
 };
 
-cpu::ConvParams conv_params(int64_t n, int64_t c, int64_t hw, int64_t k, int64_t rs,
+ConvParams conv_params(int64_t n, int64_t c, int64_t hw, int64_t k, int64_t rs,
                             int64_t stride = 1, int64_t pad = 0) {
-  cpu::ConvParams p;
+  ConvParams p;
   p.n = n, p.c = c, p.h = hw, p.w = hw, p.k = k, p.r = rs, p.s = rs;
   p.stride = {stride, stride}, p.padding = {pad, pad};
   return p;
 }
 
 // The finds of one pass's cache.
-int64_t pass_finds(cpu::ConvPass pass) {
+int64_t pass_finds(ConvPass pass) {
   return cpu::conv_benchmark_caches().cache(static_cast<size_t>(pass)).stats().finds;
 }
 
@@ -545,11 +545,11 @@ int64_t pass_finds(cpu::ConvPass pass) {
 TEST_CASE("cpu conv choice with benchmark off is the heuristic and touches no cache",
           "[bench_cache]") {
   backends::cpu::clear_benchmark_cache();
-  const cpu::ConvParams p = conv_params(2, 3, 8, 4, 3);
+  const ConvParams p = conv_params(2, 3, 8, 4, 3);
   int runs = 0;
   const auto algo =
-      cpu::choose_conv_algo(cpu::ConvPass::kForward, p, [&](cpu::ConvAlgo) { ++runs; });
-  CHECK(algo == cpu::conv_heuristic_algo(cpu::ConvPass::kForward, p));
+      cpu::choose_conv_algo(ConvPass::kForward, p, [&](cpu::ConvAlgo) { ++runs; });
+  CHECK(algo == cpu::conv_heuristic_algo(ConvPass::kForward, p));
   CHECK(runs == 0);
   const backends::BenchmarkStats s = backends::cpu::benchmark_stats();
   CHECK(s.hits + s.misses + s.finds + s.entries == 0);
@@ -558,31 +558,31 @@ TEST_CASE("cpu conv choice with benchmark off is the heuristic and touches no ca
 TEST_CASE("cpu conv choice times each supported algorithm once per shape, then hits",
           "[bench_cache]") {
   CpuBenchmarkOn on;
-  const cpu::ConvParams p = conv_params(2, 3, 8, 4, 3);  // im2col and direct apply
-  REQUIRE(cpu::conv_algo_supports(cpu::ConvAlgo::kDirect, cpu::ConvPass::kForward, p));
-  REQUIRE_FALSE(cpu::conv_algo_supports(cpu::ConvAlgo::kGemm1x1, cpu::ConvPass::kForward, p));
+  const ConvParams p = conv_params(2, 3, 8, 4, 3);  // im2col and direct apply
+  REQUIRE(cpu::conv_algo_supports(cpu::ConvAlgo::kDirect, ConvPass::kForward, p));
+  REQUIRE_FALSE(cpu::conv_algo_supports(cpu::ConvAlgo::kGemm1x1, ConvPass::kForward, p));
   std::vector<int> runs(cpu::kNumConvAlgos, 0);
   const auto count = [&](cpu::ConvAlgo a) { ++runs[static_cast<int>(a)]; };
 
-  const cpu::ConvAlgo first = cpu::choose_conv_algo(cpu::ConvPass::kForward, p, count);
+  const cpu::ConvAlgo first = cpu::choose_conv_algo(ConvPass::kForward, p, count);
   // Every supported candidate runs at least its warm-up; whether timed runs
   // follow depends on timing (a warm-up 3x slower than the best stops there).
   CHECK(runs[0] >= 1);
   CHECK(runs[2] >= 1);
   CHECK(runs[1] == 0);  // unsupported: never run
-  CHECK(pass_finds(cpu::ConvPass::kForward) == 1);
+  CHECK(pass_finds(ConvPass::kForward) == 1);
 
   const std::vector<int> after_find = runs;
-  CHECK(cpu::choose_conv_algo(cpu::ConvPass::kForward, p, count) == first);
+  CHECK(cpu::choose_conv_algo(ConvPass::kForward, p, count) == first);
   CHECK(runs == after_find);  // a hit runs nothing
-  CHECK(pass_finds(cpu::ConvPass::kForward) == 1);
+  CHECK(pass_finds(ConvPass::kForward) == 1);
   CHECK(backends::cpu::benchmark_stats().hits == 1);
 
   // Each pass has its own cache; a new shape searches again.
-  cpu::choose_conv_algo(cpu::ConvPass::kBackwardWeight, p, count);
-  CHECK(pass_finds(cpu::ConvPass::kBackwardWeight) == 1);
-  cpu::choose_conv_algo(cpu::ConvPass::kForward, conv_params(2, 3, 9, 4, 3), count);
-  CHECK(pass_finds(cpu::ConvPass::kForward) == 2);
+  cpu::choose_conv_algo(ConvPass::kBackwardWeight, p, count);
+  CHECK(pass_finds(ConvPass::kBackwardWeight) == 1);
+  cpu::choose_conv_algo(ConvPass::kForward, conv_params(2, 3, 9, 4, 3), count);
+  CHECK(pass_finds(ConvPass::kForward) == 2);
   CHECK(backends::cpu::benchmark_stats().entries == 3);
 }
 
@@ -591,12 +591,12 @@ TEST_CASE("cpu conv choice with one candidate caches it without running the pass
   CpuBenchmarkOn on;
   // Too many channels per group for direct; grouped, so not channels-last either; float64,
   // so not the implicit GEMM.
-  cpu::ConvParams p = conv_params(1, 64, 6, 8, 3);
+  ConvParams p = conv_params(1, 64, 6, 8, 3);
   p.groups = 2;
   p.dtype = ScalarType::Double;
   int runs = 0;
   const cpu::ConvAlgo algo =
-      cpu::choose_conv_algo(cpu::ConvPass::kForward, p, [&](cpu::ConvAlgo) { ++runs; });
+      cpu::choose_conv_algo(ConvPass::kForward, p, [&](cpu::ConvAlgo) { ++runs; });
   CHECK(algo == cpu::ConvAlgo::kIm2colGemm);
   CHECK(runs == 0);
   CHECK(backends::cpu::benchmark_stats().finds == 1);
@@ -604,8 +604,8 @@ TEST_CASE("cpu conv choice with one candidate caches it without running the pass
 
 TEST_CASE("cpu conv choice skips an algorithm that runs out of memory", "[bench_cache]") {
   CpuBenchmarkOn on;
-  const cpu::ConvParams p = conv_params(1, 2, 5, 2, 1);  // all three apply
-  const auto algo = cpu::choose_conv_algo(cpu::ConvPass::kForward, p, [](cpu::ConvAlgo a) {
+  const ConvParams p = conv_params(1, 2, 5, 2, 1);  // all three apply
+  const auto algo = cpu::choose_conv_algo(ConvPass::kForward, p, [](cpu::ConvAlgo a) {
     if (a != cpu::ConvAlgo::kDirect) throw std::bad_alloc();
   });
   CHECK(algo == cpu::ConvAlgo::kDirect);
@@ -613,8 +613,8 @@ TEST_CASE("cpu conv choice skips an algorithm that runs out of memory", "[bench_
   CHECK(backends::cpu::benchmark_entries()[0].algo == "direct");
 
   // Every candidate out of memory: the error reaches the caller, nothing is cached.
-  const cpu::ConvParams q = conv_params(1, 2, 6, 2, 1);
-  CHECK_THROWS_AS(cpu::choose_conv_algo(cpu::ConvPass::kForward, q,
+  const ConvParams q = conv_params(1, 2, 6, 2, 1);
+  CHECK_THROWS_AS(cpu::choose_conv_algo(ConvPass::kForward, q,
                                         [](cpu::ConvAlgo) { throw std::bad_alloc(); }),
                   std::bad_alloc);
   CHECK(backends::cpu::benchmark_stats().entries == 1);
@@ -623,22 +623,22 @@ TEST_CASE("cpu conv choice skips an algorithm that runs out of memory", "[bench_
 TEST_CASE("cpu conv choice ignores a cached algorithm that does not apply to the shape",
           "[bench_cache]") {
   CpuBenchmarkOn on;
-  const cpu::ConvParams p = conv_params(1, 2, 5, 2, 3);  // 3x3: not for gemm_1x1
+  const ConvParams p = conv_params(1, 2, 5, 2, 3);  // 3x3: not for gemm_1x1
   // As a file from another build could hold.
   cpu::conv_benchmark_caches().cache(0).insert(cpu::conv_benchmark_key(p),
                                                {{static_cast<int>(cpu::ConvAlgo::kGemm1x1), 0,
                                                  0, 0.5}});
-  const auto algo = cpu::choose_conv_algo(cpu::ConvPass::kForward, p, [](cpu::ConvAlgo) {});
-  CHECK(algo == cpu::conv_heuristic_algo(cpu::ConvPass::kForward, p));
+  const auto algo = cpu::choose_conv_algo(ConvPass::kForward, p, [](cpu::ConvAlgo) {});
+  CHECK(algo == cpu::conv_heuristic_algo(ConvPass::kForward, p));
 }
 
 TEST_CASE("cpu conv choice in deterministic mode keeps the heuristic", "[bench_cache]") {
   CpuBenchmarkOn on;
   backends::cpu::set_deterministic(true);
-  const cpu::ConvParams p = conv_params(2, 3, 8, 4, 3);
+  const ConvParams p = conv_params(2, 3, 8, 4, 3);
   int runs = 0;
-  CHECK(cpu::choose_conv_algo(cpu::ConvPass::kForward, p, [&](cpu::ConvAlgo) { ++runs; }) ==
-        cpu::conv_heuristic_algo(cpu::ConvPass::kForward, p));
+  CHECK(cpu::choose_conv_algo(ConvPass::kForward, p, [&](cpu::ConvAlgo) { ++runs; }) ==
+        cpu::conv_heuristic_algo(ConvPass::kForward, p));
   CHECK(runs == 0);
   CHECK(backends::cpu::benchmark_stats().finds == 0);
 }
@@ -650,7 +650,7 @@ namespace {
 template <typename T>
 void check_every_algorithm_agrees(double tol) {
   // x: (2, 16, 7, 6), w: (6, 16, 1, 1): 1x1 with 16 channels, so every algorithm applies.
-  cpu::ConvParams p = conv_params(2, 16, 7, 6, 1);
+  ConvParams p = conv_params(2, 16, 7, 6, 1);
   p.w = 6;
   p.dtype = scalar_type_of<T>;
   manual_seed(5);
@@ -660,9 +660,9 @@ void check_every_algorithm_agrees(double tol) {
   const Tensor gy = randn({2, 6, 7, 6}, dt);
 
   CpuBenchmarkOn on;
-  const auto check_pass = [&](cpu::ConvPass pass, std::vector<int64_t> out_shape,
+  const auto check_pass = [&](ConvPass pass, std::vector<int64_t> out_shape,
                               const std::function<void(cpu::ConvAlgo, T*)>& run) {
-    INFO(cpu::conv_pass_name(pass) << " in " << dtype_name(dt));
+    INFO(conv_pass_name(pass) << " in " << dtype_name(dt));
     Tensor out = empty(out_shape, dt);
     const cpu::ConvAlgo chosen =
         cpu::choose_conv_algo(pass, p, [&](cpu::ConvAlgo a) { run(a, out.data_ptr<T>()); });
@@ -680,17 +680,17 @@ void check_every_algorithm_agrees(double tol) {
     }
     // im2col, 1x1, direct and channels-last in every pass; the implicit GEMM too for a
     // float32 forward in an AVX-512 build.
-    const bool implicit = pass == cpu::ConvPass::kForward && dt == kFloat &&
+    const bool implicit = pass == ConvPass::kForward && dt == kFloat &&
                           cpu::conv_implicit_gemm_available();
     CHECK(compared == (implicit ? 5 : 4));
   };
-  check_pass(cpu::ConvPass::kForward, {2, 6, 7, 6}, [&](cpu::ConvAlgo a, T* y) {
+  check_pass(ConvPass::kForward, {2, 6, 7, 6}, [&](cpu::ConvAlgo a, T* y) {
     cpu::conv_forward<T>(a, p, {x.data_ptr<T>(), w.data_ptr<T>(), bias.data_ptr<T>(), y});
   });
-  check_pass(cpu::ConvPass::kBackwardData, {2, 16, 7, 6}, [&](cpu::ConvAlgo a, T* gx) {
+  check_pass(ConvPass::kBackwardData, {2, 16, 7, 6}, [&](cpu::ConvAlgo a, T* gx) {
     cpu::conv_backward_data<T>(a, p, {gy.data_ptr<T>(), w.data_ptr<T>(), bias_c.data_ptr<T>(), gx});
   });
-  check_pass(cpu::ConvPass::kBackwardWeight, {6, 16, 1, 1}, [&](cpu::ConvAlgo a, T* gw) {
+  check_pass(ConvPass::kBackwardWeight, {6, 16, 1, 1}, [&](cpu::ConvAlgo a, T* gw) {
     cpu::conv_backward_weight<T>(a, p, {x.data_ptr<T>(), gy.data_ptr<T>(), gw});
   });
   CHECK(backends::cpu::benchmark_stats().finds == 3);
@@ -723,9 +723,9 @@ TEST_CASE("conv2d with cpu benchmark on matches benchmark off and searches each 
 
   CpuBenchmarkOn on;
   const Tensor y_on = step(gx_on, gw_on);
-  CHECK(pass_finds(cpu::ConvPass::kForward) == 1);
-  CHECK(pass_finds(cpu::ConvPass::kBackwardData) == 1);
-  CHECK(pass_finds(cpu::ConvPass::kBackwardWeight) == 1);
+  CHECK(pass_finds(ConvPass::kForward) == 1);
+  CHECK(pass_finds(ConvPass::kBackwardData) == 1);
+  CHECK(pass_finds(ConvPass::kBackwardWeight) == 1);
   ember_test::require_values(y_on, ember_test::values(y_off), 1e-4);
   ember_test::require_values(gx_on, ember_test::values(gx_off), 1e-4);
   ember_test::require_values(gw_on, ember_test::values(gw_off), 1e-4);

@@ -17,7 +17,6 @@ using namespace ember;
 using autograd::gradcheck;
 using autograd::gradgradcheck;
 using cpu::ConvAlgo;
-using cpu::ConvParams;
 using ember_test::require_values;
 using ember_test::values;
 
@@ -138,11 +137,11 @@ int check_algo_passes(ConvAlgo algo, const Problem& p, double tol) {
   const Tensor bk = randn({p.k}, dt), bc = randn({p.c}, dt);
   const ConvParams params = p.params(dt);
   const std::vector<double> none;
-  const auto supports = [&](cpu::ConvPass pass) {
+  const auto supports = [&](ConvPass pass) {
     return cpu::conv_algo_supports(algo, pass, params);
   };
   int passes = 0;
-  if (supports(cpu::ConvPass::kForward)) {
+  if (supports(ConvPass::kForward)) {
     INFO("forward");
     Tensor y = full(p.y_shape(), 7.0, dt);  // the kernels must overwrite, not accumulate
     cpu::conv_forward<T>(algo, params,
@@ -151,7 +150,7 @@ int check_algo_passes(ConvAlgo algo, const Problem& p, double tol) {
     require_values(y, naive_forward(p, values(x), values(w), p.bias ? values(bk) : none), tol);
     ++passes;
   }
-  if (supports(cpu::ConvPass::kBackwardData)) {
+  if (supports(ConvPass::kBackwardData)) {
     INFO("backward-data");
     Tensor gx = full(p.x_shape(), 7.0, dt);
     cpu::conv_backward_data<T>(algo, params,
@@ -161,7 +160,7 @@ int check_algo_passes(ConvAlgo algo, const Problem& p, double tol) {
                    tol);
     ++passes;
   }
-  if (supports(cpu::ConvPass::kBackwardWeight)) {
+  if (supports(ConvPass::kBackwardWeight)) {
     INFO("backward-weight");
     Tensor gw = full(p.w_shape(), 7.0, dt);
     cpu::conv_backward_weight<T>(algo, params,
@@ -200,7 +199,7 @@ TEST_CASE("conv kernels: every algorithm's three passes match naive float64 loop
 }
 
 TEST_CASE("conv kernels: 1x1, direct and channels-last support what they claim", "[conv]") {
-  const auto kFwd = cpu::ConvPass::kForward;
+  const auto kFwd = ConvPass::kForward;
   const Problem one_by_one{2, 3, 4, 4, 5, 1, 1};
   Problem strided = one_by_one;
   strided.stride = {2, 2};
@@ -220,8 +219,8 @@ TEST_CASE("conv kernels: 1x1, direct and channels-last support what they claim",
   CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kIm2colNhwc, kFwd, grouped.params(kFloat)));
   // The heuristic only names algorithms that support the problem.
   for (const Problem& p : small_problems())
-    for (auto pass : {cpu::ConvPass::kForward, cpu::ConvPass::kBackwardData,
-                      cpu::ConvPass::kBackwardWeight})
+    for (auto pass : {ConvPass::kForward, ConvPass::kBackwardData,
+                      ConvPass::kBackwardWeight})
       CHECK(cpu::conv_algo_supports(cpu::conv_heuristic_algo(pass, p.params(kFloat)), pass,
                                     p.params(kFloat)));
 }
@@ -249,13 +248,13 @@ TEST_CASE("conv kernels: im2col splits a large batch into chunks and sums them",
 TEST_CASE("conv kernels: the implicit GEMM is a float32 forward, and says so otherwise",
           "[conv]") {
   const Problem p{2, 8, 6, 6, 4, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
-  CHECK(cpu::conv_algo_supports(ConvAlgo::kImplicitGemm, cpu::ConvPass::kForward,
+  CHECK(cpu::conv_algo_supports(ConvAlgo::kImplicitGemm, ConvPass::kForward,
                                 p.params(kFloat)) == cpu::conv_implicit_gemm_available());
-  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kImplicitGemm, cpu::ConvPass::kForward,
+  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kImplicitGemm, ConvPass::kForward,
                                       p.params(kDouble)));
-  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kImplicitGemm, cpu::ConvPass::kBackwardData,
+  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kImplicitGemm, ConvPass::kBackwardData,
                                       p.params(kFloat)));
-  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kImplicitGemm, cpu::ConvPass::kBackwardWeight,
+  CHECK_FALSE(cpu::conv_algo_supports(ConvAlgo::kImplicitGemm, ConvPass::kBackwardWeight,
                                       p.params(kFloat)));
   // The heuristic takes it where its vectors are full and an image's planes fit in L2: the
   // sample model's second layer, but not 7x7 outputs (49 of 64 lanes) nor a 224x224 image.
@@ -264,7 +263,7 @@ TEST_CASE("conv kernels: the implicit GEMM is a float32 forward, and says so oth
     return Problem{64, c, hw, hw, 64, 3, 3, {2, 2}, {1, 1}}.params(kFloat);
   };
   CHECK(cpu::conv_implicit_gemm_preferred(layer(32, 16)) == avx512);
-  CHECK((cpu::conv_heuristic_algo(cpu::ConvPass::kForward, layer(32, 16)) ==
+  CHECK((cpu::conv_heuristic_algo(ConvPass::kForward, layer(32, 16)) ==
          ConvAlgo::kImplicitGemm) == avx512);
   CHECK_FALSE(cpu::conv_implicit_gemm_preferred(layer(32, 14)));
   CHECK_FALSE(cpu::conv_implicit_gemm_preferred(layer(3, 224)));
@@ -322,18 +321,18 @@ TEST_CASE("conv kernels: the stride-2 Winograd matches naive loops at its edges"
   Problem applies{2, 8, 9, 9, 4, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
   applies.inference = true;
   const bool avx512 = cpu::conv_implicit_gemm_available();
-  const auto supports = [](const Problem& p, cpu::ConvPass pass, ScalarType dtype) {
+  const auto supports = [](const Problem& p, ConvPass pass, ScalarType dtype) {
     return cpu::conv_algo_supports(ConvAlgo::kWinograd, pass, p.params(dtype));
   };
-  CHECK(supports(applies, cpu::ConvPass::kForward, kFloat) == avx512);
-  CHECK_FALSE(supports(applies, cpu::ConvPass::kForward, kDouble));
-  CHECK_FALSE(supports(applies, cpu::ConvPass::kBackwardData, kFloat));
+  CHECK(supports(applies, ConvPass::kForward, kFloat) == avx512);
+  CHECK_FALSE(supports(applies, ConvPass::kForward, kDouble));
+  CHECK_FALSE(supports(applies, ConvPass::kBackwardData, kFloat));
   Problem training = applies, stride1 = applies, dilated = applies, grouped = applies,
           five = applies;
   training.inference = false;  // offered for inference forwards only
   stride1.stride = {1, 1}, dilated.dil = {2, 2}, grouped.groups = 2, five.r = five.s = 5;
   for (const Problem& p : {training, stride1, dilated, grouped, five})
-    CHECK_FALSE(supports(p, cpu::ConvPass::kForward, kFloat));
+    CHECK_FALSE(supports(p, ConvPass::kForward, kFloat));
   if (!avx512) return;  // nothing to run
   manual_seed(15);
   std::vector<Problem> problems{
@@ -362,7 +361,7 @@ TEST_CASE("conv kernels: Winograd's cached weights follow every change of the we
   manual_seed(16);
   Problem p{4, 16, 8, 8, 20, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
   p.inference = true;
-  const cpu::ConvParams params = p.params(kFloat);
+  const ConvParams params = p.params(kFloat);
   const Tensor x = randn(p.x_shape()), b = randn({p.k});
   Tensor w = randn(p.w_shape());
   const auto run = [&] {
@@ -396,10 +395,10 @@ TEST_CASE("conv2d under NoGradGuard takes Winograd where the heuristic prefers i
   Problem p{6, 32, 16, 16, 64, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
   p.inference = true;
   const bool avx512 = cpu::conv_implicit_gemm_available();
-  CHECK((cpu::conv_heuristic_algo(cpu::ConvPass::kForward, p.params(kFloat)) ==
+  CHECK((cpu::conv_heuristic_algo(ConvPass::kForward, p.params(kFloat)) ==
          ConvAlgo::kWinograd) == avx512);
   p.inference = false;
-  CHECK(cpu::conv_heuristic_algo(cpu::ConvPass::kForward, p.params(kFloat)) !=
+  CHECK(cpu::conv_heuristic_algo(ConvPass::kForward, p.params(kFloat)) !=
         ConvAlgo::kWinograd);
   const Tensor x = randn(p.x_shape()), w = randn(p.w_shape()).requires_grad_(), b = randn({p.k});
   const std::vector<double> want = naive_forward(p, values(x), values(w), values(b));

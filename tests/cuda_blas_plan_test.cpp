@@ -9,7 +9,7 @@
 #include <ember/core/ops/factory.h>
 #include <ember/core/ops/random.h>
 #include <ember/core/ops/matmul.h>
-#include <ember/kernels/cpu/gemm_operand.h>
+#include <ember/kernels/common/gemm_operand.h>
 #include <ember/kernels/cuda/blas_plan.h>
 
 #include <limits>

@@ -8,6 +8,7 @@
 #include <ember/core/ops/conv.h>
 #include <ember/kernels/common/benchmark_cache.h>
 #include <ember/core/cuda/runtime.h>
+#include <ember/kernels/common/kernel_registry.h>
 #include <ember/kernels/cuda/cudnn_conv.h>
 #include <ember/kernels/cuda/cudnn_conv_plan.h>
 
@@ -23,8 +24,8 @@ using cuda::CudnnMath;
 
 namespace {
 
-cpu::ConvParams base_params() {
-  cpu::ConvParams p;
+ConvParams base_params() {
+  ConvParams p;
   p.n = 2, p.c = 6, p.h = 9, p.w = 11, p.k = 4, p.r = 3, p.s = 2, p.groups = 2;
   p.stride = {2, 1}, p.padding = {1, 0}, p.dilation = {1, 2};
   p.dtype = kFloat;
@@ -41,7 +42,7 @@ CudnnConvSettings base_settings() {
   return s;
 }
 
-std::string key_of(const cpu::ConvParams& p, const CudnnConvSettings& s) {
+std::string key_of(const ConvParams& p, const CudnnConvSettings& s) {
   return cuda::make_cudnn_conv_key(p, s).str();
 }
 
@@ -49,24 +50,24 @@ std::string key_of(const cpu::ConvParams& p, const CudnnConvSettings& s) {
 
 TEST_CASE("cudnn key: every field of the problem and the settings changes the key", "[cudnn]") {
   const std::string base = key_of(base_params(), base_settings());
-  using ParamsEdit = std::function<void(cpu::ConvParams&)>;
+  using ParamsEdit = std::function<void(ConvParams&)>;
   const std::vector<std::pair<std::string, ParamsEdit>> params_edits{
-      {"batch", [](cpu::ConvParams& p) { p.n = 3; }},
-      {"in channels", [](cpu::ConvParams& p) { p.c = 8; }},
-      {"height", [](cpu::ConvParams& p) { p.h = 10; }},
-      {"width", [](cpu::ConvParams& p) { p.w = 12; }},
-      {"out channels", [](cpu::ConvParams& p) { p.k = 6; }},
-      {"kernel height", [](cpu::ConvParams& p) { p.r = 2; }},
-      {"kernel width", [](cpu::ConvParams& p) { p.s = 3; }},
-      {"groups", [](cpu::ConvParams& p) { p.groups = 1; }},
-      {"stride", [](cpu::ConvParams& p) { p.stride = {1, 1}; }},
-      {"padding", [](cpu::ConvParams& p) { p.padding = {0, 1}; }},
-      {"dilation", [](cpu::ConvParams& p) { p.dilation = {2, 2}; }},
-      {"dtype", [](cpu::ConvParams& p) { p.dtype = kDouble; }},
+      {"batch", [](ConvParams& p) { p.n = 3; }},
+      {"in channels", [](ConvParams& p) { p.c = 8; }},
+      {"height", [](ConvParams& p) { p.h = 10; }},
+      {"width", [](ConvParams& p) { p.w = 12; }},
+      {"out channels", [](ConvParams& p) { p.k = 6; }},
+      {"kernel height", [](ConvParams& p) { p.r = 2; }},
+      {"kernel width", [](ConvParams& p) { p.s = 3; }},
+      {"groups", [](ConvParams& p) { p.groups = 1; }},
+      {"stride", [](ConvParams& p) { p.stride = {1, 1}; }},
+      {"padding", [](ConvParams& p) { p.padding = {0, 1}; }},
+      {"dilation", [](ConvParams& p) { p.dilation = {2, 2}; }},
+      {"dtype", [](ConvParams& p) { p.dtype = kDouble; }},
   };
   for (const auto& [name, edit] : params_edits) {
     INFO(name);
-    cpu::ConvParams p = base_params();
+    ConvParams p = base_params();
     edit(p);
     CHECK(key_of(p, base_settings()) != base);
   }
@@ -229,16 +230,18 @@ TEST_CASE("cudnn Find workspace: the largest request, capped by the limit", "[cu
 }
 
 #ifndef EMBER_WITH_CUDA
-TEST_CASE("cudnn passes raise without the CUDA backend", "[cudnn]") {
-  const Tensor x = ones({1, 1, 3, 3}), w = ones({1, 1, 1, 1}), y = empty({1, 1, 3, 3});
-  cpu::ConvParams p;
-  p.n = 1, p.c = 1, p.h = 3, p.w = 3, p.k = 1, p.r = 1, p.s = 1;
-  REQUIRE_THROWS_WITH(cuda::cudnn_conv_forward(x, w, {}, y, p),
-                      Catch::Contains("conv2d") && Catch::Contains("needs the CUDA backend"));
-  REQUIRE_THROWS_WITH(cuda::cudnn_conv_backward_data(y, w, {}, x, p),
-                      Catch::Contains("needs the CUDA backend"));
-  REQUIRE_THROWS_WITH(cuda::cudnn_conv_backward_weight(x, y, w, p),
-                      Catch::Contains("needs the CUDA backend"));
+TEST_CASE("cudnn passes: without the CUDA backend the conv table has no CUDA kernels, and asking "
+          "for one raises an Error naming the op",
+          "[cudnn]") {
+  const Device gpu(kCUDA, 0);
+  const char* why = " has no CUDA kernel for a tensor on cuda:0 (ember was built without the "
+                    "CUDA backend)";
+  const ConvKernels& k = kernels().conv;
+  REQUIRE_THROWS_WITH(k.forward.on(gpu, "conv2d"), Catch::Contains(std::string("conv2d") + why));
+  REQUIRE_THROWS_WITH(k.backward_data.on(gpu, "conv_transpose2d"),
+                      Catch::Contains(std::string("conv_transpose2d") + why));
+  REQUIRE_THROWS_WITH(k.backward_weight.on(gpu, "conv2d"),
+                      Catch::Contains(std::string("conv2d") + why));
 }
 #endif
 

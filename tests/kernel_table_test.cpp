@@ -15,6 +15,8 @@
 #include "elementwise_dtype_check.h"
 #include "factory_dtype_check.h"
 #include "indexing_dtype_check.h"
+#include "linalg_dtype_check.h"
+#include "matmul_dtype_check.h"
 #include "nn_kernels_dtype_check.h"
 #include "random_dtype_check.h"
 #include "reduce_dtype_check.h"
@@ -445,4 +447,64 @@ TEST_CASE("kernel registry: every random entry point has a CPU kernel, and a CUD
 
 TEST_CASE("random table: each CPU kernel takes exactly its dtypes", "[kernel_table][random]") {
   random_dtype_check::check_device(Device(kCPU));
+}
+
+TEST_CASE("kernel registry: every conv pass has a CPU kernel, and a CUDA kernel exactly when "
+          "ember is built with the CUDA backend",
+          "[kernel_table][conv]") {
+  const ConvKernels& k = kernels().conv;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.forward.has(type) == expected);
+    CHECK(k.backward_data.has(type) == expected);
+    CHECK(k.backward_weight.has(type) == expected);
+  }
+}
+
+TEST_CASE("conv table: each CPU pass takes float32 and float64 only", "[kernel_table][conv]") {
+  nn_kernels_dtype_check::check_conv(Device(kCPU));
+}
+
+TEST_CASE("kernel registry: the matmul gemm has a CPU kernel and a CUDA kernel exactly when ember "
+          "is built with the CUDA backend; the strided dot is the CPU's only (CUDA multiplies "
+          "(1, k) @ (k, 1) through its gemm)",
+          "[kernel_table][matmul]") {
+  const MatmulKernels& k = kernels().matmul;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.gemm.has(type) == expected);
+    CHECK(k.gemm_dtypes.has(type) == expected);
+    CHECK(k.dot.has(type) == (type == kCPU));
+  }
+}
+
+TEST_CASE("matmul table: the CPU gemm and dot take int64, float32 and float64",
+          "[kernel_table][matmul]") {
+  matmul_dtype_check::check_device(Device(kCPU));
+}
+
+TEST_CASE("kernel registry: every linalg solver has a CPU kernel and a CUDA kernel exactly when "
+          "ember is built with the CUDA backend; the decompositions (eigh, svd, qr) are the CPU's "
+          "only",
+          "[kernel_table][linalg]") {
+  const LinalgKernels& k = kernels().linalg;
+  for (DeviceType type : {kCPU, kCUDA}) {
+    const bool expected = type == kCPU || kWithCuda;
+    INFO("device type " << static_cast<int>(type));
+    CHECK(k.lu_factor.has(type) == expected);
+    CHECK(k.lu_solve.has(type) == expected);
+    CHECK(k.cholesky.has(type) == expected);
+    CHECK(k.triangular_solve.has(type) == expected);
+    CHECK(k.eigh.has(type) == (type == kCPU));
+    CHECK(k.svd.has(type) == (type == kCPU));
+    CHECK(k.qr.has(type) == (type == kCPU));
+    CHECK(k.upper_triangular_inverse.has(type) == (type == kCPU));
+  }
+}
+
+TEST_CASE("linalg table: each CPU kernel takes float32 and float64 only",
+          "[kernel_table][linalg]") {
+  linalg_dtype_check::check_device(Device(kCPU));
 }

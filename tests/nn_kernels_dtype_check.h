@@ -173,4 +173,24 @@ inline void check_cross_entropy(Device device) {
   CHECK_NOTHROW(k.check_targets.on(device, "nll_loss")("nll_loss", args.target, 3, -100));
 }
 
+// Every conv pass takes float32 and float64 only (a 1x1 conv of one 3x3
+// image); backward-data is named after conv_transpose2d, its forward.
+inline void check_conv(Device device) {
+  const ConvKernels& k = kernels().conv;
+  const TensorOptions opts = TensorOptions().device(device);
+  for (ScalarType t : kDtypes) {
+    const bool takes = is_floating_point(t);
+    ConvParams p;
+    p.n = 1, p.c = 1, p.h = 3, p.w = 3, p.k = 1, p.r = 1, p.s = 1;
+    p.dtype = t;
+    const Tensor x = ones({1, 1, 3, 3}, opts.dtype(t)), w = ones({1, 1, 1, 1}, opts.dtype(t));
+    const Tensor y = empty({1, 1, 3, 3}, opts.dtype(t)), gw = empty({1, 1, 1, 1}, opts.dtype(t));
+    expect("conv2d", t, takes, [&] { k.forward.on(device, "conv2d")(x, w, {}, y, p); });
+    expect("conv_transpose2d", t, takes,
+           [&] { k.backward_data.on(device, "conv_transpose2d")(y, w, {}, x, p); });
+    expect("conv2d", t, takes,
+           [&] { k.backward_weight.on(device, "conv2d")(x, y, gw, p); });
+  }
+}
+
 }  // namespace ember::nn_kernels_dtype_check

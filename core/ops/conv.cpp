@@ -1,7 +1,7 @@
 // conv2d and conv_transpose2d (NCHW): argument checks, then three
-// differentiable primitives that run the CPU kernels (kernels/cpu/conv.h)
-// through the algorithm choice (kernels/cpu/conv_algo_select.h), or cuDNN
-// (kernels/cuda/cudnn_conv.h) for CUDA tensors. Both get contiguous operands.
+// differentiable primitives that run the passes of the conv kernel table
+// (kernels/common/conv_kernels.h: the CPU algorithms, or cuDNN for CUDA
+// tensors) on contiguous operands.
 //
 // Note [Conv primitives]
 // A problem p (x: (N, C, H, W) * w: (K, C/groups, R, S) -> y: (N, K, OH, OW))
@@ -25,16 +25,11 @@
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/pad.h"
 #include "ember/core/ops/reduce.h"
-#include "ember/kernels/cpu/conv.h"
-#include "ember/kernels/cpu/conv_algo_select.h"
-#include "ember/kernels/cuda/cudnn_conv.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 
 using autograd::Node;
-using cpu::ConvAlgo;
-using cpu::ConvParams;
-using cpu::ConvPass;
 
 namespace {
 
@@ -49,20 +44,7 @@ Tensor conv_backward_weight(const Tensor& x, const Tensor& gy, const ConvParams&
 // The bias of either direction adds to every position of a channel.
 Tensor bias_grad(const Tensor& g) { return g.sum({0, 2, 3}); }
 
-template <typename T>
-const T* data_or_null(const Tensor& t) {
-  return t.defined() ? t.data_ptr<T>() : nullptr;
-}
-
 Tensor contiguous_or_undefined(const Tensor& t) { return t.defined() ? t.contiguous() : t; }
-
-// Runs one pass with the algorithm choose_conv_algo picks; `run` executes the
-// pass with a given algorithm (the benchmark cache may call it per candidate).
-template <typename Run>
-void run_pass(ConvPass pass, const ConvParams& p, const Run& run) {
-  const std::function<void(ConvAlgo)> fn = run;
-  run(cpu::choose_conv_algo(pass, p, fn));
-}
 
 // An output whose reduction is empty (no input channels, no output channels,
 // or no images): the bias on each channel, or zeros.
@@ -85,16 +67,7 @@ Tensor conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const 
     } else {
       y = empty(shape, x.options());
       const Tensor xc = x.contiguous(), wc = w.contiguous(), bc = contiguous_or_undefined(bias);
-      if (x.is_cuda()) {
-        cuda::cudnn_conv_forward(xc, wc, bc, y, p);
-      } else {
-        dispatch_floating(x.scalar_type(), "conv2d", [&]<typename T>() {
-          const cpu::ConvForwardArgs<T> args{xc.data_ptr<T>(), wc.data_ptr<T>(),
-                                             data_or_null<T>(bc), y.data_ptr<T>()};
-          run_pass(ConvPass::kForward, pass_params,
-                   [&](ConvAlgo algo) { cpu::conv_forward(algo, pass_params, args); });
-        });
-      }
+      kernels().conv.forward.on(x.device(), "conv2d")(xc, wc, bc, y, pass_params);
     }
   }
   if (records) {
@@ -125,16 +98,7 @@ Tensor conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& bias,
     } else {
       gx = empty(shape, gy.options());
       const Tensor gyc = gy.contiguous(), wc = w.contiguous(), bc = contiguous_or_undefined(bias);
-      if (gy.is_cuda()) {
-        cuda::cudnn_conv_backward_data(gyc, wc, bc, gx, p);
-      } else {
-        dispatch_floating(gy.scalar_type(), "conv_transpose2d", [&]<typename T>() {
-          const cpu::ConvBackwardDataArgs<T> args{gyc.data_ptr<T>(), wc.data_ptr<T>(),
-                                                  data_or_null<T>(bc), gx.data_ptr<T>()};
-          run_pass(ConvPass::kBackwardData, p,
-                   [&](ConvAlgo algo) { cpu::conv_backward_data(algo, p, args); });
-        });
-      }
+      kernels().conv.backward_data.on(gy.device(), "conv_transpose2d")(gyc, wc, bc, gx, p);
     }
   }
   if (autograd::needs_grad_list({gy, w, bias})) {
@@ -164,16 +128,7 @@ Tensor conv_backward_weight(const Tensor& x, const Tensor& gy, const ConvParams&
     } else {
       gw = empty(shape, x.options());
       const Tensor xc = x.contiguous(), gyc = gy.contiguous();
-      if (x.is_cuda()) {
-        cuda::cudnn_conv_backward_weight(xc, gyc, gw, p);
-      } else {
-        dispatch_floating(x.scalar_type(), "conv2d", [&]<typename T>() {
-          const cpu::ConvBackwardWeightArgs<T> args{xc.data_ptr<T>(), gyc.data_ptr<T>(),
-                                                    gw.data_ptr<T>()};
-          run_pass(ConvPass::kBackwardWeight, p,
-                   [&](ConvAlgo algo) { cpu::conv_backward_weight(algo, p, args); });
-        });
-      }
+      kernels().conv.backward_weight.on(x.device(), "conv2d")(xc, gyc, gw, p);
     }
   }
   if (autograd::needs_grad(x, gy)) {

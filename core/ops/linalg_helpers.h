@@ -1,7 +1,7 @@
 #pragma once
 // Internal to the linalg_* op files: argument checks, batched copies for the
-// in-place kernels, the choice of CPU or CUDA kernel, and the errors raised
-// from their info codes.
+// in-place kernels, the calls into the linalg kernel table, and the errors
+// raised from their info codes.
 #include <algorithm>
 #include <string>
 
@@ -9,8 +9,7 @@
 #include "ember/core/ops/factory.h"
 #include "ember/core/shape.h"
 #include "ember/core/tensor.h"
-#include "ember/kernels/cpu/linalg_solve.h"
-#include "ember/kernels/cuda/linalg_solve.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember::detail {
 
@@ -59,23 +58,20 @@ inline DimVector with_matrix(IntArrayRef batch, int64_t rows, int64_t cols) {
   return s;
 }
 
-// The kernels of kernels/{cpu,cuda}/linalg_solve.h for the tensors' device
-// (`info` is a CPU tensor either way).
+// The linalg table's kernels (kernels/common/linalg_kernels.h) for the
+// tensors' device (`info` is a CPU tensor either way).
 inline void lu_factor_kernel(const Tensor& lu, const Tensor& pivots, const Tensor& info) {
-  if (lu.is_cuda()) cuda::lu_factor(lu, pivots, info);
-  else cpu::lu_factor(lu, pivots, info);
+  kernels().linalg.lu_factor.on(lu.device(), "lu_factor")(lu, pivots, info);
 }
 inline void lu_solve_kernel(const Tensor& lu, const Tensor& pivots, const Tensor& b, bool transpose) {
-  if (b.is_cuda()) cuda::lu_solve(lu, pivots, b, transpose);
-  else cpu::lu_solve(lu, pivots, b, transpose);
+  kernels().linalg.lu_solve.on(b.device(), "lu_solve")(lu, pivots, b, transpose);
 }
 inline void cholesky_kernel(const Tensor& a, const Tensor& info) {
-  if (a.is_cuda()) cuda::cholesky(a, info);
-  else cpu::cholesky(a, info);
+  kernels().linalg.cholesky.on(a.device(), "cholesky")(a, info);
 }
 inline void triangular_solve_kernel(const Tensor& a, const Tensor& b, bool upper, bool unitriangular) {
-  if (b.is_cuda()) cuda::triangular_solve(a, b, upper, unitriangular);
-  else cpu::triangular_solve(a, b, upper, unitriangular);
+  kernels().linalg.triangular_solve.on(b.device(), "triangular_solve")(a, b, upper,
+                                                                       unitriangular);
 }
 
 // A fresh contiguous (B, rows, cols) copy of x expanded to batch + its

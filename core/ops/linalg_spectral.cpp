@@ -1,6 +1,6 @@
-// The decompositions: argument checks, the Eigen kernels
-// (kernels/cpu/linalg_spectral.h), and their derivatives written with ember
-// ops, so that double backward works.
+// The decompositions: argument checks, the Eigen kernels through the linalg
+// kernel table (kernels/common/linalg_kernels.h; CPU only), and their
+// derivatives written with ember ops, so that double backward works.
 #include "ember/core/ops/linalg_spectral.h"
 
 #include <string>
@@ -11,7 +11,7 @@
 #include "ember/core/ops/factory.h"
 #include "ember/core/ops/matmul.h"
 #include "ember/core/ops/shape_ops.h"
-#include "ember/kernels/cpu/linalg_spectral.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 
@@ -77,8 +77,9 @@ std::tuple<Tensor, Tensor> eigh_forward(const char* op, const Tensor& A, std::st
   Tensor values = empty(batch_shape(A, {n}), A.options());
   Tensor vecs = vectors ? empty(A.sizes(), A.options()) : Tensor();
   check_finite(op,
-               cpu::eigh(as_batch(A, batch), UPLO == "U", values.view({batch, n}),
-                         vectors ? vecs.view({batch, n, n}) : Tensor()),
+               kernels().linalg.eigh.on(A.device(), op)(
+                   as_batch(A, batch), UPLO == "U", values.view({batch, n}),
+                   vectors ? vecs.view({batch, n, n}) : Tensor()),
                A);
   if (vectors && autograd::needs_grad(A)) {
     // derivative of linalg_eigh, linalg_eigvalsh: d/dA = V·(diag(gL) + F∘skew(Vᵀ·gV))·Vᵀ, F_ij = 1/(L_j - L_i) (eigh_backward)
@@ -139,8 +140,9 @@ std::tuple<Tensor, Tensor, Tensor> svd_forward(const char* op, const Tensor& A, 
   Tensor U = vectors ? empty(batch_shape(A, {m, u_cols}), A.options()) : Tensor();
   Tensor Vh = vectors ? empty(batch_shape(A, {vh_rows, n}), A.options()) : Tensor();
   check_finite(op,
-               cpu::svd(as_batch(A, batch), full, vectors ? U.view({batch, m, u_cols}) : Tensor(),
-                        S.view({batch, k}), vectors ? Vh.view({batch, vh_rows, n}) : Tensor()),
+               kernels().linalg.svd.on(A.device(), op)(
+                   as_batch(A, batch), full, vectors ? U.view({batch, m, u_cols}) : Tensor(),
+                   S.view({batch, k}), vectors ? Vh.view({batch, vh_rows, n}) : Tensor()),
                A);
   if (vectors && autograd::needs_grad(A)) {
     // derivative of linalg_svd, linalg_svdvals, svd: Townsend's formula, see svd_backward (d/dA = U·diag(gS)·Vh for the singular values alone)
@@ -164,7 +166,8 @@ std::tuple<Tensor, Tensor, Tensor> svd_forward(const char* op, const Tensor& A, 
 Tensor upper_triangular_inverse(const Tensor& R) {
   const int64_t n = R.size(-1), batch = batch_count(R);
   Tensor out = empty(R.sizes(), R.options());
-  cpu::upper_triangular_inverse(as_batch(R, batch), out.view({batch, n, n}));
+  kernels().linalg.upper_triangular_inverse.on(R.device(), "linalg.qr")(as_batch(R, batch),
+                                                                        out.view({batch, n, n}));
   if (autograd::needs_grad(R)) {
     // derivative of linalg_qr: R⁻¹ inside its backward: d/dR = -triu(R⁻ᵀ·g·R⁻ᵀ)
     auto node = autograd::make_node("UpperTriangularInverseBackward", {R},
@@ -235,8 +238,9 @@ std::tuple<Tensor, Tensor> linalg_qr(const Tensor& A, std::string_view mode) {
   Tensor Q = mode == "r" ? Tensor() : empty(batch_shape(A, {m, q_cols}), A.options());
   Tensor R = empty(batch_shape(A, {r_rows, n}), A.options());
   check_finite(op,
-               cpu::qr(as_batch(A, batch), complete, Q.defined() ? Q.view({batch, m, q_cols}) : Q,
-                       R.view({batch, r_rows, n})),
+               kernels().linalg.qr.on(A.device(), op)(
+                   as_batch(A, batch), complete, Q.defined() ? Q.view({batch, m, q_cols}) : Q,
+                   R.view({batch, r_rows, n})),
                A);
   // derivative: d/dA = (gQ + Q·copyltu(M))·R⁻ᵀ, M = R·gRᵀ - gQᵀ·Q (qr_backward; m >= n, reduced Q)
   if (!Q.defined()) Q = empty({0}, A.options());

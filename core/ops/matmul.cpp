@@ -1,18 +1,15 @@
 // Matrix products: mm, bmm, addmm (primitives with their own derivatives, one
-// GEMM each: Eigen on the CPU, cuBLAS on CUDA) and matmul, linear, dot, outer
-// built on them. Derivatives are products too (dA = g @ B^T, dB = A^T @ g), so
-// they differentiate again, on either device.
+// GEMM each through the matmul kernel table: Eigen on the CPU, cuBLAS on CUDA)
+// and matmul, linear, dot, outer built on them. Derivatives are products too
+// (dA = g @ B^T, dB = A^T @ g), so they differentiate again, on either device.
 #include "ember/core/ops/matmul.h"
 
 #include "ember/autograd/function.h"
 #include "ember/core/ops/binary.h"
 #include "ember/core/ops/elementwise_helpers.h"
 #include "ember/core/ops/factory.h"
-#include "ember/core/parallel.h"
-#include "ember/kernels/cpu/gemm.h"
-#include "ember/kernels/cpu/gemm_operand.h"
-#include "ember/kernels/cpu/loops.h"
-#include "ember/kernels/cuda/blas.h"
+#include "ember/kernels/common/gemm_operand.h"
+#include "ember/kernels/common/kernel_registry.h"
 
 namespace ember {
 
@@ -26,7 +23,8 @@ void check_operands(const char* op, const Tensor& a, const Tensor& b) {
               "dtype, got ", a.scalar_type(), " and ", b.scalar_type());
   EMBER_CHECK(a.scalar_type() != kBool, op, ": dtype bool is not supported (expected int64, "
               "float32 or float64)");
-  EMBER_CHECK(!a.is_cuda() || a.scalar_type() != kLong, op, ": int64 is not supported on ",
+  const DtypeSet takes = kernels().matmul.gemm_dtypes.on(a.device(), op)();
+  EMBER_CHECK(accepts(takes, a.scalar_type()), op, ": int64 is not supported on ",
               a.device(), " (cuBLAS multiplies float32 and float64), got ", a.toString());
 }
 
@@ -43,6 +41,8 @@ struct GemmOperand {
   Tensor keep;
   GemmLayout layout;
   int64_t batch_stride;  // 0 for a 2-d tensor or an expanded batch
+
+  GemmOperandRef ref() const { return {keep.data_ptr(), layout, batch_stride}; }
 };
 
 GemmOperand gemm_operand(const Tensor& t) {
@@ -54,38 +54,6 @@ GemmOperand gemm_operand(const Tensor& t) {
   return {copy, GemmLayout{std::max<int64_t>(cols, 1), false}, t.dim() == 3 ? rows * cols : 0};
 }
 
-// The CPU's products: one cpu::gemm per batch, spread over threads.
-void cpu_gemm_into(const Tensor& out, const GemmOperand& A, const GemmOperand& B, int64_t k,
-                   const Scalar& alpha, const Scalar& beta) {
-  const int64_t batch = out.dim() == 3 ? out.size(0) : 1;
-  const int64_t n = out.size(-2), m = out.size(-1);
-  dispatch_numeric(out.scalar_type(), "matmul", [&]<typename T>() {
-    const T* pa = A.keep.data_ptr<T>();
-    const T* pb = B.keep.data_ptr<T>();
-    T* pc = out.data_ptr<T>();
-    const T al = alpha.to<T>(), be = beta.to<T>();
-    // With k == 0 the operands are empty and may have no storage at all
-    // (a null pointer, which no batch offset may be added to).
-    const int64_t a_step = k == 0 ? 0 : A.batch_stride, b_step = k == 0 ? 0 : B.batch_stride;
-    auto one = [&](int64_t i) {
-      cpu::gemm<T>(n, m, k, al, {pa + i * a_step, A.layout.ld, A.layout.col_major},
-                   {pb + i * b_step, B.layout.ld, B.layout.col_major}, be, pc + i * n * m, m);
-    };
-    // Many matrices: one per thread, each GEMM single-threaded (Eigen does not
-    // nest inside a parallel region). Few: Eigen threads each product.
-    const int64_t work = std::max<int64_t>(n * m * k, 1);
-    constexpr int64_t kSmallGemm = int64_t(1) << 21;  // about 128^3 multiply-adds
-    if (batch > 1 && (work <= kSmallGemm || batch >= get_num_threads())) {
-      const int64_t grain = std::max<int64_t>(1, cpu::kGrainSize / work);
-      parallel_for(0, batch, grain, [&](int64_t begin, int64_t end) {
-        for (int64_t i = begin; i < end; ++i) one(i);
-      });
-    } else {
-      for (int64_t i = 0; i < batch; ++i) one(i);
-    }
-  });
-}
-
 // out[i] = alpha * a[i] @ b[i] + beta * out[i] for each batch i. out is a
 // fresh contiguous (n, m) or (B, n, m); a and b are 2-d, or 3-d with B
 // matrices or an expanded batch (stride 0), all on out's device.
@@ -94,12 +62,7 @@ void gemm_into(const char* op, const Tensor& out, const Tensor& a, const Tensor&
   if (out.numel() == 0) return;
   const int64_t k = a.size(-1);
   const GemmOperand A = gemm_operand(a), B = gemm_operand(b);
-  if (out.is_cuda()) {
-    cuda::gemm(op, out, k, {A.keep.data_ptr(), A.layout, A.batch_stride},
-               {B.keep.data_ptr(), B.layout, B.batch_stride}, alpha.toDouble(), beta.toDouble());
-    return;
-  }
-  cpu_gemm_into(out, A, B, k, alpha, beta);
+  kernels().matmul.gemm.on(out.device(), op)(op, out, k, A.ref(), B.ref(), alpha, beta);
 }
 
 // mm for matrices, bmm for batches: what the derivative of each multiplies.
@@ -201,15 +164,15 @@ Tensor dot(const Tensor& a, const Tensor& b) {
               b.sizes());
   check_inner("dot", a, b, a.size(0), b.size(0));
   Tensor out = empty({}, a.options());
-  if (a.is_cuda()) {
-    // (1, k) @ (k, 1) through cuBLAS, written on the device: no host sync.
+  const Kernel<void(const Tensor&, const Tensor&, const Tensor&)>& dot_kernel =
+      kernels().matmul.dot;
+  if (dot_kernel.has(a.device().type())) {
+    dot_kernel.on(a.device(), "dot")(out, a, b);  // the CPU's strided dot: no copies
+  } else {
+    // (1, k) @ (k, 1) through the device's GEMM (cuBLAS), written on the
+    // device: no host sync.
     NoGradGuard guard;  // the views below are the kernel's, not part of the graph
     gemm_into("dot", out.view({1, 1}), a.unsqueeze(0), b.unsqueeze(1), 1, 0);
-  } else {
-    dispatch_numeric(a.scalar_type(), "dot", [&]<typename T>() {
-      *out.data_ptr<T>() =
-          cpu::dot<T>(a.size(0), a.data_ptr<T>(), a.stride(0), b.data_ptr<T>(), b.stride(0));
-    });
   }
   if (autograd::needs_grad(a, b)) {
     // derivative: d/da = g·b, d/db = g·a

@@ -4,9 +4,12 @@
 #include "ember/kernels/common/bucketing_kernels.h"
 #include "ember/kernels/common/cross_entropy_kernels.h"
 #include "ember/kernels/common/copy_kernels.h"
+#include "ember/kernels/common/conv_kernels.h"
 #include "ember/kernels/common/elementwise_kernels.h"
 #include "ember/kernels/common/factory_kernels.h"
 #include "ember/kernels/common/indexing_kernels.h"
+#include "ember/kernels/common/linalg_kernels.h"
+#include "ember/kernels/common/matmul_kernels.h"
 #include "ember/kernels/common/normalization_kernels.h"
 #include "ember/kernels/common/optimizer_kernels.h"
 #include "ember/kernels/common/pad_kernels.h"
@@ -37,6 +40,9 @@ struct KernelRegistry {
   CopyKernels copy;
   FactoryKernels factory;
   RandomKernels random;
+  ConvKernels conv;
+  MatmulKernels matmul;
+  LinalgKernels linalg;
 };
 
 const KernelRegistry& kernels();

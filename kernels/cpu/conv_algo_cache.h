@@ -5,7 +5,7 @@
 #include <string>
 
 #include "ember/kernels/common/benchmark_cache.h"
-#include "ember/kernels/cpu/conv_params.h"
+#include "ember/kernels/cpu/conv_algo.h"
 
 namespace ember::cpu {
 

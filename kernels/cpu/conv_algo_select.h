@@ -5,7 +5,7 @@
 // fastest in the shared benchmark cache (kernels/common/benchmark_cache.h).
 #include <functional>
 
-#include "ember/kernels/cpu/conv_params.h"
+#include "ember/kernels/cpu/conv_algo.h"
 
 namespace ember::cpu {
 

@@ -15,7 +15,7 @@
 
 #include "ember/core/ops/factory.h"
 #include "ember/core/parallel.h"
-#include "ember/kernels/cpu/conv_params.h"
+#include "ember/kernels/common/conv_params.h"
 #include "ember/kernels/cpu/loops.h"
 
 namespace ember::cpu::conv_detail {

@@ -4,9 +4,13 @@
 #include "ember/kernels/cpu/bucketing.h"
 #include "ember/kernels/cpu/cross_entropy.h"
 #include "ember/kernels/cpu/copy.h"
+#include "ember/kernels/cpu/conv.h"
 #include "ember/kernels/cpu/elementwise.h"
 #include "ember/kernels/cpu/factory.h"
 #include "ember/kernels/cpu/indexing.h"
+#include "ember/kernels/cpu/linalg_solve.h"
+#include "ember/kernels/cpu/linalg_spectral.h"
+#include "ember/kernels/cpu/matmul.h"
 #include "ember/kernels/cpu/normalization.h"
 #include "ember/kernels/cpu/optim_kernels.h"
 #include "ember/kernels/cpu/pad.h"
@@ -97,6 +101,23 @@ void register_kernels(KernelRegistry& r) {
   r.random.normal.set(kCPU, &normal_kernel);
   r.random.randint.set(kCPU, &randint_kernel);
   r.random.dropout_mask.set(kCPU, &dropout_mask_kernel);
+
+  r.conv.forward.set(kCPU, &conv_forward_kernel);
+  r.conv.backward_data.set(kCPU, &conv_backward_data_kernel);
+  r.conv.backward_weight.set(kCPU, &conv_backward_weight_kernel);
+
+  r.matmul.gemm.set(kCPU, &gemm_kernel);
+  r.matmul.gemm_dtypes.set(kCPU, &gemm_dtypes);
+  r.matmul.dot.set(kCPU, &dot_kernel);
+
+  r.linalg.lu_factor.set(kCPU, &lu_factor);
+  r.linalg.lu_solve.set(kCPU, &lu_solve);
+  r.linalg.cholesky.set(kCPU, &cholesky);
+  r.linalg.triangular_solve.set(kCPU, &triangular_solve);
+  r.linalg.eigh.set(kCPU, &eigh);
+  r.linalg.svd.set(kCPU, &svd);
+  r.linalg.qr.set(kCPU, &qr);
+  r.linalg.upper_triangular_inverse.set(kCPU, &upper_triangular_inverse);
 }
 
 }  // namespace ember::cpu

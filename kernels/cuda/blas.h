@@ -1,26 +1,21 @@
 #pragma once
-// Matrix products on CUDA tensors through cuBLAS: the device half of
-// core/ops/matmul.cpp. Compiled in every build; without the CUDA backend it
-// raises an Error.
+// Matrix products on CUDA tensors through cuBLAS: the CUDA entries of the
+// matmul kernel table (kernels/common/matmul_kernels.h, which says what the op
+// has checked), built only with the CUDA backend (blas.cu).
+#include "ember/core/scalar.h"
 #include "ember/core/tensor.h"
-#include "ember/kernels/cpu/gemm_operand.h"
+#include "ember/kernels/common/dtype_set.h"
+#include "ember/kernels/common/gemm_operand.h"
 
 namespace ember::cuda {
-
-// One operand as the product reads it: element (i, j) of batch b at
-// data + b * batch_stride, then as `layout` says. `data` points at element 0
-// (the tensor's data_ptr), in out's dtype and on out's device.
-struct GemmOperandRef {
-  const void* data;
-  GemmLayout layout;
-  int64_t batch_stride;  // 0 for a single matrix or an expanded batch
-};
 
 // out[b] = alpha * a[b] @ b[b] + beta * out[b] for each batch b, with out a
 // contiguous (rows, cols) or (batch, rows, cols) float32 or float64 tensor on a
 // CUDA device, a (rows, k), b (k, cols). beta == 0 never reads out. float32
 // uses TF32 when backends::cuda::allow_tf32(). Asynchronous on stream 0.
 void gemm(const char* op, const Tensor& out, int64_t k, const GemmOperandRef& a,
-          const GemmOperandRef& b, double alpha, double beta);
+          const GemmOperandRef& b, const Scalar& alpha, const Scalar& beta);
+// cuBLAS multiplies float32 and float64.
+DtypeSet gemm_dtypes();
 
 }  // namespace ember::cuda

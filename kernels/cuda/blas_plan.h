@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "ember/core/dtype.h"
-#include "ember/kernels/cpu/gemm_operand.h"
+#include "ember/kernels/common/gemm_operand.h"
 
 namespace ember::cuda {
 

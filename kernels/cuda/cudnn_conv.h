@@ -1,17 +1,17 @@
 #pragma once
-// conv2d's three passes on CUDA tensors through cuDNN: the device half of
-// core/ops/conv.cpp (Note [Conv primitives] there). The op has checked the
-// arguments and made every operand contiguous: all tensors are on one CUDA
-// device, of p.dtype (float32 or float64), and the output is allocated. The
-// algorithm comes from cuDNN's heuristic or, with backends::cudnn benchmark
-// mode on, from the cuDNN benchmark cache (docs/benchmark-mode.md). An input
-// at an address cuDNN cannot take is copied to an aligned buffer first (Note
-// [Aligned cuDNN operands] in cudnn_conv_plan.h). Without the CUDA backend
-// each raises an Error.
+// conv2d's three passes on CUDA tensors through cuDNN: the CUDA entries of
+// the conv kernel table (kernels/common/conv_kernels.h, which says what the
+// op has checked; Note [Conv primitives] in core/ops/conv.cpp), built only
+// with the CUDA backend (cudnn_conv.cu). The algorithm comes from cuDNN's
+// heuristic or, with backends::cudnn benchmark mode on, from the cuDNN
+// benchmark cache (docs/benchmark-mode.md). An input at an address cuDNN
+// cannot take is copied to an aligned buffer first (Note [Aligned cuDNN
+// operands] in cudnn_conv_plan.h). The cache hooks below answer in every
+// build (cudnn_conv.cpp without the CUDA backend).
 #include <string>
 
 #include "ember/core/tensor.h"
-#include "ember/kernels/cpu/conv_params.h"
+#include "ember/kernels/common/conv_params.h"
 
 namespace ember::bench {
 struct AlgoResult;
@@ -22,14 +22,14 @@ namespace ember::cuda {
 // y = conv(x, w) (+ bias). x: (N, C, H, W), w: (K, C/groups, R, S), bias: (K)
 // or undefined, y: (N, K, OH, OW), overwritten.
 void cudnn_conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const Tensor& y,
-                        const cpu::ConvParams& p);
+                        const ConvParams& p);
 // gx = the conv's backward-data of gy (+ bias: conv_transpose2d's).
 // gy: (N, K, OH, OW), bias: (C) or undefined, gx: (N, C, H, W), overwritten.
 void cudnn_conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& bias,
-                              const Tensor& gx, const cpu::ConvParams& p);
+                              const Tensor& gx, const ConvParams& p);
 // gw = the conv's backward-weight. gw: (K, C/groups, R, S), overwritten.
 void cudnn_conv_backward_weight(const Tensor& x, const Tensor& gy, const Tensor& gw,
-                                const cpu::ConvParams& p);
+                                const ConvParams& p);
 
 // The machine tag of the current device (compute capability and cuDNN
 // version, "sm90-cudnn91900"), or "no-cuda" without a device. The cuDNN

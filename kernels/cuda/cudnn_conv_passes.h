@@ -1,5 +1,5 @@
 #pragma once
-// The three cuDNN conv passes behind one shape, so that cudnn_conv.cpp
+// The three cuDNN conv passes behind one shape, so that cudnn_conv.cu
 // chooses and runs an algorithm the same way for each: the heuristic list
 // (cudnnGet*Algorithm_v7), the workspace an algorithm needs, Find*Ex and the
 // run. kAlgoCount is the number of algorithm ids; a heuristic or Find list
@@ -9,7 +9,7 @@
 // backward-filter w. CUDA builds only.
 #include <cudnn.h>
 
-#include "ember/kernels/cpu/conv_params.h"
+#include "ember/kernels/common/conv_params.h"
 #include "ember/kernels/cuda/cudnn_descriptors.h"
 
 namespace ember::cuda {
@@ -23,7 +23,7 @@ struct ConvBuffers {
 struct CudnnForwardPass {
   using Perf = cudnnConvolutionFwdAlgoPerf_t;
   static constexpr int kAlgoCount = CUDNN_CONVOLUTION_FWD_ALGO_COUNT;
-  static constexpr cpu::ConvPass kPass = cpu::ConvPass::kForward;
+  static constexpr ConvPass kPass = ConvPass::kForward;
 
   static cudnnStatus_t max_count(cudnnHandle_t h, int* n) {
     return cudnnGetConvolutionForwardAlgorithmMaxCount(h, n);
@@ -58,7 +58,7 @@ struct CudnnForwardPass {
 struct CudnnBackwardDataPass {
   using Perf = cudnnConvolutionBwdDataAlgoPerf_t;
   static constexpr int kAlgoCount = CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT;
-  static constexpr cpu::ConvPass kPass = cpu::ConvPass::kBackwardData;
+  static constexpr ConvPass kPass = ConvPass::kBackwardData;
 
   static cudnnStatus_t max_count(cudnnHandle_t h, int* n) {
     return cudnnGetConvolutionBackwardDataAlgorithmMaxCount(h, n);
@@ -92,7 +92,7 @@ struct CudnnBackwardDataPass {
 struct CudnnBackwardFilterPass {
   using Perf = cudnnConvolutionBwdFilterAlgoPerf_t;
   static constexpr int kAlgoCount = CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT;
-  static constexpr cpu::ConvPass kPass = cpu::ConvPass::kBackwardWeight;
+  static constexpr ConvPass kPass = ConvPass::kBackwardWeight;
 
   static cudnnStatus_t max_count(cudnnHandle_t h, int* n) {
     return cudnnGetConvolutionBackwardFilterAlgorithmMaxCount(h, n);

@@ -60,7 +60,7 @@ std::string CudnnConvKey::str() const {
   return os.str();
 }
 
-CudnnConvKey make_cudnn_conv_key(const cpu::ConvParams& p, const CudnnConvSettings& s) {
+CudnnConvKey make_cudnn_conv_key(const ConvParams& p, const CudnnConvSettings& s) {
   CudnnConvKey k;
   k.input_sizes = {p.n, p.c, p.h, p.w};
   k.input_strides = cudnn_contiguous_strides(k.input_sizes);

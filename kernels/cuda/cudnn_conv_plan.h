@@ -1,5 +1,5 @@
 #pragma once
-// The plain-C++ half of the cuDNN conv (kernels/cuda/cudnn_conv.cpp): the
+// The plain-C++ half of the cuDNN conv (kernels/cuda/cudnn_conv.cu): the
 // math type asked of cuDNN, the benchmark-cache key, the machine tag and which
 // of cuDNN's candidate algorithms may run. Built in every configuration, so
 // the CPU tests (tests/cudnn_key_test.cpp) check it.
@@ -11,11 +11,11 @@
 
 #include "ember/core/dtype.h"
 #include "ember/kernels/common/benchmark_cache.h"
-#include "ember/kernels/cpu/conv_params.h"
+#include "ember/kernels/common/conv_params.h"
 
 namespace ember::cuda {
 
-// The values of cudnnMathType_t (checked against cudnn.h in cudnn_conv.cpp).
+// The values of cudnnMathType_t (checked against cudnn.h in cudnn_conv.cu).
 enum class CudnnMath : int { kDefault = 0, kTensorOp = 1, kTensorOpAllowConversion = 2, kFma = 3 };
 const char* cudnn_math_name(CudnnMath math);
 
@@ -50,7 +50,7 @@ struct CudnnConvKey {
 
 // The key of problem p with contiguous input and weight: the layout cudnn_conv
 // hands to cuDNN (it makes every operand contiguous first).
-CudnnConvKey make_cudnn_conv_key(const cpu::ConvParams& p, const CudnnConvSettings& s);
+CudnnConvKey make_cudnn_conv_key(const ConvParams& p, const CudnnConvSettings& s);
 
 // Note [Aligned cuDNN operands]
 // cuDNN 9 refuses a data pointer that its kernels cannot load in 16-byte
@@ -59,7 +59,7 @@ CudnnConvKey make_cudnn_conv_key(const cpu::ConvParams& p, const CudnnConvSettin
 // caching allocator's blocks are 512-byte aligned, so only a view at a storage
 // offset can fall short, e.g. x.chunk(2, 0)[1] of an odd batch or a weight
 // sliced from a flat buffer: contiguous, but 4- or 8-byte aligned. Such an
-// operand is copied to a fresh buffer before cuDNN sees it (cudnn_conv.cpp).
+// operand is copied to a fresh buffer before cuDNN sees it (cudnn_conv.cu).
 inline constexpr size_t kCudnnAlignment = 16;
 
 // Whether an operand at `data` must be copied to an aligned buffer before

@@ -11,7 +11,7 @@
 #include <type_traits>
 
 #include "ember/core/dtype.h"
-#include "ember/kernels/cpu/conv_params.h"
+#include "ember/kernels/common/conv_params.h"
 #include "ember/kernels/cuda/cudnn_check.h"
 #include "ember/kernels/cuda/cudnn_conv_plan.h"
 
@@ -71,7 +71,7 @@ inline void set_math_type(cudnnConvolutionDescriptor_t d, CudnnMath math) {
 
 // Cross-correlation (what deep learning calls convolution), computed in the data type.
 inline ConvolutionDescriptor make_convolution_descriptor(cudnnDataType_t type,
-                                                         const cpu::ConvParams& p,
+                                                         const ConvParams& p,
                                                          CudnnMath math) {
   cudnnConvolutionDescriptor_t raw = nullptr;
   EMBER_CUDNN_CHECK(cudnnCreateConvolutionDescriptor(&raw));
@@ -94,7 +94,7 @@ struct ConvDescriptors {
   ConvolutionDescriptor conv;
 };
 
-inline ConvDescriptors make_conv_descriptors(const cpu::ConvParams& p, CudnnMath math) {
+inline ConvDescriptors make_conv_descriptors(const ConvParams& p, CudnnMath math) {
   const cudnnDataType_t type = cudnn_data_type(p.dtype);
   const std::array<int64_t, 4> x{p.n, p.c, p.h, p.w}, y{p.n, p.k, p.out_h(), p.out_w()};
   return {make_tensor_descriptor(type, x, cudnn_contiguous_strides(x)),

@@ -1,9 +1,10 @@
 #pragma once
-// The CUDA kernels of the linalg_* ops, with the contracts of
+// The CUDA kernels of the linalg_* ops: the CUDA entries of the linalg kernel
+// table (kernels/common/linalg_kernels.h), with the contracts of
 // kernels/cpu/linalg_solve.h (contiguous row-major batches on the device),
 // except that `info` is a CPU int64 tensor, filled after the device is done
 // (a sync). cuSOLVER's 64-bit API (getrf, getrs, potrf) and cuBLAS trsm, one
-// call per matrix. Compiled in every build; without CUDA they raise.
+// call per matrix. Built only with the CUDA backend (linalg_solve.cu).
 #include "ember/core/tensor.h"
 
 namespace ember::cuda {

@@ -4,10 +4,13 @@
 #include "ember/kernels/cuda/bucketing.h"
 #include "ember/kernels/cuda/cross_entropy.h"
 #include "ember/kernels/cuda/copy.h"
+#include "ember/kernels/cuda/blas.h"
 #include "ember/kernels/cuda/cudnn_batch_norm.h"
+#include "ember/kernels/cuda/cudnn_conv.h"
 #include "ember/kernels/cuda/elementwise.h"
 #include "ember/kernels/cuda/factory.h"
 #include "ember/kernels/cuda/indexing.h"
+#include "ember/kernels/cuda/linalg_solve.h"
 #include "ember/kernels/cuda/normalization.h"
 #include "ember/kernels/cuda/optim.h"
 #include "ember/kernels/cuda/pad.h"
@@ -107,6 +110,18 @@ void register_kernels(KernelRegistry& r) {
   r.random.normal.set(kCUDA, &fill_normal);
   r.random.randint.set(kCUDA, &fill_randint);
   r.random.dropout_mask.set(kCUDA, &fill_dropout_mask);
+
+  r.conv.forward.set(kCUDA, &cudnn_conv_forward);
+  r.conv.backward_data.set(kCUDA, &cudnn_conv_backward_data);
+  r.conv.backward_weight.set(kCUDA, &cudnn_conv_backward_weight);
+
+  r.matmul.gemm.set(kCUDA, &gemm);
+  r.matmul.gemm_dtypes.set(kCUDA, &gemm_dtypes);
+
+  r.linalg.lu_factor.set(kCUDA, &lu_factor);
+  r.linalg.lu_solve.set(kCUDA, &lu_solve);
+  r.linalg.cholesky.set(kCUDA, &cholesky);
+  r.linalg.triangular_solve.set(kCUDA, &triangular_solve);
 }
 
 }  // namespace ember::cuda

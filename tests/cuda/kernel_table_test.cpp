@@ -4,12 +4,15 @@
 // indexing, bucketing, cross-entropy, factory, random and nn families' to the
 // dtypes their tables' headers name, the sort and copy families' to every dtype.
 #include <catch2/catch.hpp>
+#include <ember/core/ops/linalg_spectral.h>
 
 #include "../bucketing_dtype_check.h"
 #include "../copy_dtype_check.h"
 #include "../elementwise_dtype_check.h"
 #include "../factory_dtype_check.h"
 #include "../indexing_dtype_check.h"
+#include "../linalg_dtype_check.h"
+#include "../matmul_dtype_check.h"
 #include "../nn_kernels_dtype_check.h"
 #include "../random_dtype_check.h"
 #include "../reduce_dtype_check.h"
@@ -98,4 +101,31 @@ TEST_CASE("factory table: each CUDA range kernel takes int64, float32 and float6
 
 TEST_CASE("random table: each CUDA kernel takes exactly its dtypes", "[cuda][kernel_table][random]") {
   ember::random_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("conv table: each cuDNN pass takes float32 and float64 only (cuDNN once read any "
+          "other dtype as float32; the op checks it before)",
+          "[cuda][kernel_table][conv]") {
+  ember::nn_kernels_dtype_check::check_conv(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("matmul table: the cuBLAS gemm takes float32 and float64 only",
+          "[cuda][kernel_table][matmul]") {
+  ember::matmul_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("linalg table: each cuSOLVER/cuBLAS solver takes float32 and float64 only (they once "
+          "read any other dtype as float32; the ops check it before)",
+          "[cuda][kernel_table][linalg]") {
+  ember::linalg_dtype_check::check_device(ember::Device(ember::kCUDA, 0));
+}
+
+TEST_CASE("linalg ops: the decompositions of a CUDA tensor still say 'CUDA is not supported yet' "
+          "(checked before the table, which has only the CPU's kernels for them)",
+          "[cuda][kernel_table][linalg]") {
+  using namespace ember;
+  const Tensor a = eye(2, TensorOptions().device(Device(kCUDA, 0)));
+  REQUIRE_THROWS_WITH(linalg_eigh(a), Catch::Contains("linalg.eigh: CUDA is not supported yet"));
+  REQUIRE_THROWS_WITH(linalg_svd(a), Catch::Contains("linalg.svd: CUDA is not supported yet"));
+  REQUIRE_THROWS_WITH(linalg_qr(a), Catch::Contains("linalg.qr: CUDA is not supported yet"));
 }

@@ -1,4 +1,4 @@
-// The linalg solvers on CUDA (kernels/cuda/linalg_solve.cpp: cuSOLVER
+// The linalg solvers on CUDA (kernels/cuda/linalg_solve.cu: cuSOLVER
 // getrf/getrs/potrf, cuBLAS trsm) against the CPU (Eigen): forward values,
 // pivots and errors, batches with broadcasting, odd and edge sizes, and the
 // gradients (composed of the same ops).

@@ -1,4 +1,4 @@
-// The matrix products on CUDA (cuBLAS, kernels/cuda/blas.cpp): mm, bmm, addmm
+// The matrix products on CUDA (cuBLAS, kernels/cuda/blas.cu): mm, bmm, addmm
 // and the ops built on them (matmul, linear, dot, outer), forward and backward,
 // against the same computation in float64 on the CPU. Operands: sizes 0, 1,
 // 31, 1025; transposed, sliced (in place) and strided (copied) views; expanded

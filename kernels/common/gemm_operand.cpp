@@ -1,4 +1,4 @@
-#include "ember/kernels/cpu/gemm_operand.h"
+#include "ember/kernels/common/gemm_operand.h"
 
 #include <algorithm>
 

@@ -2,12 +2,10 @@
 // cuBLAS are column-major: a row-major matrix's memory is its transpose in
 // column-major terms. getrf/getrs work on column-major copies; potrf reads
 // the row-major lower triangle as the column-major upper one; trsm solves
-// the transposed system X^T A^T = B^T in place. Compiled in every build.
+// the transposed system X^T A^T = B^T in place. Built only with the CUDA
+// backend.
 #include "ember/kernels/cuda/linalg_solve.h"
 
-#include "ember/kernels/cuda/host_helpers.h"
-
-#ifdef EMBER_WITH_CUDA
 #include <algorithm>
 #include <vector>
 
@@ -20,11 +18,9 @@
 #include "ember/kernels/cuda/cusolver_check.h"
 #include "ember/kernels/cuda/cusolver_handle.h"
 #include "ember/kernels/cuda/device_guard.h"
-#endif
+#include "ember/kernels/cuda/host_helpers.h"
 
 namespace ember::cuda {
-
-#ifdef EMBER_WITH_CUDA
 
 namespace {
 
@@ -61,9 +57,17 @@ struct Params {
   Params& operator=(const Params&) = delete;
 };
 
+// The linalg table's dtypes (linalg_kernels.h): float32 and float64, else
+// dispatch_floating's Error naming the op (data_type would read any other
+// dtype as float32).
+void check_dtype(const Tensor& t, const char* op) {
+  dispatch_floating(t.scalar_type(), op, [&]<typename>() {});
+}
+
 }  // namespace
 
 void lu_factor(const Tensor& lu, const Tensor& pivots, const Tensor& info) {
+  check_dtype(lu, "lu_factor");
   const int64_t batch = lu.size(0), m = lu.size(1), n = lu.size(2), k = std::min(m, n);
   info.zero_();
   if (batch == 0 || k == 0) return;
@@ -90,6 +94,7 @@ void lu_factor(const Tensor& lu, const Tensor& pivots, const Tensor& info) {
 }
 
 void lu_solve(const Tensor& lu, const Tensor& pivots, const Tensor& b, bool transpose) {
+  check_dtype(b, "lu_solve");
   const int64_t batch = b.size(0), n = b.size(1), k = b.size(2);
   if (b.numel() == 0) return;
   const int device = detail::device_of(b);
@@ -116,6 +121,7 @@ void lu_solve(const Tensor& lu, const Tensor& pivots, const Tensor& b, bool tran
 }
 
 void cholesky(const Tensor& a, const Tensor& info) {
+  check_dtype(a, "cholesky");
   const int64_t batch = a.size(0), n = a.size(1);
   info.zero_();
   if (batch == 0 || n == 0) return;
@@ -144,6 +150,7 @@ void cholesky(const Tensor& a, const Tensor& info) {
 }
 
 void triangular_solve(const Tensor& a, const Tensor& b, bool upper, bool unitriangular) {
+  check_dtype(b, "triangular_solve");
   const int64_t batch = b.size(0), n = b.size(1), k = b.size(2);
   if (b.numel() == 0) return;
   const int device = detail::device_of(b);
@@ -168,16 +175,5 @@ void triangular_solve(const Tensor& a, const Tensor& b, bool upper, bool unitria
     }
   }
 }
-
-#else
-
-void lu_factor(const Tensor& lu, const Tensor&, const Tensor&) { detail::no_cuda("lu_factor", lu); }
-void lu_solve(const Tensor&, const Tensor&, const Tensor& b, bool) { detail::no_cuda("lu_solve", b); }
-void cholesky(const Tensor& a, const Tensor&) { detail::no_cuda("cholesky", a); }
-void triangular_solve(const Tensor&, const Tensor& b, bool, bool) {
-  detail::no_cuda("triangular_solve", b);
-}
-
-#endif
 
 }  // namespace ember::cuda

@@ -1,7 +1,8 @@
 #pragma once
 // How a matrix product reads one operand without copying it: the decision both
-// devices share (core/ops/matmul.cpp hands the result to cpu::gemm or to
-// cuBLAS through kernels/cuda/blas_plan.h). Plain C++ in every build.
+// devices share (core/ops/matmul.cpp hands the result to the matmul table's
+// gemm: cpu::gemm, or cuBLAS through kernels/cuda/blas_plan.h). Plain C++ in
+// every build.
 #include <cstdint>
 #include <optional>
 
@@ -22,5 +23,14 @@ struct GemmLayout {
 // requires of a leading dimension.
 std::optional<GemmLayout> gemm_layout(int64_t rows, int64_t cols, int64_t row_stride,
                                       int64_t col_stride);
+
+// One operand as a product reads it: element (i, j) of batch b at
+// data + b * batch_stride, then as `layout` says. `data` points at element 0
+// (the tensor's data_ptr), in the output's dtype and on its device.
+struct GemmOperandRef {
+  const void* data;
+  GemmLayout layout;
+  int64_t batch_stride;  // 0 for a single matrix or an expanded batch
+};
 
 }  // namespace ember

@@ -1,14 +1,15 @@
 #pragma once
-// The description of one 2-D convolution problem, shared by the CPU conv
-// kernels (kernels/cpu/conv*.cpp), the op (core/ops/conv.cpp) and the
-// algorithm choice (kernels/cpu/conv_algo_select.h).
+// The description of one 2-D convolution problem and its passes, shared by
+// the op (core/ops/conv.cpp), the conv kernel table (conv_kernels.h), the CPU
+// kernels and their algorithm choice (kernels/cpu/conv*.cpp) and the cuDNN
+// passes (kernels/cuda/cudnn_conv*).
 #include <array>
 #include <cstdint>
 #include <string>
 
 #include "ember/core/dtype.h"
 
-namespace ember::cpu {
+namespace ember {
 
 struct ConvParams {
   int64_t n = 0, c = 0, h = 0, w = 0;  // input (N, C, H, W)
@@ -26,20 +27,7 @@ struct ConvParams {
   std::string key() const;
 };
 
-// The CPU algorithms. Every algorithm computes the passes and problems it
-// `supports` (conv_algo_select.h); they differ only in speed.
-enum class ConvAlgo : int {
-  kIm2colGemm = 0,  // unfold the input, one GEMM per image and group
-  kGemm1x1 = 1,     // 1x1, stride 1, no padding: the input already is the matrix
-  kDirect = 2,      // direct loops, for small channel counts
-  kIm2colNhwc = 3,  // unfold a channels-last copy: contiguous runs of channels
-  kImplicitGemm = 4,  // im2col's product, its panels gathered from the image (forward only)
-  kWinograd = 5,      // 3x3 stride 2: Winograd on the input's phases (forward only)
-};
-inline constexpr int kNumConvAlgos = 6;
-const char* conv_algo_name(ConvAlgo algo);
-
 enum class ConvPass : int { kForward = 0, kBackwardData = 1, kBackwardWeight = 2 };
 const char* conv_pass_name(ConvPass pass);
 
-}  // namespace ember::cpu
+}  // namespace ember

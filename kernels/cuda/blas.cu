@@ -1,23 +1,18 @@
 // The cuBLAS calls behind mm / bmm / addmm on CUDA tensors: the plan
 // (kernels/cuda/blas_plan.h) turned into one cublasGemmEx, or one
-// cublasGemmStridedBatchedEx for a batch. Compiled in every build.
+// cublasGemmStridedBatchedEx for a batch. Built only with the CUDA backend.
 #include "ember/kernels/cuda/blas.h"
 
-#include "ember/core/error.h"
-#include "ember/kernels/cuda/host_helpers.h"
-
-#ifdef EMBER_WITH_CUDA
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/backends.h"
+#include "ember/core/error.h"
 #include "ember/kernels/cuda/blas_plan.h"
 #include "ember/kernels/cuda/cublas_check.h"
 #include "ember/kernels/cuda/cublas_handle.h"
 #include "ember/kernels/cuda/device_guard.h"
-#endif
+#include "ember/kernels/cuda/host_helpers.h"
 
 namespace ember::cuda {
-
-#ifdef EMBER_WITH_CUDA
 
 namespace {
 
@@ -54,7 +49,8 @@ void run_plan(cublasHandle_t handle, const BlasGemmPlan& p, cudaDataType type,
 }  // namespace
 
 void gemm(const char* op, const Tensor& out, int64_t k, const GemmOperandRef& a,
-          const GemmOperandRef& b, double alpha, double beta) {
+          const GemmOperandRef& b, const Scalar& alpha_value, const Scalar& beta_value) {
+  const double alpha = alpha_value.toDouble(), beta = beta_value.toDouble();
   EMBER_INTERNAL_ASSERT(out.is_cuda() && out.is_contiguous() && out.dim() >= 2, op,
                         ": gemm output ", out.toString());
   if (out.numel() == 0) return;
@@ -86,14 +82,6 @@ void gemm(const char* op, const Tensor& out, int64_t k, const GemmOperandRef& a,
                      out.data_ptr(), alpha, beta);
 }
 
-#else
-
-void gemm(const char* op, const Tensor& out, int64_t k, const GemmOperandRef& a,
-          const GemmOperandRef& b, double alpha, double beta) {
-  (void)k, (void)a, (void)b, (void)alpha, (void)beta;
-  detail::no_cuda(op, out);
-}
-
-#endif
+DtypeSet gemm_dtypes() { return DtypeSet::kFloating; }
 
 }  // namespace ember::cuda

@@ -1,8 +1,8 @@
-#include "ember/kernels/cpu/conv_params.h"
+#include "ember/kernels/common/conv_params.h"
 
 #include <sstream>
 
-namespace ember::cpu {
+namespace ember {
 
 // Bump kConvKeyFormat whenever the text below changes meaning, so that a
 // saved cache written with the old format is ignored instead of misread.
@@ -15,18 +15,6 @@ std::string ConvParams::key() const {
   return os.str();
 }
 
-const char* conv_algo_name(ConvAlgo algo) {
-  switch (algo) {
-    case ConvAlgo::kIm2colGemm: return "im2col_gemm";
-    case ConvAlgo::kGemm1x1: return "gemm_1x1";
-    case ConvAlgo::kDirect: return "direct";
-    case ConvAlgo::kIm2colNhwc: return "im2col_nhwc";
-    case ConvAlgo::kImplicitGemm: return "implicit_gemm";
-    case ConvAlgo::kWinograd: return "winograd";
-  }
-  return "unknown";
-}
-
 const char* conv_pass_name(ConvPass pass) {
   switch (pass) {
     case ConvPass::kForward: return "forward";
@@ -36,4 +24,4 @@ const char* conv_pass_name(ConvPass pass) {
   return "unknown";
 }
 
-}  // namespace ember::cpu
+}  // namespace ember

@@ -1,0 +1,55 @@
+// The conv table's CPU entry points: the dtype dispatch and the algorithm
+// choice around the raw-buffer passes of conv.h (moved from core/ops/conv.cpp).
+#include "ember/kernels/cpu/conv.h"
+
+#include <functional>
+
+#include "ember/kernels/cpu/conv_algo_select.h"
+
+namespace ember::cpu {
+namespace {
+
+template <typename T>
+const T* data_or_null(const Tensor& t) {
+  return t.defined() ? t.data_ptr<T>() : nullptr;
+}
+
+// Runs one pass with the algorithm choose_conv_algo picks; `run` executes the
+// pass with a given algorithm (the benchmark cache may call it per candidate).
+template <typename Run>
+void run_pass(ConvPass pass, const ConvParams& p, const Run& run) {
+  const std::function<void(ConvAlgo)> fn = run;
+  run(choose_conv_algo(pass, p, fn));
+}
+
+}  // namespace
+
+void conv_forward_kernel(const Tensor& x, const Tensor& w, const Tensor& bias, const Tensor& y,
+                         const ConvParams& p) {
+  dispatch_floating(x.scalar_type(), "conv2d", [&]<typename T>() {
+    const ConvForwardArgs<T> args{x.data_ptr<T>(), w.data_ptr<T>(), data_or_null<T>(bias),
+                                  y.data_ptr<T>()};
+    run_pass(ConvPass::kForward, p, [&](ConvAlgo algo) { conv_forward(algo, p, args); });
+  });
+}
+
+void conv_backward_data_kernel(const Tensor& gy, const Tensor& w, const Tensor& bias,
+                               const Tensor& gx, const ConvParams& p) {
+  dispatch_floating(gy.scalar_type(), "conv_transpose2d", [&]<typename T>() {
+    const ConvBackwardDataArgs<T> args{gy.data_ptr<T>(), w.data_ptr<T>(), data_or_null<T>(bias),
+                                       gx.data_ptr<T>()};
+    run_pass(ConvPass::kBackwardData, p,
+             [&](ConvAlgo algo) { conv_backward_data(algo, p, args); });
+  });
+}
+
+void conv_backward_weight_kernel(const Tensor& x, const Tensor& gy, const Tensor& gw,
+                                 const ConvParams& p) {
+  dispatch_floating(x.scalar_type(), "conv2d", [&]<typename T>() {
+    const ConvBackwardWeightArgs<T> args{x.data_ptr<T>(), gy.data_ptr<T>(), gw.data_ptr<T>()};
+    run_pass(ConvPass::kBackwardWeight, p,
+             [&](ConvAlgo algo) { conv_backward_weight(algo, p, args); });
+  });
+}
+
+}  // namespace ember::cpu
