@@ -40,10 +40,6 @@ inline void check_operand_device(const char* op, const Tensor& self, const Tenso
   if (!is_cpu_scalar(other) || self.is_cpu()) check_same_device(op, self, other);
 }
 
-inline void check_cpu(const char* op, const Tensor& t) {
-  EMBER_CHECK(t.is_cpu(), op, ": ", t.toString(), " needs the CUDA backend");
-}
-
 // x in dtype t, without recording autograd (the calling op records itself).
 inline Tensor cast_for_kernel(const Tensor& x, ScalarType t) {
   if (x.scalar_type() == t) return x;

@@ -1,9 +1,8 @@
 // Device queries, compiled in every build: without the CUDA backend there
-// are no devices. Also detail::no_cuda (host_helpers.h).
+// are no devices.
 #include "ember/core/cuda/runtime.h"
 
 #include "ember/core/error.h"
-#include "ember/kernels/cuda/host_helpers.h"
 
 #ifdef EMBER_WITH_CUDA
 #include <cublas_v2.h>
@@ -49,9 +48,5 @@ void synchronize() {}
 std::string build_info() { return "built without the CUDA backend (EMBER_CUDA=OFF or no toolkit)"; }
 
 #endif
-
-[[noreturn]] void detail::no_cuda(const char* op, const Tensor& t) {
-  EMBER_ERROR(op, ": ", t.toString(), " needs the CUDA backend");
-}
 
 }  // namespace ember::cuda

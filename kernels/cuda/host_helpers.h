@@ -1,6 +1,5 @@
 #pragma once
-// Helpers of the host halves of the CUDA kernels (kernels/cuda/*.cpp),
-// compiled in every build.
+// Helpers of the host halves of the CUDA kernels.
 #include <algorithm>
 
 #include "ember/core/tensor.h"
@@ -12,9 +11,5 @@ inline int device_of(const Tensor& t) { return std::max<int>(t.device().index(),
 
 // t's data, or nullptr for an undefined (optional) tensor.
 inline void* data_or_null(const Tensor& t) { return t.defined() ? t.data_ptr() : nullptr; }
-
-// Raises "<op>: <t> needs the CUDA backend": each entry point's body in a
-// build without CUDA (defined in device.cpp).
-[[noreturn]] void no_cuda(const char* op, const Tensor& t);
 
 }  // namespace ember::cuda::detail
