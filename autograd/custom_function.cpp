@@ -7,7 +7,7 @@
 #include <deque>
 #include <mutex>
 
-#include "ember/core/ops/factory.h"  // zeros: a materialized gradient has no tensor to copy options from
+#include "ember/core/ops/creation/factory.h"  // zeros: a materialized gradient has no tensor to copy options from
 
 namespace ember::autograd {
 

@@ -18,7 +18,7 @@
 #include "ember/autograd/engine_observer.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/node.h"
-#include "ember/core/ops/reduce.h"  // sum_to: not a Tensor method
+#include "ember/core/ops/reduction/reduce.h"  // sum_to: not a Tensor method
 #include "ember/core/shape.h"
 
 namespace ember::autograd {

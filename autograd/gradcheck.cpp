@@ -9,7 +9,7 @@
 #include "ember/autograd/engine.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/node.h"
-#include "ember/core/ops/views.h"  // cat: not a Tensor method
+#include "ember/core/ops/shape/views.h"  // cat: not a Tensor method
 
 namespace ember::autograd {
 namespace {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include <ember/ember.h>
-#include <ember/core/ops/conv.h>
+#include <ember/core/ops/nn_ops/conv.h>
 #include <ember/kernels/cpu/conv.h>
 #include <ember/kernels/cpu/conv_algo_select.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 // libtorch's indexing vocabulary, for Tensor::index and Tensor::index_put_
-// (core/ops/tensor_indexing.cpp):
+// (core/ops/indexing/tensor_indexing.cpp):
 //   using namespace ember::indexing;
 //   x.index({Slice(), 0})                 x[:, 0]
 //   x.index({Ellipsis, Slice(1, None, 2)}) x[..., 1::2]

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "ember/autograd/grad_mode.h"
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/random.h"
+#include "ember/core/ops/creation/factory.h"
+#include "ember/core/ops/creation/random.h"
 
 namespace ember::nn::init {
 

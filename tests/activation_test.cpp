@@ -1,4 +1,4 @@
-// The activations of core/ops/activation.h and nn::functional, and their
+// The activations of core/ops/elementwise/activation.h and nn::functional, and their
 // nn layers: values against the formulas in float64, edge values and the
 // gradient at each kink against PyTorch 1.13, gradients (gradcheck /
 // gradgradcheck) away from the kinks, options, in-place forms and errors.

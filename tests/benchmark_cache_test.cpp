@@ -6,7 +6,7 @@
 #include "test_helpers.h"
 
 #include <ember/core/backends.h>
-#include <ember/core/ops/conv.h>
+#include <ember/core/ops/nn_ops/conv.h>
 #include <ember/kernels/common/benchmark_cache.h>
 #include <ember/kernels/common/conv_params.h>
 #include <ember/kernels/cpu/conv.h>

@@ -1,4 +1,4 @@
-// remainder, fmod, floor_divide, atan2 (core/ops/binary_math.cpp): values
+// remainder, fmod, floor_divide, atan2 (core/ops/elementwise/binary_math.cpp): values
 // against float64 references from their definitions, the signs on negative
 // operands, integer division by zero, in-place forms, and gradients.
 #include "test_helpers.h"

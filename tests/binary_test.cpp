@@ -1,4 +1,4 @@
-// Binary arithmetic (core/ops/binary.cpp): values against a float64 loop,
+// Binary arithmetic (core/ops/elementwise/binary.cpp): values against a float64 loop,
 // broadcasting, PyTorch's type promotion, Scalar forms and operators, the
 // in-place forms, error messages, and gradients (gradcheck / gradgradcheck).
 #include "test_helpers.h"

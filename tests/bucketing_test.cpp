@@ -1,4 +1,4 @@
-// searchsorted, bucketize, bincount and histc (core/ops/bucketing.cpp, CPU
+// searchsorted, bucketize, bincount and histc (core/ops/indexing/bucketing.cpp, CPU
 // kernels in kernels/cpu/bucketing.cpp): against linear scans and counts
 // written in the test, and error messages.
 #include <cmath>

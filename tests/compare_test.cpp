@@ -1,4 +1,4 @@
-// Comparisons (core/ops/compare.cpp): bool results, broadcasting, the
+// Comparisons (core/ops/elementwise/compare.cpp): bool results, broadcasting, the
 // promoted compute dtype, Scalar forms and operators, equal and allclose.
 #include "test_helpers.h"
 

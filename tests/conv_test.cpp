@@ -1,11 +1,11 @@
-// Convolution (core/ops/conv.cpp, kernels/cpu/conv_*.cpp): every CPU algorithm
+// Convolution (core/ops/nn_ops/conv.cpp, kernels/cpu/conv_*.cpp): every CPU algorithm
 // and pass against naive float64 loops written here, conv2d and
 // conv_transpose2d values, unbatched and non-contiguous inputs, empty inputs,
 // benchmark mode, gradients (gradcheck / gradgradcheck) and error messages.
 #include "test_helpers.h"
 
 #include <ember/core/backends.h>
-#include <ember/core/ops/conv.h>
+#include <ember/core/ops/nn_ops/conv.h>
 #include <ember/kernels/cpu/conv.h>
 #include <ember/kernels/cpu/conv_algo_select.h>
 

@@ -6,9 +6,9 @@
 // tests/cuda/matmul_test.cpp checks cuBLAS itself against the CPU.
 #include <catch2/catch.hpp>
 
-#include <ember/core/ops/factory.h>
-#include <ember/core/ops/random.h>
-#include <ember/core/ops/matmul.h>
+#include <ember/core/ops/creation/factory.h>
+#include <ember/core/ops/creation/random.h>
+#include <ember/core/ops/linalg/matmul.h>
 #include <ember/kernels/common/gemm_operand.h>
 #include <ember/kernels/cuda/blas_plan.h>
 

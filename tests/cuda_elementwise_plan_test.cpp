@@ -5,8 +5,8 @@
 // checks the kernels against the CPU ops.
 #include <catch2/catch.hpp>
 
-#include <ember/core/ops/factory.h>
-#include <ember/core/ops/random.h>
+#include <ember/core/ops/creation/factory.h>
+#include <ember/core/ops/creation/random.h>
 #include <ember/kernels/cuda/elementwise.h>
 
 #include <vector>

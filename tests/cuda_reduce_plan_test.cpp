@@ -6,9 +6,9 @@
 // tests/cuda/reduce_test.cpp checks the kernels against the CPU ops.
 #include <catch2/catch.hpp>
 
-#include <ember/core/ops/factory.h>
-#include <ember/core/ops/random.h>
-#include <ember/core/ops/views.h>
+#include <ember/core/ops/creation/factory.h>
+#include <ember/core/ops/creation/random.h>
+#include <ember/core/ops/shape/views.h>
 #include <ember/kernels/common/reduce_functors.h>
 #include <ember/kernels/cuda/reduce.h>
 #include <ember/kernels/cuda/reduce_plan.h>

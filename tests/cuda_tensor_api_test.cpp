@@ -5,8 +5,8 @@
 // tests/cuda/tensor_test.cpp checks the copies themselves.
 #include <catch2/catch.hpp>
 
-#include <ember/core/ops/factory.h>
-#include <ember/core/ops/random.h>
+#include <ember/core/ops/creation/factory.h>
+#include <ember/core/ops/creation/random.h>
 #include <ember/kernels/cuda/copy_geometry.h>
 #include <ember/core/cuda/runtime.h>
 

@@ -5,7 +5,7 @@
 // and the workspace handed to Find. Without the CUDA backend the passes raise.
 #include "test_helpers.h"
 
-#include <ember/core/ops/conv.h>
+#include <ember/core/ops/nn_ops/conv.h>
 #include <ember/kernels/common/benchmark_cache.h>
 #include <ember/core/cuda/runtime.h>
 #include <ember/kernels/common/kernel_registry.h>

@@ -1,4 +1,4 @@
-// Distances (core/ops/distance.cpp, nn/functional/distance.cpp): cdist, pdist,
+// Distances (core/ops/linalg/distance.cpp, nn/functional/distance.cpp): cdist, pdist,
 // cosine_similarity and pairwise_distance against float64 loops written here,
 // gradients by gradcheck / gradgradcheck, and error messages.
 #include <algorithm>

@@ -1,10 +1,10 @@
-// Dropout (core/ops/dropout.cpp): the fraction kept, the 1/(1-p) scaling,
+// Dropout (core/ops/nn_ops/dropout.cpp): the fraction kept, the 1/(1-p) scaling,
 // seed reproducibility, p = 0 / p = 1 / eval, the in-place form, gradients
 // (the same scaled mask) and error messages; channel dropout (feature_dropout,
 // F::dropout2d, Dropout2d) drops whole channels.
 #include "test_helpers.h"
 
-#include <ember/core/ops/dropout.h>
+#include <ember/core/ops/nn_ops/dropout.h>
 
 #include <cmath>
 

@@ -5,8 +5,8 @@
 // refuses bool with the dispatch's Error naming the op. Shared by the CPU
 // tests and the CUDA tests, so both backends are held to the same sets.
 #include <catch2/catch.hpp>
-#include <ember/core/ops/compare.h>
-#include <ember/core/ops/factory.h>
+#include <ember/core/ops/elementwise/compare.h>
+#include <ember/core/ops/creation/factory.h>
 #include <ember/kernels/common/dtype_set.h>
 #include <ember/kernels/common/kernel_registry.h>
 

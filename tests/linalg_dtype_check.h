@@ -4,7 +4,7 @@
 // dispatch's Error naming its op for the others. The spectral ones (CPU only)
 // are run where the device has them. Shared by the CPU and CUDA tests.
 #include <catch2/catch.hpp>
-#include <ember/core/ops/factory.h>
+#include <ember/core/ops/creation/factory.h>
 #include <ember/kernels/common/kernel_registry.h>
 
 #include <functional>

@@ -1,4 +1,4 @@
-// linalg_vector_norm, linalg_matrix_norm, linalg_norm (core/ops/linalg_norms.cpp):
+// linalg_vector_norm, linalg_matrix_norm, linalg_norm (core/ops/linalg/linalg_norms.cpp):
 // values against loops in this file and matrices with known singular values,
 // gradients by gradcheck, errors by message.
 #include "test_helpers.h"

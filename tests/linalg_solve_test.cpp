@@ -1,4 +1,4 @@
-// Solvers and factorizations (core/ops/linalg_solve.cpp, linalg_cholesky.cpp,
+// Solvers and factorizations (core/ops/linalg/linalg_solve.cpp, linalg_cholesky.cpp,
 // linalg_triangular.cpp, linalg_lu.cpp): values by hand and by identities
 // (A inv(A) = I, A X = B, L L^T = A, P L U = A), gradients by gradcheck and
 // gradgradcheck, errors by message.

@@ -1,5 +1,5 @@
-// einsum (core/ops/einsum.cpp), diagonal/diag/diag_embed/trace
-// (core/ops/diagonal.cpp) and the products of core/ops/linalg.cpp: values
+// einsum (core/ops/linalg/einsum.cpp), diagonal/diag/diag_embed/trace
+// (core/ops/shape/diagonal.cpp) and the products of core/ops/linalg/linalg.cpp: values
 // against naive loops in this file, gradients by gradcheck, errors by message.
 #include "test_helpers.h"
 

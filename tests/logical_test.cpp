@@ -1,5 +1,5 @@
 // logical_and/or/xor and bitwise_and/or/xor/not with the &, |, ^, ~ operators
-// (core/ops/logical.cpp): truth tables, any dtypes for the logical ops, bool
+// (core/ops/elementwise/logical.cpp): truth tables, any dtypes for the logical ops, bool
 // and int64 only for the bitwise ones, broadcasting and in-place forms.
 #include "test_helpers.h"
 

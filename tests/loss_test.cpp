@@ -1,4 +1,4 @@
-// Loss functions (nn/functional/loss*.cpp, core/ops/cross_entropy.cpp and the
+// Loss functions (nn/functional/loss*.cpp, core/ops/nn_ops/cross_entropy.cpp and the
 // cross-entropy kernels): values against hand-computed numbers or float64
 // loops written here (each states its formula), every reduction,
 // ignore_index, label_smoothing, weights, zero-size inputs, gradients

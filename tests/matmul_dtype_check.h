@@ -4,7 +4,7 @@
 // (int64, float32, float64 on the CPU; float32, float64 on CUDA), and dot,
 // where the device has it, the CPU's set. Shared by the CPU and CUDA tests.
 #include <catch2/catch.hpp>
-#include <ember/core/ops/factory.h>
+#include <ember/core/ops/creation/factory.h>
 #include <ember/kernels/common/kernel_registry.h>
 
 #include <string>

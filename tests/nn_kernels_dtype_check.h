@@ -6,7 +6,7 @@
 // the others. Shared by the CPU tests and the CUDA tests, so both backends
 // are held to the same sets.
 #include <catch2/catch.hpp>
-#include <ember/core/ops/factory.h>
+#include <ember/core/ops/creation/factory.h>
 #include <ember/kernels/common/kernel_registry.h>
 
 #include <functional>

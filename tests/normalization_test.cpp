@@ -1,10 +1,10 @@
-// Batch, layer and group normalization (core/ops/normalization.cpp): values against
+// Batch, layer and group normalization (core/ops/nn_ops/normalization.cpp): values against
 // float64 loops written here, running statistics against PyTorch's update
 // formula, train vs eval, the fused backward against the composed one
 // (create_graph), gradcheck / gradgradcheck on strided inputs, error messages.
 #include "test_helpers.h"
 
-#include <ember/core/ops/normalization.h>
+#include <ember/core/ops/nn_ops/normalization.h>
 #include <ember/core/shape.h>
 
 #include <cmath>

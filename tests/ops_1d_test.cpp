@@ -1,4 +1,4 @@
-// The 1-d ops (core/ops/ops_1d.cpp) and their layers: conv1d against a
+// The 1-d ops (core/ops/nn_ops/ops_1d.cpp) and their layers: conv1d against a
 // float64 loop over strides, padding, dilation, groups and bias; pooling
 // values by hand (PyTorch's window and bin rules); gradcheck and
 // gradgradcheck; kSame, padding_mode and printing of Conv1d; the errors.

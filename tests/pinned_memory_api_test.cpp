@@ -10,7 +10,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include <ember/core/ops/factory.h>
+#include <ember/core/ops/creation/factory.h>
 #include <ember/core/cuda/runtime.h>
 #include <ember/kernels/cuda/pinned_memory.h>
 #include <ember/kernels/cuda/pinned_memory_pool.h>

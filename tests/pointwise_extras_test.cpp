@@ -1,4 +1,4 @@
-// The pointwise extras: erf family and gamma functions (core/ops/special_math.cpp),
+// The pointwise extras: erf family and gamma functions (core/ops/elementwise/special_math.cpp),
 // exp2/sinc/logit/nan_to_num and the inf/sign predicates (pointwise_extras.cpp),
 // hypot ... isclose (pointwise_binary.cpp), lerp/addcmul/addcdiv
 // (pointwise_ternary.cpp), and var_mean/std_mean/cummax/cummin/logcumsumexp

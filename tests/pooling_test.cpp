@@ -1,11 +1,11 @@
-// Pooling (adaptive max included) and upsampling (core/ops/pooling.cpp,
-// core/ops/upsample.cpp): values against naive float64 loops or by hand,
+// Pooling (adaptive max included) and upsampling (core/ops/nn_ops/pooling.cpp,
+// core/ops/nn_ops/upsample.cpp): values against naive float64 loops or by hand,
 // (C, H, W) inputs, zero batches, gradients and second derivatives by
 // gradcheck (non-contiguous inputs), error messages.
 #include "test_helpers.h"
 
-#include <ember/core/ops/pooling.h>
-#include <ember/core/ops/upsample.h>
+#include <ember/core/ops/nn_ops/pooling.h>
+#include <ember/core/ops/nn_ops/upsample.h>
 #include <ember/core/shape.h>
 
 #include <cmath>

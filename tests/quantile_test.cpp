@@ -1,4 +1,4 @@
-// quantile, nanquantile and nanmedian (core/ops/quantile.cpp): values from
+// quantile, nanquantile and nanmedian (core/ops/reduction/quantile.cpp): values from
 // the sorted samples by the interpolation rules written here; gradients
 // (through sort's gather) by gradcheck.
 #include <cmath>

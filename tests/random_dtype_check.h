@@ -6,10 +6,10 @@
 // in range. Shared by the CPU tests and the CUDA tests, so both backends are
 // held to the same sets.
 #include <catch2/catch.hpp>
-#include <ember/core/ops/compare.h>
-#include <ember/core/ops/factory.h>
-#include <ember/core/ops/logical.h>
-#include <ember/core/ops/reduce.h>
+#include <ember/core/ops/elementwise/compare.h>
+#include <ember/core/ops/creation/factory.h>
+#include <ember/core/ops/elementwise/logical.h>
+#include <ember/core/ops/reduction/reduce.h>
 #include <ember/kernels/common/dtype_set.h>
 #include <ember/kernels/common/kernel_registry.h>
 

@@ -7,7 +7,7 @@
 // tests, so both backends are held to the one table.
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <ember/core/ops/factory.h>
+#include <ember/core/ops/creation/factory.h>
 #include <ember/kernels/common/kernel_registry.h>
 
 #include "dtype_check.h"

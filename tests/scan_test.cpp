@@ -1,4 +1,4 @@
-// cumsum, cumprod (core/ops/scan.cpp) and prod (core/ops/reduce.cpp): values
+// cumsum, cumprod (core/ops/reduction/scan.cpp) and prod (core/ops/reduction/reduce.cpp): values
 // against running sums and products in the test, PyTorch's dtypes, errors
 // naming op and shape, and gradients, prod's with zeros in the input.
 #include "test_helpers.h"

@@ -1,5 +1,5 @@
-// scatter, scatter_reduce (core/ops/scatter.cpp), index_add, index_copy,
-// index_fill, take (core/ops/index_ops.cpp): values against loops written in
+// scatter, scatter_reduce (core/ops/indexing/scatter.cpp), index_add, index_copy,
+// index_fill, take (core/ops/indexing/index_ops.cpp): values against loops written in
 // the test over plain vectors, gradients by gradcheck in float64, and the
 // errors naming op, dim, index and size.
 #include <functional>

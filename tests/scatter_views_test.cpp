@@ -1,5 +1,5 @@
 // select_scatter, slice_scatter, diagonal_scatter, masked_scatter(_) and
-// fill_diagonal_ (core/ops/scatter_views.cpp): values from index arithmetic
+// fill_diagonal_ (core/ops/indexing/scatter_views.cpp): values from index arithmetic
 // written here, gradients for both inputs by gradcheck and gradgradcheck.
 #include "test_helpers.h"
 

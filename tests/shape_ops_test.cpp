@@ -1,5 +1,5 @@
-// flip, roll, repeat, tril, triu (core/ops/shape_ops.cpp) and the views
-// unbind, movedim, swapaxes, swapdims (core/ops/views.cpp): values against
+// flip, roll, repeat, tril, triu (core/ops/shape/shape_ops.cpp) and the views
+// unbind, movedim, swapaxes, swapdims (core/ops/shape/views.cpp): values against
 // index arithmetic written in the test, errors naming op and shape, gradients.
 #include "test_helpers.h"
 

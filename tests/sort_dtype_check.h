@@ -5,7 +5,7 @@
 // (outer, m, inner). Shared by the CPU tests and the CUDA tests, so both
 // backends are held to the same set.
 #include <catch2/catch.hpp>
-#include <ember/core/ops/factory.h>
+#include <ember/core/ops/creation/factory.h>
 #include <ember/kernels/common/kernel_registry.h>
 
 #include <vector>

@@ -1,4 +1,4 @@
-// sort, argsort, msort, topk, kthvalue, median (core/ops/sort.cpp): orders
+// sort, argsort, msort, topk, kthvalue, median (core/ops/reduction/sort.cpp): orders
 // against a std::stable_sort reference written here (NaN largest), cases
 // checked with torch 1.13.1, dtypes, 0-d and empty shapes, errors, and the
 // values' gradients.

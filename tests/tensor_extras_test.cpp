@@ -1,5 +1,5 @@
 // Composites from libtorch 1.13 that ember lacked: atleast_Nd and the NumPy
-// stacks (core/ops/stacking.cpp), tensor_split/hsplit/vsplit/dsplit and
+// stacks (core/ops/shape/stacking.cpp), tensor_split/hsplit/vsplit/dsplit and
 // repeat_interleave (splitting.cpp), diff and trapezoid rules (calculus.cpp),
 // rot90 (shape_ops.cpp), cov, corrcoef, nansum, nanmean, aminmax,
 // count_nonzero (statistics_extra.cpp). Values from index arithmetic and

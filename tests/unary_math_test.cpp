@@ -1,4 +1,4 @@
-// The elementary functions (core/ops/unary_math.cpp): values against std::
+// The elementary functions (core/ops/elementwise/unary_math.cpp): values against std::
 // maths in float64, edge values against PyTorch 1.13, dtypes, gradients
 // (gradcheck / gradgradcheck) and the in-place forms.
 #include "test_helpers.h"

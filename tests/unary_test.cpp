@@ -1,4 +1,4 @@
-// Unary ops and activations (core/ops/unary.cpp): values against std:: maths
+// Unary ops and activations (core/ops/elementwise/unary.cpp): values against std:: maths
 // in float64, PyTorch's dtype rules, non-contiguous and empty inputs,
 // gradients (gradcheck / gradgradcheck) and the in-place forms.
 #include "test_helpers.h"

@@ -1,4 +1,4 @@
-// unique_consecutive and _unique2 (core/ops/unique.cpp): values, inverse and
+// unique_consecutive and _unique2 (core/ops/reduction/unique.cpp): values, inverse and
 // counts against cases checked with torch 1.13.1 and a std::map reference.
 #include <limits>
 #include <map>

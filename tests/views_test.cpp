@@ -1,4 +1,4 @@
-// Views share storage; their gradients (Note [View backward] in core/ops/views.cpp).
+// Views share storage; their gradients (Note [View backward] in core/ops/shape/views.cpp).
 #include "test_helpers.h"
 
 #include <ember/core/shape.h>

@@ -1,6 +1,6 @@
 #pragma once
 // The bucketing kernel family (Note [Kernel tables]): searchsorted (and
-// bucketize through it), bincount and histc. The op (core/ops/bucketing.cpp)
+// bucketize through it), bincount and histc. The op (core/ops/indexing/bucketing.cpp)
 // has checked the arguments and passes every tensor contiguous and on one
 // device; outputs to count into come zeroed. The per-element maths is
 // kernels/common/bucketing_functors.h's. Each kernel takes the dtypes of its

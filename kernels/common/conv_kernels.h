@@ -1,6 +1,6 @@
 #pragma once
 // The convolution kernel family (Note [Kernel tables]): the three passes of a
-// 2-D convolution (Note [Conv primitives] in core/ops/conv.cpp), one slot per
+// 2-D convolution (Note [Conv primitives] in core/ops/nn_ops/conv.cpp), one slot per
 // pass. The op has checked the arguments, described the problem in p (p.dtype
 // the operands' dtype), handled the empty problems itself (every size in p is
 // positive), made every operand contiguous and allocated the output; every

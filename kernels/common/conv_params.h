@@ -1,6 +1,6 @@
 #pragma once
 // The description of one 2-D convolution problem and its passes, shared by
-// the op (core/ops/conv.cpp), the conv kernel table (conv_kernels.h), the CPU
+// the op (core/ops/nn_ops/conv.cpp), the conv kernel table (conv_kernels.h), the CPU
 // kernels and their algorithm choice (kernels/cpu/conv*.cpp) and the cuDNN
 // passes (kernels/cuda/cudnn_conv*).
 #include <array>

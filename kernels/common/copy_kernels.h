@@ -1,7 +1,7 @@
 #pragma once
 // The copy kernel family (Note [Kernel tables]): the strided copy with a cast
 // and the fill on one device, and the byte transfers between host and device
-// memory and between two devices. The ops (core/ops/copy.cpp,
+// memory and between two devices. The ops (core/ops/creation/copy.cpp,
 // device_copy.cpp) have checked shapes, overlap and the fill value's range;
 // device_copy.cpp decides how a copy that crosses devices is staged (packing,
 // pinned buffers) and calls the transfers with dense tensors only.

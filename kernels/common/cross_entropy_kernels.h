@@ -2,7 +2,7 @@
 // The cross-entropy kernel family (Note [Kernel tables]): log_softmax and the
 // NLL over class indices fused in one pass (log_softmax is never
 // materialized), its gradient, and the check of class targets that nll_loss
-// uses. The op (core/ops/cross_entropy.cpp) has checked shapes, dtypes and
+// uses. The op (core/ops/nn_ops/cross_entropy.cpp) has checked shapes, dtypes and
 // devices and passes x contiguous as (outer, C, inner), with inner == 1 where
 // the device takes rows only (by_columns); line l = o * inner + j has target
 // t = target[l], w = weight (1 without one), e = label_smoothing:

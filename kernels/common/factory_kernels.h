@@ -4,7 +4,7 @@
 // kernels/common/range_functors.h on every device, so a range is the same on
 // each bit for bit and no host buffer crosses the bus. t: contiguous, 1-d,
 // int64 / float32 / float64 (the dispatch's Error, naming the op, for the
-// others). The op (core/ops/factory.cpp) has checked the bounds and the step
+// others). The op (core/ops/creation/factory.cpp) has checked the bounds and the step
 // and sized t.
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/kernel_table.h"

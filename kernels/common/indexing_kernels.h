@@ -1,7 +1,7 @@
 #pragma once
 // The indexing kernel family (Note [Kernel tables]): gather, index_select,
 // scatter_add, scatter and scatter_reduce by an int64 index along one dim,
-// one_hot's marks, and the host's check of index values. The ops (core/ops/indexing.cpp,
+// one_hot's marks, and the host's check of index values. The ops (core/ops/indexing/indexing.cpp,
 // scatter.cpp, index_ops.cpp) have checked devices, the index's dtype
 // (int64) and the shapes (kernels see 0-d tensors as 1-d); on the CPU they
 // have also checked the index values with find_out_of_range. On CUDA the

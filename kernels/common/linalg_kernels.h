@@ -1,6 +1,6 @@
 #pragma once
 // The linear-algebra kernel family (Note [Kernel tables]): the factorizations
-// and solves of the linalg_* ops (core/ops/linalg_helpers.h calls them), one
+// and solves of the linalg_* ops (core/ops/linalg/linalg_helpers.h calls them), one
 // slot per entry point. Every tensor is a contiguous row-major (B, r, c)
 // batch of float32 or float64 matrices on one device, allocated by the op; a
 // kernel records nothing and never throws for numerical trouble: it reports it
@@ -11,7 +11,7 @@
 //
 // The spectral slots (eigh, svd, qr, upper_triangular_inverse) have only a CPU
 // kernel: their ops raise "CUDA is not supported yet" on a CUDA input before
-// any work (core/ops/linalg_spectral.cpp), a clearer message than the lookup's.
+// any work (core/ops/linalg/linalg_spectral.cpp), a clearer message than the lookup's.
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/kernel_table.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // The matrix-product kernel family (Note [Kernel tables]): the batched GEMM
 // behind mm, bmm, addmm, matmul and linear, and the CPU's strided dot. The
-// op (core/ops/matmul.cpp) has checked the operands (one device, one dtype
+// op (core/ops/linalg/matmul.cpp) has checked the operands (one device, one dtype
 // that gemm_dtypes accepts, matching inner sizes), allocated the output and
 // read each operand in place or from a contiguous copy (gemm_layout).
 #include "ember/core/scalar.h"

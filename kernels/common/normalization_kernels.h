@@ -3,7 +3,7 @@
 // layer norm kernels (group norm is layer norm over (sample, group) rows, in
 // the op), and cuDNN's training-mode batch norm, which CUDA offers besides its
 // own kernels (backends::cudnn::set_batch_norm_enabled). The op
-// (core/ops/normalization.cpp) has checked shapes, dtypes (floating, the
+// (core/ops/nn_ops/normalization.cpp) has checked shapes, dtypes (floating, the
 // parameters of x's dtype) and devices and passes contiguous tensors; weight
 // and bias may be undefined (no affine), and so may a gradient that is not
 // wanted. Each kernel takes float32 and float64 and raises

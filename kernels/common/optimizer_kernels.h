@@ -2,7 +2,7 @@
 // The fused optimizer updates (Note [Kernel tables]): one pass over a
 // parameter reads and writes the parameter, its gradient and its state
 // together. Every tensor given is contiguous, on the parameter's device and of
-// its floating dtype; core/ops/fused_optim.cpp checks it. The update rules and
+// its floating dtype; core/ops/nn_ops/fused_optim.cpp checks it. The update rules and
 // their hyperparameters are in kernels/common/optim_functors.h, shared by both
 // backends.
 #include "ember/core/tensor.h"

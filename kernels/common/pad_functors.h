@@ -3,7 +3,7 @@
 // (kernels/cpu/pad.cpp) and the CUDA kernels (kernels/cuda/pad_kernels.cu).
 #include <cstdint>
 
-#include "ember/core/ops/pad_mode.h"
+#include "ember/core/ops/nn_ops/pad_mode.h"
 #include "ember/kernels/common/macros.h"
 
 namespace ember::functors {

@@ -1,6 +1,6 @@
 #pragma once
 // The padding kernel family (Note [Kernel tables]): one axis at a time, a
-// linear map along the padded dim and its adjoint. The op (core/ops/pad.cpp)
+// linear map along the padded dim and its adjoint. The op (core/ops/nn_ops/pad.cpp)
 // has checked the pads against the mode and the input (floating) and sized
 // the output; every tensor is contiguous and read as (outer, n, inner)
 // around the padded dim, n = a.in for the input and a.out for the output.

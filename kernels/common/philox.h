@@ -91,7 +91,7 @@ namespace ember::philox {
 // CUDA values are the same bit for bit.
 EMBER_HOST_DEVICE double affine(double a, double s, double x) { return exact::fma(s, x, a); }
 
-// Per-block draws shared by the CPU loops (core/ops/random.cpp, dropout.cpp)
+// Per-block draws shared by the CPU loops (core/ops/creation/random.cpp, dropout.cpp)
 // and the CUDA kernels (kernels/cuda/random.cu): a draw of n values reads
 // blocks_for<Draw>(n) blocks, and value i is draw(block base + i / kPerBlock,
 // lane i % kPerBlock), as the stream layout above says. One Philox call then

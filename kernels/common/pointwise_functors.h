@@ -1,5 +1,5 @@
 #pragma once
-// The per-element maths of core/ops/pointwise_extras.cpp, pointwise_binary.cpp
+// The per-element maths of core/ops/elementwise/pointwise_extras.cpp, pointwise_binary.cpp
 // and pointwise_ternary.cpp, shared by the CPU loops and the CUDA kernels.
 #include <math.h>
 

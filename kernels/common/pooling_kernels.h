@@ -1,7 +1,7 @@
 #pragma once
 // The pooling kernel family (Note [Kernel tables]): max, average and adaptive
 // pooling over the last two dims, one slot per entry point. The op
-// (core/ops/pooling.cpp) has checked the arguments (a floating input of
+// (core/ops/nn_ops/pooling.cpp) has checked the arguments (a floating input of
 // C, H, W > 0, a window with at least one input element under it) and sized
 // the outputs; every tensor is contiguous and read as a stack of planes
 // (P, H, W) -> (P, OH, OW), P the product of the other dims. Each kernel takes

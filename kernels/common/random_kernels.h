@@ -4,7 +4,7 @@
 // default generator of t's device and runs the per-block draw of
 // kernels/common/philox.h, so after manual_seed(s) every device holds the
 // values the CPU would and each generator advances by the same blocks. The
-// ops (core/ops/random.cpp, dropout.cpp) have checked the arguments; the
+// ops (core/ops/creation/random.cpp, dropout.cpp) have checked the arguments; the
 // dtype Errors come from the kernels' dispatch, naming the op.
 #include <cstdint>
 

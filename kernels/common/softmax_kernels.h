@@ -1,7 +1,7 @@
 #pragma once
 // The softmax kernel family (Note [Kernel tables]): softmax and log_softmax
 // along one dim, and logsumexp over contiguous lines. The op
-// (core/ops/softmax.cpp) has taken x to a floating dtype and lays it out as
+// (core/ops/nn_ops/softmax.cpp) has taken x to a floating dtype and lays it out as
 // the device's kernels want it (by_columns): in place as (outer, n, inner),
 // or as rows with the softmax dim innermost. Every line subtracts its maximum
 // before exp() and sums exp() in double. Each kernel takes float32 and float64

@@ -1,7 +1,7 @@
 #pragma once
 // The upsampling kernel family (Note [Kernel tables]): nearest and bilinear
 // resampling over the last two dims and their adjoints, one slot per entry
-// point. The op (core/ops/upsample.cpp) has checked the input (floating,
+// point. The op (core/ops/nn_ops/upsample.cpp) has checked the input (floating,
 // C, H, W > 0) and the output size and sized the outputs; every tensor is
 // contiguous and read as a stack of planes (P, H, W) -> (P, OH, OW). Source
 // coordinates follow PyTorch (kernels/common/pooling_functors.h). Each kernel

@@ -1,5 +1,5 @@
 // The conv table's CPU entry points: the dtype dispatch and the algorithm
-// choice around the raw-buffer passes of conv.h (moved from core/ops/conv.cpp).
+// choice around the raw-buffer passes of conv.h (moved from core/ops/nn_ops/conv.cpp).
 #include "ember/kernels/cpu/conv.h"
 
 #include <functional>

@@ -13,7 +13,7 @@
 #include <immintrin.h>
 #endif
 
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 #include "ember/core/parallel.h"
 #include "ember/kernels/common/conv_params.h"
 #include "ember/kernels/cpu/loops.h"

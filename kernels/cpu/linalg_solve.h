@@ -1,5 +1,5 @@
 #pragma once
-// The CPU kernels of core/ops/linalg_solve.cpp and its siblings: Eigen
+// The CPU kernels of core/ops/linalg/linalg_solve.cpp and its siblings: Eigen
 // factorizations and triangular solves, one matrix at a time, matrices of the
 // batch in parallel. Every tensor is contiguous (row-major), float32 or
 // float64, batched along dim 0; they record nothing and never throw for

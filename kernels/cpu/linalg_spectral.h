@@ -1,5 +1,5 @@
 #pragma once
-// The CPU kernels of core/ops/linalg_spectral.cpp: Eigen's decompositions run
+// The CPU kernels of core/ops/linalg/linalg_spectral.cpp: Eigen's decompositions run
 // on each matrix of a contiguous batch, in parallel over the batch (defined in
 // linalg_eigh.cpp, linalg_svd.cpp and linalg_qr.cpp: Eigen's solvers are slow
 // to compile, and in three files they compile in parallel). Inputs are

@@ -1,5 +1,5 @@
 // The matmul table's CPU entry points: the batch loop and dtype dispatch
-// around cpu::gemm and cpu::dot (moved from core/ops/matmul.cpp).
+// around cpu::gemm and cpu::dot (moved from core/ops/linalg/matmul.cpp).
 #include "ember/kernels/cpu/matmul.h"
 
 #include <algorithm>

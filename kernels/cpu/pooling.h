@@ -29,7 +29,7 @@ void avg_pool2d_backward(const Tensor& grad_out, const Tensor& grad_in, const Po
 void adaptive_avg_pool2d(const Tensor& x, const Tensor& out);
 void adaptive_avg_pool2d_backward(const Tensor& grad_out, const Tensor& grad_in);
 // The maximum of the same windows, and its flat position in the plane
-// (its gradient: core/ops/pooling.cpp scatters by these indices).
+// (its gradient: core/ops/nn_ops/pooling.cpp scatters by these indices).
 void adaptive_max_pool2d(const Tensor& x, const Tensor& out, const Tensor& indices);
 
 }  // namespace ember::cpu

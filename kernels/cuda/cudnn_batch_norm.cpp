@@ -11,7 +11,7 @@
 #ifdef EMBER_WITH_CUDA
 #include <cudnn.h>
 
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 #include "ember/kernels/cuda/cudnn_check.h"
 #include "ember/kernels/cuda/cudnn_descriptors.h"
 #include "ember/kernels/cuda/cudnn_handle.h"

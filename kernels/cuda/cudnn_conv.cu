@@ -18,7 +18,7 @@
 
 #include "ember/core/backends.h"
 #include "ember/core/error.h"
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 #include "ember/kernels/common/benchmark_cache.h"
 #include "ember/kernels/cuda/cudnn_conv_passes.h"
 #include "ember/kernels/cuda/cudnn_conv_plan.h"
@@ -324,7 +324,7 @@ Tensor aligned_for_cudnn(const Tensor& t) {
   return t.clone();  // a fresh block of the caching allocator
 }
 
-// The outputs come from empty() in core/ops/conv.cpp: fresh blocks, aligned.
+// The outputs come from empty() in core/ops/nn_ops/conv.cpp: fresh blocks, aligned.
 void check_output_aligned(const Tensor& out) {
   EMBER_INTERNAL_ASSERT(!cudnn_needs_aligned_copy(out.data_ptr()),
                         "cuDNN conv: an output at a misaligned address ", out.data_ptr());

@@ -1,7 +1,7 @@
 #pragma once
 // conv2d's three passes on CUDA tensors through cuDNN: the CUDA entries of
 // the conv kernel table (kernels/common/conv_kernels.h, which says what the
-// op has checked; Note [Conv primitives] in core/ops/conv.cpp), built only
+// op has checked; Note [Conv primitives] in core/ops/nn_ops/conv.cpp), built only
 // with the CUDA backend (cudnn_conv.cu). The algorithm comes from cuDNN's
 // heuristic or, with backends::cudnn benchmark mode on, from the cuDNN
 // benchmark cache (docs/benchmark-mode.md). An input at an address cuDNN

@@ -1,5 +1,5 @@
 #pragma once
-// The indexing ops on CUDA tensors: the device half of core/ops/indexing.cpp.
+// The indexing ops on CUDA tensors: the device half of core/ops/indexing/indexing.cpp.
 // The op has checked dtypes, devices and shapes; every tensor here lives on
 // one CUDA device, dims >= 1 (0-d tensors viewed as 1-d).
 //

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "ember/autograd/grad_mode.h"
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/shape_ops.h"
+#include "ember/core/ops/creation/factory.h"
+#include "ember/core/ops/shape/shape_ops.h"
 #include "ember/kernels/cuda/copy.h"
 #include "ember/kernels/cuda/cublas_check.h"
 #include "ember/kernels/cuda/cublas_handle.h"

@@ -133,7 +133,7 @@ CudaCachingAllocator& instance() {
 // this static initializer. Linked from the static libember.a, an object file
 // is kept only when something references it, and nothing in core does: so
 // the factories do not rely on the registration. They call detail::allocator()
-// below (core/ops/factory.cpp), which references this file and so makes the
+// below (core/ops/creation/factory.cpp), which references this file and so makes the
 // linker keep it — and with it this initializer, for get_allocator's callers.
 [[maybe_unused]] const bool registered = [] {
   register_allocator(kCUDA, &instance());

@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 #include "ember/kernels/common/normalization_functors.h"
 #include "ember/kernels/common/normalization_kernels.h"
 #include "ember/kernels/cuda/cuda_check.h"

@@ -3,7 +3,7 @@
 // check it.
 #include "ember/kernels/cuda/reduce.h"
 
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 #include "ember/kernels/cuda/host_helpers.h"
 
 namespace ember::cuda {

@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "ember/core/error.h"
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 
 namespace ember::data {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 #include "ember/nn/data/example_rng.h"
 
 namespace ember::data::detail {

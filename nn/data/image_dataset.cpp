@@ -1,7 +1,7 @@
 #include "ember/nn/data/image_dataset.h"
 
 #include "ember/core/error.h"
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 
 namespace ember::data {
 

@@ -5,7 +5,7 @@
 #include <ostream>
 
 #include "ember/core/error.h"
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 
 namespace ember::data {
 

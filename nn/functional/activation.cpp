@@ -1,10 +1,10 @@
 #include "ember/nn/functional/activation.h"
 
-#include "ember/core/ops/activation.h"
-#include "ember/core/ops/binary.h"
-#include "ember/core/ops/reduce.h"
-#include "ember/core/ops/softmax.h"
-#include "ember/core/ops/unary.h"
+#include "ember/core/ops/elementwise/activation.h"
+#include "ember/core/ops/elementwise/binary.h"
+#include "ember/core/ops/reduction/reduce.h"
+#include "ember/core/ops/nn_ops/softmax.h"
+#include "ember/core/ops/elementwise/unary.h"
 
 namespace ember::nn::functional {
 

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <limits>
 
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/matmul.h"
-#include "ember/core/ops/views.h"
+#include "ember/core/ops/creation/factory.h"
+#include "ember/core/ops/linalg/matmul.h"
+#include "ember/core/ops/shape/views.h"
 #include "ember/nn/functional/dropout.h"
 
 namespace ember::nn::functional {

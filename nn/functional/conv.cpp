@@ -1,8 +1,8 @@
 #include "ember/nn/functional/conv.h"
 
-#include "ember/core/ops/conv.h"
-#include "ember/core/ops/ops_1d.h"
-#include "ember/core/ops/pad.h"
+#include "ember/core/ops/nn_ops/conv.h"
+#include "ember/core/ops/nn_ops/ops_1d.h"
+#include "ember/core/ops/nn_ops/pad.h"
 
 namespace ember::nn::functional {
 

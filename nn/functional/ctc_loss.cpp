@@ -9,14 +9,14 @@
 #include <vector>
 
 #include "ember/core/error.h"
-#include "ember/core/ops/binary.h"
-#include "ember/core/ops/compare.h"
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/indexing.h"
-#include "ember/core/ops/pointwise_extras.h"
-#include "ember/core/ops/reduce.h"
-#include "ember/core/ops/unary.h"
-#include "ember/core/ops/views.h"
+#include "ember/core/ops/elementwise/binary.h"
+#include "ember/core/ops/elementwise/compare.h"
+#include "ember/core/ops/creation/factory.h"
+#include "ember/core/ops/indexing/indexing.h"
+#include "ember/core/ops/elementwise/pointwise_extras.h"
+#include "ember/core/ops/reduction/reduce.h"
+#include "ember/core/ops/elementwise/unary.h"
+#include "ember/core/ops/shape/views.h"
 
 namespace ember::nn::functional {
 

@@ -3,9 +3,9 @@
 #include <vector>
 
 #include "ember/core/error.h"
-#include "ember/core/ops/reduce.h"
-#include "ember/core/ops/unary.h"
-#include "ember/core/ops/views.h"
+#include "ember/core/ops/reduction/reduce.h"
+#include "ember/core/ops/elementwise/unary.h"
+#include "ember/core/ops/shape/views.h"
 #include "ember/core/shape.h"
 
 namespace ember::nn::functional {

@@ -1,6 +1,6 @@
 #include "ember/nn/functional/dropout.h"
 
-#include "ember/core/ops/dropout.h"
+#include "ember/core/ops/nn_ops/dropout.h"
 
 namespace ember::nn::functional {
 

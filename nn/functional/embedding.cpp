@@ -1,7 +1,7 @@
 #include "ember/nn/functional/embedding.h"
 
 #include "ember/autograd/function.h"
-#include "ember/core/ops/indexing.h"
+#include "ember/core/ops/indexing/indexing.h"
 
 namespace ember::nn::functional {
 

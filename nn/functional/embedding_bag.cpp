@@ -4,11 +4,11 @@
 #include <utility>
 #include <vector>
 
-#include "ember/core/ops/binary.h"
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/index_ops.h"
-#include "ember/core/ops/indexing.h"
-#include "ember/core/ops/scatter.h"
+#include "ember/core/ops/elementwise/binary.h"
+#include "ember/core/ops/creation/factory.h"
+#include "ember/core/ops/indexing/index_ops.h"
+#include "ember/core/ops/indexing/indexing.h"
+#include "ember/core/ops/indexing/scatter.h"
 
 namespace ember::nn::functional {
 

@@ -1,9 +1,9 @@
 #include "ember/nn/functional/fold.h"
 
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/index_ops.h"
-#include "ember/core/ops/indexing.h"
-#include "ember/core/ops/pad.h"
+#include "ember/core/ops/creation/factory.h"
+#include "ember/core/ops/indexing/index_ops.h"
+#include "ember/core/ops/indexing/indexing.h"
+#include "ember/core/ops/nn_ops/pad.h"
 
 namespace ember::nn::functional {
 

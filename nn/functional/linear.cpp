@@ -1,6 +1,6 @@
 #include "ember/nn/functional/linear.h"
 
-#include "ember/core/ops/matmul.h"
+#include "ember/core/ops/linalg/matmul.h"
 
 namespace ember::nn::functional {
 

@@ -1,13 +1,13 @@
 // The class-index losses: nll_loss (composed of gather and ember ops) and
 // cross_entropy, whose class-index form is the fused op of
-// core/ops/cross_entropy.h (its probability form is composed here). A bad
+// core/ops/nn_ops/cross_entropy.h (its probability form is composed here). A bad
 // CUDA target is reported by a kernel and raised by a later CUDA call
 // (kernels/common/cross_entropy_kernels.h).
-#include "ember/core/ops/binary.h"
-#include "ember/core/ops/cross_entropy.h"
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/reduce.h"
-#include "ember/core/ops/softmax.h"
+#include "ember/core/ops/elementwise/binary.h"
+#include "ember/core/ops/nn_ops/cross_entropy.h"
+#include "ember/core/ops/creation/factory.h"
+#include "ember/core/ops/reduction/reduce.h"
+#include "ember/core/ops/nn_ops/softmax.h"
 #include "ember/nn/functional/loss.h"
 #include "ember/nn/functional/loss_helpers.h"
 

@@ -9,12 +9,12 @@
 #include <numbers>
 
 #include "ember/core/error.h"
-#include "ember/core/ops/binary.h"
-#include "ember/core/ops/compare.h"
-#include "ember/core/ops/pointwise_extras.h"
-#include "ember/core/ops/pointwise_binary.h"
-#include "ember/core/ops/reduce.h"
-#include "ember/core/ops/unary.h"
+#include "ember/core/ops/elementwise/binary.h"
+#include "ember/core/ops/elementwise/compare.h"
+#include "ember/core/ops/elementwise/pointwise_extras.h"
+#include "ember/core/ops/elementwise/pointwise_binary.h"
+#include "ember/core/ops/reduction/reduce.h"
+#include "ember/core/ops/elementwise/unary.h"
 #include "ember/nn/functional/loss_checks.h"
 #include "ember/nn/functional/loss_helpers.h"
 

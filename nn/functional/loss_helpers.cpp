@@ -1,7 +1,7 @@
 #include "ember/nn/functional/loss_helpers.h"
 
 #include "ember/core/error.h"
-#include "ember/core/ops/reduce.h"
+#include "ember/core/ops/reduction/reduce.h"
 #include "ember/core/shape.h"
 
 namespace ember::nn::functional::detail {

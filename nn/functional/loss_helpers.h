@@ -1,7 +1,7 @@
 #pragma once
 // Internal helpers of the loss files (loss.cpp, loss_classification.cpp):
 // argument checks with messages that name the loss, and the reduction.
-#include "ember/core/ops/cross_entropy.h"
+#include "ember/core/ops/nn_ops/cross_entropy.h"
 #include "ember/core/tensor.h"
 #include "ember/nn/options/reduction.h"
 
@@ -20,7 +20,7 @@ void check_same_shape(const char* op, const Tensor& input, const Tensor& target)
 void check_weight(const char* op, const char* name, const Tensor& weight, const Tensor& input);
 
 // Checks input (floating, >= 1 dims), the int64 target's shape and the (C)
-// weight; returns the layout (ClassLayout: core/ops/cross_entropy.h). The
+// weight; returns the layout (ClassLayout: core/ops/nn_ops/cross_entropy.h). The
 // target's values are checked by the kernels (cross_entropy's forward, or
 // check_class_target_values), which on CUDA show the host no value.
 ClassLayout check_class_targets(const char* op, const Tensor& input, const Tensor& target,

@@ -1,6 +1,6 @@
 #include "ember/nn/functional/normalization.h"
 
-#include "ember/core/ops/normalization.h"
+#include "ember/core/ops/nn_ops/normalization.h"
 
 namespace ember::nn::functional {
 

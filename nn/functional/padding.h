@@ -1,7 +1,7 @@
 #pragma once
 // Padding, as torch::nn::functional::pad:
 //   F::pad(x, F::PadFuncOptions({1, 1, 2, 2}).mode(ember::kReflect));
-// The rules are ember::pad's (core/ops/pad.h).
+// The rules are ember::pad's (core/ops/nn_ops/pad.h).
 #include "ember/core/tensor.h"
 #include "ember/nn/options/padding.h"
 

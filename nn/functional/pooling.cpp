@@ -1,7 +1,7 @@
 #include "ember/nn/functional/pooling.h"
 
-#include "ember/core/ops/ops_1d.h"
-#include "ember/core/ops/pooling.h"
+#include "ember/core/ops/nn_ops/ops_1d.h"
+#include "ember/core/ops/nn_ops/pooling.h"
 
 namespace ember::nn::functional {
 

@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "ember/core/ops/pooling.h"
-#include "ember/core/ops/upsample.h"
+#include "ember/core/ops/nn_ops/pooling.h"
+#include "ember/core/ops/nn_ops/upsample.h"
 
 namespace ember {
 

@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <vector>
 
-#include "ember/core/ops/binary.h"
-#include "ember/core/ops/binary_math.h"
-#include "ember/core/ops/compare.h"
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/indexing.h"
-#include "ember/core/ops/logical.h"
-#include "ember/core/ops/matmul.h"
-#include "ember/core/ops/unary.h"
-#include "ember/core/ops/unary_math.h"
-#include "ember/core/ops/views.h"
+#include "ember/core/ops/elementwise/binary.h"
+#include "ember/core/ops/elementwise/binary_math.h"
+#include "ember/core/ops/elementwise/compare.h"
+#include "ember/core/ops/creation/factory.h"
+#include "ember/core/ops/indexing/indexing.h"
+#include "ember/core/ops/elementwise/logical.h"
+#include "ember/core/ops/linalg/matmul.h"
+#include "ember/core/ops/elementwise/unary.h"
+#include "ember/core/ops/elementwise/unary_math.h"
+#include "ember/core/ops/shape/views.h"
 
 namespace ember::nn::functional {
 

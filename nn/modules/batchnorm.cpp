@@ -1,6 +1,6 @@
 #include "ember/nn/modules/batchnorm.h"
 
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 #include "ember/nn/functional/normalization.h"
 #include "ember/nn/init.h"
 

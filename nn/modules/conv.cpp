@@ -3,8 +3,8 @@
 #include <cmath>
 #include <vector>
 
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/pad.h"
+#include "ember/core/ops/creation/factory.h"
+#include "ember/core/ops/nn_ops/pad.h"
 #include "ember/nn/functional/conv.h"
 #include "ember/nn/init.h"
 

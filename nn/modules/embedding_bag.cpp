@@ -1,6 +1,6 @@
 #include "ember/nn/modules/embedding_bag.h"
 
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 #include "ember/nn/functional/embedding_bag.h"
 #include "ember/nn/init.h"
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 #include "ember/nn/functional/linear.h"
 #include "ember/nn/init.h"
 

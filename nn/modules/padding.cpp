@@ -1,6 +1,6 @@
 #include "ember/nn/modules/padding.h"
 
-#include "ember/core/ops/pad.h"
+#include "ember/core/ops/nn_ops/pad.h"
 
 namespace ember::nn::detail {
 

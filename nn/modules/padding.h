@@ -1,10 +1,10 @@
 #pragma once
 // The padding layers, as torch::nn's: ReflectionPad1d/2d, ReplicationPad1d/2d,
-// ConstantPad1d/2d and ZeroPad2d. Each calls ember::pad (core/ops/pad.h) on the
+// ConstantPad1d/2d and ZeroPad2d. Each calls ember::pad (core/ops/nn_ops/pad.h) on the
 // last D dims: ReflectionPad2d(2), ConstantPad2d(ConstantPad2dOptions({1, 0, 2, 0}, 0.5)).
 #include <ostream>
 
-#include "ember/core/ops/pad_mode.h"
+#include "ember/core/ops/nn_ops/pad_mode.h"
 #include "ember/nn/module_holder.h"
 #include "ember/nn/options/padding.h"
 

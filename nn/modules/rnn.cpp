@@ -3,10 +3,10 @@
 #include <cmath>
 #include <string>
 
-#include "ember/core/ops/dropout.h"
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/matmul.h"
-#include "ember/core/ops/views.h"
+#include "ember/core/ops/nn_ops/dropout.h"
+#include "ember/core/ops/creation/factory.h"
+#include "ember/core/ops/linalg/matmul.h"
+#include "ember/core/ops/shape/views.h"
 #include "ember/nn/modules/rnn_gates.h"
 
 namespace ember::nn {

@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/matmul.h"
+#include "ember/core/ops/creation/factory.h"
+#include "ember/core/ops/linalg/matmul.h"
 #include "ember/nn/modules/rnn_gates.h"
 
 namespace ember::nn {

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "ember/core/ops/unary.h"
+#include "ember/core/ops/elementwise/unary.h"
 
 namespace ember::nn::detail {
 

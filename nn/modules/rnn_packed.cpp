@@ -5,10 +5,10 @@
 // grows, the new rows starting from their initial state.
 #include <algorithm>
 
-#include "ember/core/ops/dropout.h"
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/matmul.h"
-#include "ember/core/ops/views.h"
+#include "ember/core/ops/nn_ops/dropout.h"
+#include "ember/core/ops/creation/factory.h"
+#include "ember/core/ops/linalg/matmul.h"
+#include "ember/core/ops/shape/views.h"
 #include "ember/nn/modules/rnn.h"
 
 namespace ember::nn {

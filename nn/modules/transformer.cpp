@@ -1,6 +1,6 @@
 #include "ember/nn/modules/transformer.h"
 
-#include "ember/core/ops/unary.h"
+#include "ember/core/ops/elementwise/unary.h"
 #include "ember/nn/modules/layer_copy.h"
 
 namespace ember::nn {

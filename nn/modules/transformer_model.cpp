@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 #include "ember/nn/init.h"
 
 namespace ember::nn {

@@ -4,7 +4,7 @@
 // weight_decay is L2: wd * p is added to the gradient (AdamW decouples it).
 #include <tuple>
 
-#include "ember/core/ops/fused_optim.h"
+#include "ember/core/ops/nn_ops/fused_optim.h"
 #include "ember/nn/optim/optimizer.h"
 
 namespace ember::optim {

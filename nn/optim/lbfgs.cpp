@@ -5,9 +5,9 @@
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
-#include "ember/core/ops/views.h"
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/reduce.h"
+#include "ember/core/ops/shape/views.h"
+#include "ember/core/ops/creation/factory.h"
+#include "ember/core/ops/reduction/reduce.h"
 #include "ember/nn/optim/strong_wolfe.h"
 
 namespace ember::optim {

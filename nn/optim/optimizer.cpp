@@ -4,7 +4,7 @@
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 
 namespace ember::optim {
 

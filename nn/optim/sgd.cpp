@@ -2,7 +2,7 @@
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
-#include "ember/core/ops/fused_optim.h"
+#include "ember/core/ops/nn_ops/fused_optim.h"
 
 namespace ember::optim {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <optional>
 
-#include "ember/core/ops/reduce.h"
+#include "ember/core/ops/reduction/reduce.h"
 
 namespace ember::optim::detail {
 

@@ -5,7 +5,7 @@
 #include <initializer_list>
 #include <variant>
 
-#include "ember/core/ops/pad_mode.h"
+#include "ember/core/ops/nn_ops/pad_mode.h"
 #include "ember/core/tensor.h"
 #include "ember/nn/options/arg.h"
 #include "ember/nn/options/expanding_array.h"

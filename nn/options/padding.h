@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ember/core/ops/pad_mode.h"
+#include "ember/core/ops/nn_ops/pad_mode.h"
 #include "ember/nn/options/arg.h"
 #include "ember/nn/options/expanding_array.h"
 

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "ember/core/error.h"
-#include "ember/core/ops/pad_mode.h"
+#include "ember/core/ops/nn_ops/pad_mode.h"
 #include "ember/nn/options/arg.h"
 #include "ember/nn/options/upsampling.h"
 
@@ -13,7 +13,7 @@ namespace ember {
 
 // grid_sample's names, as libtorch's torch::kBicubic, torch::kBorder and
 // torch::kReflection (kBilinear and kNearest are InterpolateMode's,
-// nn/options/upsampling.h; kZeros is PadMode's, core/ops/pad_mode.h).
+// nn/options/upsampling.h; kZeros is PadMode's, core/ops/nn_ops/pad_mode.h).
 namespace enumtype {
 struct kBicubic {};
 struct kBorder {};

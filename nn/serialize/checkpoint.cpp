@@ -4,7 +4,7 @@
 
 #include "ember/core/error.h"
 #include "ember/core/generator.h"
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 #include "ember/core/cuda/runtime.h"
 #include "ember/nn/serialize/json.h"
 #include "ember/nn/serialize/safetensors.h"

@@ -13,7 +13,7 @@
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 #include "ember/core/shape.h"
 #include "ember/core/atomic_file.h"
 #include "ember/nn/serialize/json.h"

@@ -5,7 +5,7 @@
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 #include "ember/kernels/cpu/optim_kernels.h"
 #include "ember/kernels/common/kernel_registry.h"
 

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <numeric>
 
-#include "ember/core/ops/factory.h"
-#include "ember/core/ops/indexing.h"
-#include "ember/core/ops/sort.h"
-#include "ember/core/ops/views.h"
+#include "ember/core/ops/creation/factory.h"
+#include "ember/core/ops/indexing/indexing.h"
+#include "ember/core/ops/reduction/sort.h"
+#include "ember/core/ops/shape/views.h"
 
 namespace ember::nn::utils::rnn {
 

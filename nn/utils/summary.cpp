@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "ember/autograd/grad_mode.h"
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 
 namespace ember::nn {
 

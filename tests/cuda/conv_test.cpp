@@ -13,7 +13,7 @@
 // products), 1e-12 for float64. A wrong index or algorithm errs by about the
 // magnitude itself.
 #include <ember/core/backends.h>
-#include <ember/core/ops/conv.h>
+#include <ember/core/ops/nn_ops/conv.h>
 #include <ember/ember.h>
 #include <ember/kernels/common/benchmark_cache.h>
 #include <ember/kernels/cuda/cudnn_conv_plan.h>

@@ -4,7 +4,7 @@
 // indexing, bucketing, cross-entropy, factory, random and nn families' to the
 // dtypes their tables' headers name, the sort and copy families' to every dtype.
 #include <catch2/catch.hpp>
-#include <ember/core/ops/linalg_spectral.h>
+#include <ember/core/ops/linalg/linalg_spectral.h>
 
 #include "../bucketing_dtype_check.h"
 #include "../copy_dtype_check.h"

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include <ember/core/ops/factory.h>
-#include <ember/core/ops/random.h>
+#include <ember/core/ops/creation/factory.h>
+#include <ember/core/ops/creation/random.h>
 #include <ember/core/cuda/memory.h>
 #include <ember/core/cuda/sync_count.h>
 #include <ember/nn/optim/adagrad.h>

@@ -1,5 +1,5 @@
 // Pinned host memory and asynchronous copies on a real device
-// (kernels/cuda/pinned_memory.h, core/ops/device_copy.cpp): pin_memory /
+// (kernels/cuda/pinned_memory.h, core/ops/creation/device_copy.cpp): pin_memory /
 // is_pinned, pinned factories, non_blocking H2D and D2H against blocking
 // copies (values exact: copies do not round), the sync counter, the rule that
 // a pinned block freed while its copy runs is not reused before the copy
@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include <ember/core/ops/factory.h>
-#include <ember/core/ops/random.h>
+#include <ember/core/ops/creation/factory.h>
+#include <ember/core/ops/creation/random.h>
 #include <ember/core/cuda/runtime.h>
 #include <ember/kernels/cuda/pinned_memory.h>
 #include <ember/core/cuda/sync_count.h>

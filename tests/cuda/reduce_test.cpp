@@ -1,5 +1,5 @@
 // The CUDA reductions (kernels/cuda/reduce*.cu) against the same ops on the
-// CPU: every reduction of core/ops/reduce.cpp, forward and backward, on random
+// CPU: every reduction of core/ops/reduction/reduce.cpp, forward and backward, on random
 // non-zero data of sizes 0, 1, 31 and 1025, a 2^24 + 3 element sum (the
 // two-pass path), transposed, sliced, permuted 3-d and expanded (broadcast)
 // inputs, inputs whose dims do not merge into the kernel's 8 of a kind, each

@@ -1,4 +1,4 @@
-// CUDA tensors (core/ops/device_copy.cpp, kernels/cuda/copy*): factories on the
+// CUDA tensors (core/ops/creation/device_copy.cpp, kernels/cuda/copy*): factories on the
 // device, copies CPU <-> CUDA and on the device, item(), device-mismatch
 // errors. Each result is compared with the CPU tensor it came from, bit for bit.
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 #include "ember/nn/optim/schedulers/lr_scheduler.h"
 
 #include "ember/core/error.h"
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 #include "ember/nn/serialize/counter.h"
 
 namespace ember::optim {

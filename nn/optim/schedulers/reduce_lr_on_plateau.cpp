@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "ember/core/error.h"
-#include "ember/core/ops/factory.h"
+#include "ember/core/ops/creation/factory.h"
 #include "ember/nn/optim/schedulers/lr_scheduler.h"
 #include "ember/nn/serialize/counter.h"
 
