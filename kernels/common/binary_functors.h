@@ -134,3 +134,23 @@ struct BitwiseXor {
 };
 
 }  // namespace ember::functors
+
+// This file's rows of the elementwise op tables (Note [Elementwise op
+// tables], kernels/common/elementwise_ops.h), next to their functors.
+
+// out = f(a, b), all of dtype T.   X(name, dtypes, functor)
+#define EMBER_ARITHMETIC_BINARY_ROWS(X)              \
+  X(Add, kAll, (Add<T>{static_cast<T>(alpha)}))      \
+  X(Sub, kNumeric, (Sub<T>{static_cast<T>(alpha)}))  \
+  X(Mul, kAll, Mul<T>{})                             \
+  X(Div, kFloating, Div<T>{})                        \
+  X(Pow, kAll, Pow<T>{})                             \
+  X(Maximum, kAll, Maximum<T>{})                     \
+  X(Minimum, kAll, Minimum<T>{})                     \
+  X(Remainder, kNumeric, Remainder<T>{})             \
+  X(Fmod, kNumeric, Fmod<T>{})                       \
+  X(FloorDivide, kNumeric, FloorDivide<T>{})         \
+  X(Atan2, kFloating, Atan2<T>{})                    \
+  X(BitwiseAnd, kIntegral, BitwiseAnd<T>{})          \
+  X(BitwiseOr, kIntegral, BitwiseOr<T>{})            \
+  X(BitwiseXor, kIntegral, BitwiseXor<T>{})

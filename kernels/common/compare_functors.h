@@ -61,3 +61,19 @@ struct LogicalXor {
 };
 
 }  // namespace ember::functors
+
+// This file's rows of the elementwise op tables (Note [Elementwise op
+// tables], kernels/common/elementwise_ops.h), next to their functors.
+
+// out (bool) = f(a, b), a and b of dtype T.   X(name, dtypes, functor)
+#define EMBER_COMPARE_ROWS(X)                 \
+  X(Eq, kAll, Eq<T>{})                                   \
+  X(Ne, kAll, Ne<T>{})                                   \
+  X(Lt, kAll, Lt<T>{})                                   \
+  X(Le, kAll, Le<T>{})                                   \
+  X(Gt, kAll, Gt<T>{})                                   \
+  X(Ge, kAll, Ge<T>{})                                   \
+  X(IsClose, kAll, (IsClose<T>{rtol, atol, equal_nan}))  \
+  X(LogicalAnd, kAll, LogicalAnd<T>{})                   \
+  X(LogicalOr, kAll, LogicalOr<T>{})                     \
+  X(LogicalXor, kAll, LogicalXor<T>{})

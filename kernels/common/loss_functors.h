@@ -60,3 +60,12 @@ struct BinaryCrossEntropyWithLogits {
 };
 
 }  // namespace ember::functors
+
+// This file's rows of the elementwise op tables (Note [Elementwise op
+// tables], kernels/common/elementwise_ops.h), next to their functors.
+
+// out = f(inputs...), all of a floating dtype T.   X(name, number of inputs, functor)
+#define EMBER_LOSS_ROWS(X)                                          \
+  X(LogSigmoid, 1, LogSigmoid<T>{})                                      \
+  X(BinaryCrossEntropy, 2, BinaryCrossEntropy<T>{})                      \
+  X(BinaryCrossEntropyWithLogits, 3, BinaryCrossEntropyWithLogits<T>{})

@@ -160,3 +160,33 @@ struct Addcdiv {
 };
 
 }  // namespace ember::functors
+
+// This file's rows of the elementwise op tables (Note [Elementwise op
+// tables], kernels/common/elementwise_ops.h), next to their functors.
+
+// out = f(a, b), all of dtype T.   X(name, dtypes, functor)
+#define EMBER_POINTWISE_BINARY_ROWS(X)       \
+  X(Hypot, kFloating, Hypot<T>{})            \
+  X(Xlogy, kFloating, Xlogy<T>{})            \
+  X(Copysign, kFloating, Copysign<T>{})      \
+  X(LogAddExp, kFloating, LogAddExp<T>{})    \
+  X(LogAddExp2, kFloating, LogAddExp2<T>{})  \
+  X(Heaviside, kAll, Heaviside<T>{})
+
+// out = f(x), x of dtype T; out of dtype T (Same) or bool (Bool).
+//   X(name, dtypes, out, functor)
+#define EMBER_POINTWISE_UNARY_ROWS(X)                                              \
+  X(Exp2, kFloating, Same, Exp2<T>{})                                              \
+  X(Sinc, kFloating, Same, Sinc<T>{})                                              \
+  X(Logit, kFloating, Same, Logit<T>{p0.to<T>()})                                  \
+  X(NanToNum, kFloating, Same, (NanToNum<T>{p0.to<T>(), p1.to<T>(), p2.to<T>()}))  \
+  X(IsInf, kAll, Bool, IsInf<T>{})                                                 \
+  X(IsPosInf, kAll, Bool, IsPosInf<T>{})                                           \
+  X(IsNegInf, kAll, Bool, IsNegInf<T>{})                                           \
+  X(Signbit, kAll, Bool, Signbit<T>{})
+
+// out = f(a, b, c), all of dtype T.   X(name, dtypes, functor)
+#define EMBER_POINTWISE_TERNARY_ROWS(X)             \
+  X(Lerp, kFloating, Lerp<T>{})                     \
+  X(Addcmul, kNumeric, Addcmul<T>{value.to<T>()})   \
+  X(Addcdiv, kFloating, Addcdiv<T>{value.to<T>()})

@@ -131,3 +131,16 @@ struct Trigamma {
 };
 
 }  // namespace ember::functors
+
+// This file's rows of the elementwise op tables (Note [Elementwise op
+// tables], kernels/common/elementwise_ops.h), next to their functors.
+
+// out = f(x), x of dtype T; out of dtype T (Same) or bool (Bool).
+//   X(name, dtypes, out, functor)
+#define EMBER_SPECIAL_UNARY_ROWS(X)            \
+  X(Erf, kFloating, Same, Erf<T>{})            \
+  X(Erfc, kFloating, Same, Erfc<T>{})          \
+  X(Erfinv, kFloating, Same, Erfinv<T>{})      \
+  X(Lgamma, kFloating, Same, Lgamma<T>{})      \
+  X(Digamma, kFloating, Same, Digamma<T>{})    \
+  X(Trigamma, kFloating, Same, Trigamma<T>{})

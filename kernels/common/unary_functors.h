@@ -216,3 +216,53 @@ struct BitwiseNot {
 };
 
 }  // namespace ember::functors
+
+// This file's rows of the elementwise op tables (Note [Elementwise op
+// tables], kernels/common/elementwise_ops.h), next to their functors.
+
+// out = f(a, b), all of dtype T.   X(name, dtypes, functor)
+#define EMBER_MATH_BINARY_ROWS(X)                \
+  X(ReluBackward, kFloating, ReluBackward<T>{})
+
+// out = f(x), x of dtype T; out of dtype T (Same) or bool (Bool).
+//   X(name, dtypes, out, functor)
+#define EMBER_MATH_UNARY_ROWS(X)                                     \
+  X(Neg, kNumeric, Same, Neg<T>{})                                   \
+  X(Exp, kFloating, Same, Exp<T>{})                                  \
+  X(Log, kFloating, Same, Log<T>{})                                  \
+  X(Sqrt, kFloating, Same, Sqrt<T>{})                                \
+  X(Rsqrt, kFloating, Same, Rsqrt<T>{})                              \
+  X(Abs, kNumeric, Same, Abs<T>{})                                   \
+  X(Sign, kAll, Same, Sign<T>{})                                     \
+  X(Square, kNumeric, Same, Square<T>{})                             \
+  X(Reciprocal, kFloating, Same, Reciprocal<T>{})                    \
+  X(Relu, kNumeric, Same, Relu<T>{})                                 \
+  X(LeakyRelu, kFloating, Same, LeakyRelu<T>{p0.to<T>()})            \
+  X(Sigmoid, kFloating, Same, Sigmoid<T>{})                          \
+  X(Tanh, kFloating, Same, Tanh<T>{})                                \
+  X(NormalCdf, kFloating, Same, NormalCdf<T>{})                      \
+  X(Gelu, kFloating, Same, Gelu<T>{})                                \
+  X(GeluTanh, kFloating, Same, GeluTanh<T>{})                        \
+  X(Clamp, kNumeric, Same, (Clamp<T>{p0.to<T>(), p1.to<T>()}))       \
+  X(InRange, kFloating, Bool, (InRange<T>{p0.to<T>(), p1.to<T>()}))  \
+  X(IsNan, kAll, Bool, IsNan<T>{})                                   \
+  X(IsFinite, kAll, Bool, IsFinite<T>{})                             \
+  X(LogicalNot, kAll, Bool, LogicalNot<T>{})                         \
+  X(Sin, kFloating, Same, Sin<T>{})                                  \
+  X(Cos, kFloating, Same, Cos<T>{})                                  \
+  X(Tan, kFloating, Same, Tan<T>{})                                  \
+  X(Asin, kFloating, Same, Asin<T>{})                                \
+  X(Acos, kFloating, Same, Acos<T>{})                                \
+  X(Atan, kFloating, Same, Atan<T>{})                                \
+  X(Sinh, kFloating, Same, Sinh<T>{})                                \
+  X(Cosh, kFloating, Same, Cosh<T>{})                                \
+  X(Log1p, kFloating, Same, Log1p<T>{})                              \
+  X(Expm1, kFloating, Same, Expm1<T>{})                              \
+  X(Log2, kFloating, Same, Log2<T>{})                                \
+  X(Log10, kFloating, Same, Log10<T>{})                              \
+  X(Floor, kFloating, Same, Floor<T>{})                              \
+  X(Ceil, kFloating, Same, Ceil<T>{})                                \
+  X(Round, kFloating, Same, Round<T>{})                              \
+  X(Trunc, kFloating, Same, Trunc<T>{})                              \
+  X(Frac, kFloating, Same, Frac<T>{})                                \
+  X(BitwiseNot, kIntegral, Same, BitwiseNot<T>{})
