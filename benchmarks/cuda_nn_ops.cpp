@@ -26,7 +26,7 @@
 
 #include <ember/ember.h>
 #include <ember/kernels/cuda/cudnn_check.h>
-#include <ember/kernels/cuda/cudnn_conv_plan.h>
+#include <ember/kernels/common/cuda_plans/cudnn_conv_plan.h>
 #include <ember/kernels/cuda/cudnn_descriptors.h>
 #include <ember/kernels/cuda/cudnn_handle.h>
 

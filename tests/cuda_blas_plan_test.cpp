@@ -10,7 +10,7 @@
 #include <ember/core/ops/creation/random.h>
 #include <ember/core/ops/linalg/matmul.h>
 #include <ember/kernels/common/gemm_operand.h>
-#include <ember/kernels/cuda/blas_plan.h>
+#include <ember/kernels/common/cuda_plans/blas_plan.h>
 
 #include <limits>
 #include <optional>

@@ -1,6 +1,6 @@
 // The device-independent half of the CUDA pooling, upsampling and
 // normalization kernels, checked on the CPU: the launch plans
-// (kernels/cuda/normalization_plan.h) and the index maths the gather-form
+// (kernels/common/cuda_plans/normalization_plan.h) and the index maths the gather-form
 // backward kernels walk (kernels/common/pooling_functors.h), each run here as
 // the kernel runs it and compared with a direct loop. With a device,
 // tests/cuda/{pooling,upsample,normalization}_test.cpp check the kernels.
@@ -8,7 +8,7 @@
 
 #include <ember/kernels/common/pooling_functors.h>
 #include <ember/kernels/cuda/cudnn_batch_norm.h>
-#include <ember/kernels/cuda/normalization_plan.h>
+#include <ember/kernels/common/cuda_plans/normalization_plan.h>
 
 #include <algorithm>
 #include <climits>

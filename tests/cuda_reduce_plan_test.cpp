@@ -11,7 +11,7 @@
 #include <ember/core/ops/shape/views.h>
 #include <ember/kernels/common/reduce_functors.h>
 #include <ember/kernels/cuda/reduce.h>
-#include <ember/kernels/cuda/reduce_plan.h>
+#include <ember/kernels/common/cuda_plans/reduce_plan.h>
 
 #include <cmath>
 #include <limits>

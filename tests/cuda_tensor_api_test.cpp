@@ -1,13 +1,13 @@
 // CUDA tensors where there is no device (a CPU build, or a CUDA build on a
 // machine without a GPU): asking for one raises an Error that says so. Also
 // the device-independent part of the CUDA copies: the geometry the strided
-// copy kernel walks (kernels/cuda/copy_geometry.h). With a device,
+// copy kernel walks (kernels/common/cuda_plans/copy_geometry.h). With a device,
 // tests/cuda/tensor_test.cpp checks the copies themselves.
 #include <catch2/catch.hpp>
 
 #include <ember/core/ops/creation/factory.h>
 #include <ember/core/ops/creation/random.h>
-#include <ember/kernels/cuda/copy_geometry.h>
+#include <ember/kernels/common/cuda_plans/copy_geometry.h>
 #include <ember/core/cuda/runtime.h>
 
 #include <functional>

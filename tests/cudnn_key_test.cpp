@@ -10,7 +10,7 @@
 #include <ember/core/cuda/runtime.h>
 #include <ember/kernels/common/kernel_registry.h>
 #include <ember/kernels/cuda/cudnn_conv.h>
-#include <ember/kernels/cuda/cudnn_conv_plan.h>
+#include <ember/kernels/common/cuda_plans/cudnn_conv_plan.h>
 
 #include <cstdint>
 #include <functional>

@@ -8,7 +8,7 @@
 // == inner size * inner stride). Dense operands of one shape thus become one
 // flat run, and x + bias over (N, C) with bias of shape (C) stays two dims.
 // This is that plan, written once: the CPU's strided loop (kernels/cpu/loops.h)
-// and the CUDA launch geometry (kernels/cuda/elementwise_geometry.h) build on
+// and the CUDA launch geometry (kernels/common/cuda_plans/elementwise_geometry.h) build on
 // it.
 #include <array>
 

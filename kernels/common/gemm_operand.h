@@ -1,7 +1,7 @@
 #pragma once
 // How a matrix product reads one operand without copying it: the decision both
 // devices share (core/ops/linalg/matmul.cpp hands the result to the matmul table's
-// gemm: cpu::gemm, or cuBLAS through kernels/cuda/blas_plan.h). Plain C++ in
+// gemm: cpu::gemm, or cuBLAS through kernels/common/cuda_plans/blas_plan.h). Plain C++ in
 // every build.
 #include <cstdint>
 #include <optional>

@@ -17,7 +17,7 @@ struct SoftmaxKernels {
   // Whether the device's softmax of an (outer, n, inner) tensor along n runs
   // `columns` on it as it is; else `rows` on a copy with n innermost. The
   // CPU: always (its kernel walks any inner); CUDA: when many lines run along
-  // a wide inner dim (softmax_by_columns in kernels/cuda/reduce_plan.h).
+  // a wide inner dim (softmax_by_columns in kernels/common/cuda_plans/reduce_plan.h).
   Kernel<bool(int64_t outer, int64_t inner)> by_columns;
   // y = softmax (log_softmax when log) along the middle dim: x and y
   // contiguous (outer, n, inner), one dtype.

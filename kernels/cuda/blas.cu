@@ -1,12 +1,12 @@
 // The cuBLAS calls behind mm / bmm / addmm on CUDA tensors: the plan
-// (kernels/cuda/blas_plan.h) turned into one cublasGemmEx, or one
+// (kernels/common/cuda_plans/blas_plan.h) turned into one cublasGemmEx, or one
 // cublasGemmStridedBatchedEx for a batch. Built only with the CUDA backend.
 #include "ember/kernels/cuda/blas.h"
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/backends.h"
 #include "ember/core/error.h"
-#include "ember/kernels/cuda/blas_plan.h"
+#include "ember/kernels/common/cuda_plans/blas_plan.h"
 #include "ember/kernels/cuda/cublas_check.h"
 #include "ember/kernels/cuda/cublas_handle.h"
 #include "ember/kernels/cuda/device_guard.h"

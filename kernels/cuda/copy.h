@@ -15,7 +15,7 @@
 #include "ember/core/dtype.h"
 #include "ember/core/scalar.h"
 #include "ember/kernels/common/copy_kernels.h"
-#include "ember/kernels/cuda/copy_geometry.h"
+#include "ember/kernels/common/cuda_plans/copy_geometry.h"
 
 namespace ember::cuda {
 

@@ -7,7 +7,7 @@
 // args.inner == 1). Each entry point first raises a bad target or index an
 // earlier call's kernel reported (no sync).
 #include "ember/kernels/common/cross_entropy_kernels.h"
-#include "ember/kernels/cuda/indexing_plan.h"
+#include "ember/kernels/common/cuda_plans/indexing_plan.h"
 
 namespace ember::cuda {
 

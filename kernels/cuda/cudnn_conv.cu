@@ -21,7 +21,7 @@
 #include "ember/core/ops/creation/factory.h"
 #include "ember/kernels/common/benchmark_cache.h"
 #include "ember/kernels/cuda/cudnn_conv_passes.h"
-#include "ember/kernels/cuda/cudnn_conv_plan.h"
+#include "ember/kernels/common/cuda_plans/cudnn_conv_plan.h"
 #include "ember/kernels/cuda/cudnn_handle.h"
 #include "ember/core/cuda/runtime.h"
 #include "ember/kernels/cuda/device_guard.h"

@@ -13,7 +13,7 @@
 #include "ember/core/dtype.h"
 #include "ember/kernels/common/conv_params.h"
 #include "ember/kernels/cuda/cudnn_check.h"
-#include "ember/kernels/cuda/cudnn_conv_plan.h"
+#include "ember/kernels/common/cuda_plans/cudnn_conv_plan.h"
 
 namespace ember::cuda {
 

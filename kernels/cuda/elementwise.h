@@ -6,7 +6,7 @@
 // plan_elementwise, the launch plan, is plain C++ built in every configuration
 // and tested on the CPU.
 #include "ember/kernels/common/elementwise_kernels.h"
-#include "ember/kernels/cuda/elementwise_geometry.h"
+#include "ember/kernels/common/cuda_plans/elementwise_geometry.h"
 
 namespace ember::cuda {
 

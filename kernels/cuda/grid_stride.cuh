@@ -4,7 +4,7 @@
 //   for (int64_t i = first_index(); i < n; i += grid_step())
 #include <cstdint>
 
-#include "ember/kernels/cuda/normalization_plan.h"
+#include "ember/kernels/common/cuda_plans/normalization_plan.h"
 
 namespace ember::cuda::detail {
 

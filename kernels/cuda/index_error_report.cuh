@@ -5,7 +5,7 @@
 // memory whose address the kernel is given (IndexErrorSink), not in a
 // __device__ variable: without separable compilation each .cu file would
 // have its own copy of one.
-#include "ember/kernels/cuda/indexing_plan.h"
+#include "ember/kernels/common/cuda_plans/indexing_plan.h"
 
 namespace ember::cuda::detail {
 

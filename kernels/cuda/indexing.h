@@ -27,7 +27,7 @@
 
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/scatter_functors.h"
-#include "ember/kernels/cuda/indexing_plan.h"
+#include "ember/kernels/common/cuda_plans/indexing_plan.h"
 
 namespace ember::cuda {
 

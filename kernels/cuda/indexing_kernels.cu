@@ -1,5 +1,5 @@
 // The CUDA indexing kernels: a grid-stride walk over the iteration shape of an
-// IndexLaunch (kernels/cuda/indexing_plan.h). gather and scatter move
+// IndexLaunch (kernels/common/cuda_plans/indexing_plan.h). gather and scatter move
 // elements by size (one instantiation per element width, not per dtype);
 // scatter_add adds with atomics, so repeated indices accumulate (atomicAdd:
 // float and double sums land in no fixed order, so they are not

@@ -6,7 +6,7 @@
 // (indexing_plan.h); `op` a string literal.
 #include "ember/core/dtype.h"
 #include "ember/kernels/common/scatter_functors.h"
-#include "ember/kernels/cuda/indexing_plan.h"
+#include "ember/kernels/common/cuda_plans/indexing_plan.h"
 
 namespace ember::cuda::detail {
 

@@ -14,7 +14,7 @@
 
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
-#include "ember/kernels/cuda/elementwise_geometry.h"
+#include "ember/kernels/common/cuda_plans/elementwise_geometry.h"
 
 namespace ember::cuda::loops {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "ember/core/dtype.h"
-#include "ember/kernels/cuda/normalization_plan.h"
+#include "ember/kernels/common/cuda_plans/normalization_plan.h"
 
 namespace ember::cuda::detail {
 

@@ -11,7 +11,7 @@
 
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/optim_functors.h"
-#include "ember/kernels/cuda/optim_grid.h"
+#include "ember/kernels/common/cuda_plans/optim_grid.h"
 
 namespace ember::cuda {
 

@@ -6,7 +6,7 @@
 // kernels/cuda/register_kernels.cu. plan_reduce, the launch plan, is plain C++
 // built in every configuration and tested on the CPU.
 #include "ember/kernels/common/reduce_kernels.h"
-#include "ember/kernels/cuda/reduce_plan.h"
+#include "ember/kernels/common/cuda_plans/reduce_plan.h"
 
 namespace ember::cuda {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The CUDA reduction kernel, generic over an Ops of kernels/common/
-// reduce_functors.h, as a ReducePlan lays it out (kernels/cuda/reduce_plan.h):
+// reduce_functors.h, as a ReducePlan lays it out (kernels/common/cuda_plans/reduce_plan.h):
 // each thread folds its share of one output's elements, then the lanes of the
 // output combine (warp shuffle, then shared memory), and lane 0 writes the
 // output through a Sink (or, in a two-pass plan, its split's partial
@@ -16,7 +16,7 @@
 #include "ember/kernels/common/reduce_functors.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
-#include "ember/kernels/cuda/reduce_plan.h"
+#include "ember/kernels/common/cuda_plans/reduce_plan.h"
 
 namespace ember::cuda::reduce_kernels {
 

@@ -17,7 +17,7 @@
 #include "ember/kernels/cuda/pooling.h"
 #include "ember/kernels/cuda/random.h"
 #include "ember/kernels/cuda/reduce.h"
-#include "ember/kernels/cuda/reduce_plan.h"
+#include "ember/kernels/common/cuda_plans/reduce_plan.h"
 #include "ember/kernels/cuda/scan.h"
 #include "ember/kernels/cuda/softmax.h"
 #include "ember/kernels/cuda/sort.h"

@@ -3,7 +3,7 @@
 // softmax_kernels.h says what each computes), in kernels/cuda/softmax.cu,
 // registered in kernels/cuda/register_kernels.cu with softmax_by_columns
 // (reduce_plan.h). The row kernel runs a group of lanes per contiguous
-// row (kernels/cuda/reduce_plan.h, RowPlan); the column kernel one thread per
+// row (kernels/common/cuda_plans/reduce_plan.h, RowPlan); the column kernel one thread per
 // line of a contiguous (outer, n, inner) tensor (softmax_by_columns). Both
 // take the line's maximum, then the sum of exp(x - max) in double, then the
 // outputs, as kernels/cpu/softmax.h computes them (float32 exp in float32).

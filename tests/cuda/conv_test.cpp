@@ -16,7 +16,7 @@
 #include <ember/core/ops/nn_ops/conv.h>
 #include <ember/ember.h>
 #include <ember/kernels/common/benchmark_cache.h>
-#include <ember/kernels/cuda/cudnn_conv_plan.h>
+#include <ember/kernels/common/cuda_plans/cudnn_conv_plan.h>
 #include <ember/core/cuda/memory.h>
 
 #include <catch2/catch.hpp>
@@ -588,7 +588,7 @@ TEST_CASE("cudnn conv: memory returns to its level once the gradients are droppe
   }
 }
 
-// Note [Aligned cuDNN operands] (kernels/cuda/cudnn_conv_plan.h): contiguous
+// Note [Aligned cuDNN operands] (kernels/common/cuda_plans/cudnn_conv_plan.h): contiguous
 // views at odd element offsets, which cuDNN would refuse, are copied first.
 TEST_CASE("cudnn conv: operands at misaligned offsets (an odd batch's second chunk, slices of "
           "flat buffers) match the CPU, forward and backward",

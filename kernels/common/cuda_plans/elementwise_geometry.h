@@ -8,7 +8,7 @@
 #include "ember/core/dim_vector.h"
 #include "ember/core/dtype.h"
 #include "ember/kernels/common/macros.h"
-#include "ember/kernels/cuda/copy_geometry.h"
+#include "ember/kernels/common/cuda_plans/copy_geometry.h"
 
 namespace ember::cuda {
 

@@ -1,11 +1,11 @@
-#include "ember/kernels/cuda/copy_geometry.h"
+#include "ember/kernels/common/cuda_plans/copy_geometry.h"
 
 #include "ember/core/error.h"
-#include "ember/kernels/cuda/elementwise_geometry.h"
+#include "ember/kernels/common/cuda_plans/elementwise_geometry.h"
 
 namespace ember::cuda {
 
-// The elementwise geometry of one input (kernels/cuda/elementwise_geometry.h).
+// The elementwise geometry of one input (kernels/common/cuda_plans/elementwise_geometry.h).
 CopyGeometry make_copy_geometry(const char* op, IntArrayRef sizes, IntArrayRef dst_strides,
                                 IntArrayRef src_sizes, IntArrayRef src_strides) {
   EMBER_INTERNAL_ASSERT(src_sizes.size() <= sizes.size() &&

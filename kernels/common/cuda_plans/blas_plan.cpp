@@ -1,4 +1,4 @@
-#include "ember/kernels/cuda/blas_plan.h"
+#include "ember/kernels/common/cuda_plans/blas_plan.h"
 
 #include <algorithm>
 #include <limits>

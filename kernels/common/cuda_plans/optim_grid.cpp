@@ -1,6 +1,6 @@
-// The launch of one fused optimizer update (kernels/cuda/optim_grid.h): plain
+// The launch of one fused optimizer update (kernels/common/cuda_plans/optim_grid.h): plain
 // C++, built in every configuration, so CPU tests check it.
-#include "ember/kernels/cuda/optim_grid.h"
+#include "ember/kernels/common/cuda_plans/optim_grid.h"
 
 #include <algorithm>
 

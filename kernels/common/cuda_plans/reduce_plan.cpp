@@ -1,4 +1,4 @@
-#include "ember/kernels/cuda/reduce_plan.h"
+#include "ember/kernels/common/cuda_plans/reduce_plan.h"
 
 #include <algorithm>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "ember/kernels/cuda/cudnn_conv_plan.h"
+#include "ember/kernels/common/cuda_plans/cudnn_conv_plan.h"
 
 #include <algorithm>
 #include <sstream>

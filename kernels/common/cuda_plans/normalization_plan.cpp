@@ -1,4 +1,4 @@
-#include "ember/kernels/cuda/normalization_plan.h"
+#include "ember/kernels/common/cuda_plans/normalization_plan.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "ember/kernels/cuda/indexing_plan.h"
+#include "ember/kernels/common/cuda_plans/indexing_plan.h"
 
 #include "ember/core/error.h"
 #include "ember/core/shape.h"

@@ -1,4 +1,4 @@
-#include "ember/kernels/cuda/elementwise_geometry.h"
+#include "ember/kernels/common/cuda_plans/elementwise_geometry.h"
 
 #include <cstring>
 

@@ -15,7 +15,7 @@
 
 #include "ember/core/dim_vector.h"
 #include "ember/kernels/common/macros.h"
-#include "ember/kernels/cuda/elementwise_geometry.h"
+#include "ember/kernels/common/cuda_plans/elementwise_geometry.h"
 
 namespace ember::cuda {
 
