@@ -21,38 +21,16 @@ using binary_detail::binary_inplace;
 namespace {
 
 // d out / d a and d out / d b from the saved a (its value before an in-place
-// write) and b; each op's rule is one of these.
-using Derivatives = tensor_list (*)(const Tensor& g, const Tensor& a, const Tensor& b);
-
-tensor_list hypot_derivatives(const Tensor& g, const Tensor& a, const Tensor& b) {
-  const Tensor g_over = g / hypot(a, b);
-  return {g_over * a, g_over * b};
-}
-// d/dx = log(y), taken as 0 where x == 0 (xlogy(x != 0, y)); d/dy = x / y.
-tensor_list xlogy_derivatives(const Tensor& g, const Tensor& x, const Tensor& y) {
-  return {g * xlogy(x != 0, y), g * x / y};
-}
-// d/da = sign(a) sign(b) (0 at a == 0, as PyTorch), with b's sign bit; b gets none.
-tensor_list copysign_derivatives(const Tensor& g, const Tensor& a, const Tensor& b) {
-  return {g * sign(a) * copysign(ones_like(b, b.options().dtype(g.scalar_type())), b),
-          zeros_like(g)};
-}
-// d/da log(e^a + e^b) = sigmoid(a - b).
-tensor_list logaddexp_derivatives(const Tensor& g, const Tensor& a, const Tensor& b) {
-  return {g * sigmoid(a - b), g * sigmoid(b - a)};
-}
-tensor_list logaddexp2_derivatives(const Tensor& g, const Tensor& a, const Tensor& b) {
-  const Tensor d = (a - b) * std::numbers::ln2;
-  return {g * sigmoid(d), g * sigmoid(-d)};
-}
+// write) and b: each op's `<op>_grad`, written right above the op.
+using BinaryGrad = tensor_list (*)(const Tensor& g, const Tensor& a, const Tensor& b);
 
 // The node of out = f(a, b): saves a_value (a, or self's old values for an
 // in-place form) and b.
 std::shared_ptr<Node> binary_node(const char* node_name, const Tensor& a, const Tensor& b,
-                                  const Tensor& a_value, Derivatives derivatives) {
+                                  const Tensor& a_value, BinaryGrad grad) {
   auto node = autograd::make_node(node_name, {a, b},
-                                  [derivatives](Node& n, const tensor_list& g) {
-    tensor_list d = derivatives(g[0], n.saved(0), n.saved(1));
+                                  [grad](Node& n, const tensor_list& g) {
+    tensor_list d = grad(g[0], n.saved(0), n.saved(1));
     for (size_t i = 0; i < d.size(); ++i)
       if (!n.needs_input_grad(i)) d[i] = Tensor();
     return d;
@@ -78,21 +56,21 @@ constexpr bool kFloatingOperands = !std::is_same_v<Op<float>, functors::Xlogy<fl
 
 template <template <typename> class Op>
 Tensor floating_binary(const char* name, const char* node_name, const Tensor& a, const Tensor& b,
-                       Derivatives derivatives) {
+                       BinaryGrad grad) {
   Tensor out = binary<Op>(name, a, b, floating_type(name, a, b, kFloatingOperands<Op>));
   if (autograd::needs_grad(a, b))
-    autograd::set_history(out, binary_node(node_name, a, b, a, derivatives));
+    autograd::set_history(out, binary_node(node_name, a, b, a, grad));
   return out;
 }
 
 // self = Op(self, other), recording the node before self's values are overwritten.
 template <template <typename> class Op>
 Tensor& floating_binary_(const char* name, const char* node_name, const Tensor& self,
-                         const Tensor& other, Derivatives derivatives) {
+                         const Tensor& other, BinaryGrad grad) {
   autograd::check_inplace(self, name, {other});
   std::shared_ptr<Node> node;
   if (autograd::needs_grad(self, other))
-    node = binary_node(node_name, self, other, self.clone(), derivatives);
+    node = binary_node(node_name, self, other, self.clone(), grad);
   binary_inplace<Op>(name, self, other, floating_type(name, self, other, kFloatingOperands<Op>));
   if (node) autograd::rebase_history(self, node);
   return const_cast<Tensor&>(self);
@@ -117,33 +95,59 @@ std::shared_ptr<Node> heaviside_node(const Tensor& x, const Tensor& values) {
 
 }  // namespace
 
+constexpr auto hypot_grad =
+    [](const Tensor& g, const Tensor& a, const Tensor& b) -> tensor_list {
+  const Tensor g_over = g / hypot(a, b);
+  return {g_over * a, g_over * b};
+};
 Tensor hypot(const Tensor& a, const Tensor& b) {
   // derivative: d/da = g·a/y, d/db = g·b/y
-  return floating_binary<functors::Hypot>("hypot", "HypotBackward", a, b, hypot_derivatives);
+  return floating_binary<functors::Hypot>("hypot", "HypotBackward", a, b, hypot_grad);
 }
+// d/dx = log(y), taken as 0 where x == 0 (xlogy(x != 0, y)); d/dy = x / y.
+constexpr auto xlogy_grad =
+    [](const Tensor& g, const Tensor& x, const Tensor& y) -> tensor_list {
+  return {g * xlogy(x != 0, y), g * x / y};
+};
 Tensor xlogy(const Tensor& x, const Tensor& y) {
   // derivative: d/dx = g·log(y) (0 where x == 0), d/dy = g·x/y
-  return floating_binary<functors::Xlogy>("xlogy", "XlogyBackward", x, y, xlogy_derivatives);
+  return floating_binary<functors::Xlogy>("xlogy", "XlogyBackward", x, y, xlogy_grad);
 }
 Tensor xlogy(const Scalar& x, const Tensor& y) { return xlogy(detail::scalar_operand(x, y), y); }
 Tensor xlogy(const Tensor& x, const Scalar& y) { return xlogy(x, detail::scalar_operand(y, x)); }
+// d/da = sign(a) sign(b) (0 at a == 0, as PyTorch), with b's sign bit; b gets none.
+constexpr auto copysign_grad =
+    [](const Tensor& g, const Tensor& a, const Tensor& b) -> tensor_list {
+  return {g * sign(a) * copysign(ones_like(b, b.options().dtype(g.scalar_type())), b),
+          zeros_like(g)};
+};
 Tensor copysign(const Tensor& a, const Tensor& b) {
   // derivative: d/da = g·sign(a)·sign(b) (0 at a == 0), d/db = 0
   return floating_binary<functors::Copysign>("copysign", "CopysignBackward", a, b,
-                                             copysign_derivatives);
+                                             copysign_grad);
 }
 Tensor copysign(const Tensor& a, const Scalar& b) {
   return copysign(a, detail::scalar_operand(b, a));
 }
+// d/da log(e^a + e^b) = sigmoid(a - b).
+constexpr auto logaddexp_grad =
+    [](const Tensor& g, const Tensor& a, const Tensor& b) -> tensor_list {
+  return {g * sigmoid(a - b), g * sigmoid(b - a)};
+};
 Tensor logaddexp(const Tensor& a, const Tensor& b) {
   // derivative: d/da = g·sigmoid(a - b), d/db = g·sigmoid(b - a)
   return floating_binary<functors::LogAddExp>("logaddexp", "LogaddexpBackward", a, b,
-                                              logaddexp_derivatives);
+                                              logaddexp_grad);
 }
+constexpr auto logaddexp2_grad =
+    [](const Tensor& g, const Tensor& a, const Tensor& b) -> tensor_list {
+  const Tensor d = (a - b) * std::numbers::ln2;
+  return {g * sigmoid(d), g * sigmoid(-d)};
+};
 Tensor logaddexp2(const Tensor& a, const Tensor& b) {
   // derivative: d/da = g·sigmoid((a - b)·ln 2), d/db = g·sigmoid((b - a)·ln 2)
   return floating_binary<functors::LogAddExp2>("logaddexp2", "Logaddexp2Backward", a, b,
-                                               logaddexp2_derivatives);
+                                               logaddexp2_grad);
 }
 Tensor heaviside(const Tensor& x, const Tensor& values) {
   check_same_dtype("heaviside", x, values);
@@ -159,15 +163,15 @@ Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool 
 }
 
 Tensor& Tensor::hypot_(const Tensor& o) const {
-  return floating_binary_<functors::Hypot>("hypot_", "HypotBackward", *this, o, hypot_derivatives);
+  return floating_binary_<functors::Hypot>("hypot_", "HypotBackward", *this, o, hypot_grad);
 }
 Tensor& Tensor::xlogy_(const Tensor& o) const {
-  return floating_binary_<functors::Xlogy>("xlogy_", "XlogyBackward", *this, o, xlogy_derivatives);
+  return floating_binary_<functors::Xlogy>("xlogy_", "XlogyBackward", *this, o, xlogy_grad);
 }
 Tensor& Tensor::xlogy_(const Scalar& o) const { return xlogy_(detail::scalar_operand(o, *this)); }
 Tensor& Tensor::copysign_(const Tensor& o) const {
   return floating_binary_<functors::Copysign>("copysign_", "CopysignBackward", *this, o,
-                                              copysign_derivatives);
+                                              copysign_grad);
 }
 Tensor& Tensor::copysign_(const Scalar& o) const {
   return copysign_(detail::scalar_operand(o, *this));
