@@ -1,10 +1,11 @@
 #pragma once
 // What the kernel-table dtype checks (elementwise_dtype_check.h,
-// reduce_dtype_check.h) share: the dtypes they try, and the Error a kernel
+// reduce_dtype_check.h, ...) share: the dtypes they try, and the Error a kernel
 // raises for a dtype its row does not take.
 #include <catch2/catch.hpp>
 #include <ember/core/dtype.h>
 
+#include <functional>
 #include <string>
 
 namespace ember::dtype_check {
@@ -14,6 +15,15 @@ inline const ScalarType kDtypes[] = {kBool, kLong, kFloat, kDouble};
 // The Error of a dtype the op does not take.
 inline auto refuses(const char* op, ScalarType t) {
   return Catch::Contains(std::string(op) + ": dtype " + dtype_name(t) + " is not supported");
+}
+
+// run() succeeds when `takes`, else raises refuses(op, t).
+inline void expect(const char* op, ScalarType t, bool takes, const std::function<void()>& run) {
+  INFO(op << ", " << t);
+  if (takes)
+    CHECK_NOTHROW(run());
+  else
+    CHECK_THROWS_WITH(run(), refuses(op, t));
 }
 
 }  // namespace ember::dtype_check

@@ -7,20 +7,11 @@
 #include <ember/core/ops/creation/factory.h>
 #include <ember/kernels/common/kernel_registry.h>
 
-#include <functional>
-#include <string>
+#include "dtype_check.h"
 
 namespace ember::linalg_dtype_check {
 
-// run() succeeds when `takes`, else raises "<op>: dtype <t> is not supported".
-inline void expect(const char* op, ScalarType t, bool takes, const std::function<void()>& run) {
-  INFO(op << ", " << t);
-  if (takes)
-    CHECK_NOTHROW(run());
-  else
-    CHECK_THROWS_WITH(run(), Catch::Contains(std::string(op) + ": dtype " + dtype_name(t) +
-                                             " is not supported"));
-}
+using dtype_check::expect;
 
 inline void check_device(Device device) {
   const LinalgKernels& k = kernels().linalg;

@@ -9,22 +9,12 @@
 #include <ember/core/ops/creation/factory.h>
 #include <ember/kernels/common/kernel_registry.h>
 
-#include <functional>
-#include <string>
+#include "dtype_check.h"
 
 namespace ember::nn_kernels_dtype_check {
 
-inline const ScalarType kDtypes[] = {kBool, kLong, kFloat, kDouble};
-
-// run() succeeds when `takes`, else raises "<op>: dtype <t> is not supported".
-inline void expect(const char* op, ScalarType t, bool takes, const std::function<void()>& run) {
-  INFO(op << ", " << t);
-  if (takes)
-    CHECK_NOTHROW(run());
-  else
-    CHECK_THROWS_WITH(run(), Catch::Contains(std::string(op) + ": dtype " + dtype_name(t) +
-                                             " is not supported"));
-}
+using dtype_check::expect;
+using dtype_check::kDtypes;
 
 // Every pooling kernel takes float32 and float64 only. max_pool2d_backward
 // is checked where the device has it (CUDA).
