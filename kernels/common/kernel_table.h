@@ -27,6 +27,10 @@ template <typename R, typename... Args>
 class Kernel<R(Args...)> {
  public:
   using Fn = R (*)(Args...);
+  // The entry point's function type: a backend declares its kernel with it,
+  // `decltype(SoftmaxKernels::logsumexp)::Signature logsumexp_kernel;`, so
+  // the parameters are written once, here in the table.
+  using Signature = R(Args...);
 
   void set(DeviceType type, Fn fn) { fns_[slot(type)] = fn; }
   bool has(DeviceType type) const { return fns_[slot(type)] != nullptr; }

@@ -17,18 +17,16 @@
 
 #include "ember/core/error.h"
 #include "ember/core/tensor.h"
+#include "ember/kernels/common/conv_kernels.h"
 #include "ember/kernels/cpu/conv_algo.h"
 
 namespace ember::cpu {
 
 // The conv table's CPU entry points (kernels/common/conv_kernels.h, conv.cpp):
 // each runs its pass with the algorithm choose_conv_algo picks.
-void conv_forward_kernel(const Tensor& x, const Tensor& w, const Tensor& bias, const Tensor& y,
-                         const ConvParams& p);
-void conv_backward_data_kernel(const Tensor& gy, const Tensor& w, const Tensor& bias,
-                               const Tensor& gx, const ConvParams& p);
-void conv_backward_weight_kernel(const Tensor& x, const Tensor& gy, const Tensor& gw,
-                                 const ConvParams& p);
+decltype(ConvKernels::forward)::Signature conv_forward_kernel;
+decltype(ConvKernels::backward_data)::Signature conv_backward_data_kernel;
+decltype(ConvKernels::backward_weight)::Signature conv_backward_weight_kernel;
 
 template <typename T>
 struct ConvForwardArgs {

@@ -7,7 +7,7 @@
 
 namespace ember::cpu {
 
-void copy_kernel(const Tensor& dst, const Tensor& src);
-void fill_kernel(const Tensor& t, const Scalar& value);
+decltype(CopyKernels::copy)::Signature copy_kernel;
+decltype(CopyKernels::fill)::Signature fill_kernel;
 
 }  // namespace ember::cpu

@@ -13,16 +13,12 @@
 namespace ember::cpu {
 
 // The table's entry points.
-bool cross_entropy_by_columns();
-void cross_entropy_forward(const Tensor& x, const CrossEntropyArgs& args, const Tensor& lse,
-                           const Tensor& loss, const Tensor& line_weight);
-void cross_entropy_backward(const Tensor& x, const CrossEntropyArgs& args, const Tensor& lse,
-                            const Tensor& grad, int64_t grad_stride, const Tensor& scale,
-                            const Tensor& dx);
+decltype(CrossEntropyKernels::by_columns)::Signature cross_entropy_by_columns;
+decltype(CrossEntropyKernels::forward)::Signature cross_entropy_forward;
+decltype(CrossEntropyKernels::backward)::Signature cross_entropy_backward;
 // Raises an Error naming `op` at the first value of `target` outside
 // [0, classes) that is not ignore_index.
-void check_class_targets(const char* op, const Tensor& target, int64_t classes,
-                         int64_t ignore_index);
+decltype(CrossEntropyKernels::check_targets)::Signature check_class_targets;
 
 struct CrossEntropyShape {
   int64_t outer = 0, classes = 0, inner = 0;

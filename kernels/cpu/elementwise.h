@@ -7,16 +7,11 @@
 
 namespace ember::cpu {
 
-void binary_kernel(const char* name, BinaryOp op, const Tensor& out, const Tensor& a,
-                   const Tensor& b, double alpha);
-void unary_kernel(const char* name, UnaryOp op, const Tensor& out, const Tensor& x,
-                  const Scalar& p0, const Scalar& p1, const Scalar& p2);
-void compare_kernel(const char* name, CompareOp op, const Tensor& out, const Tensor& a,
-                    const Tensor& b, double rtol, double atol, bool equal_nan);
-void ternary_kernel(const char* name, TernaryOp op, const Tensor& out, const Tensor& a,
-                    const Tensor& b, const Tensor& c, const Scalar& value);
-void where_kernel(const Tensor& out, const Tensor& condition, const Tensor& a, const Tensor& b);
-void loss_kernel(const char* name, LossOp op, const Tensor& out,
-                 std::initializer_list<const Tensor*> inputs);
+decltype(ElementwiseKernels::binary)::Signature binary_kernel;
+decltype(ElementwiseKernels::unary)::Signature unary_kernel;
+decltype(ElementwiseKernels::compare)::Signature compare_kernel;
+decltype(ElementwiseKernels::ternary)::Signature ternary_kernel;
+decltype(ElementwiseKernels::where)::Signature where_kernel;
+decltype(ElementwiseKernels::loss)::Signature loss_kernel;
 
 }  // namespace ember::cpu

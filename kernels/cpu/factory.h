@@ -6,7 +6,7 @@
 
 namespace ember::cpu {
 
-void arange_kernel(const Tensor& t, const Scalar& start, const Scalar& step, bool integral);
-void linspace_kernel(const Tensor& t, double start, double end);
+decltype(FactoryKernels::arange)::Signature arange_kernel;
+decltype(FactoryKernels::linspace)::Signature linspace_kernel;
 
 }  // namespace ember::cpu

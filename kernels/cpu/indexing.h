@@ -7,17 +7,12 @@
 
 namespace ember::cpu {
 
-std::optional<int64_t> find_out_of_range(const Tensor& index, int64_t low, int64_t high);
-void gather(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
-            const Tensor& index);
-void index_select(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
-                  const Tensor& index);
-void scatter_add(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
-                 const Tensor& src);
-void scatter(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
-             const Tensor& src);
-void scatter_reduce(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
-                    const Tensor& src, functors::ScatterReduce reduce);
-void one_hot(const Tensor& out, const Tensor& indices);
+decltype(IndexingKernels::find_out_of_range)::Signature find_out_of_range;
+decltype(IndexingKernels::gather)::Signature gather;
+decltype(IndexingKernels::index_select)::Signature index_select;
+decltype(IndexingKernels::scatter_add)::Signature scatter_add;
+decltype(IndexingKernels::scatter)::Signature scatter;
+decltype(IndexingKernels::scatter_reduce)::Signature scatter_reduce;
+decltype(IndexingKernels::one_hot)::Signature one_hot;
 
 }  // namespace ember::cpu

@@ -5,6 +5,7 @@
 // float64, batched along dim 0; they record nothing and never throw for
 // numerical trouble: they report it in `info`, and the op raises.
 #include "ember/core/tensor.h"
+#include "ember/kernels/common/linalg_kernels.h"
 
 namespace ember::cpu {
 
@@ -13,20 +14,20 @@ namespace ember::cpu {
 // int64, LAPACK's 1-based row interchanges (row i was swapped with row
 // pivots[i]). info: (B) int64, 0, or the 1-based index of the first zero
 // pivot (U is singular).
-void lu_factor(const Tensor& lu, const Tensor& pivots, const Tensor& info);
+decltype(LinalgKernels::lu_factor)::Signature lu_factor;
 
 // b: (B, n, k), overwritten with A^-1 b (A^-T b when `transpose`), where
 // lu: (B, n, n) and pivots: (B, n) are lu_factor's results for A.
-void lu_solve(const Tensor& lu, const Tensor& pivots, const Tensor& b, bool transpose);
+decltype(LinalgKernels::lu_solve)::Signature lu_solve;
 
 // a: (B, n, n), its lower triangle overwritten with the Cholesky factor L of
 // A = L L^T (read from the lower triangle), its strict upper triangle zeroed.
 // info: (B) int64, 0, or the order of the first leading minor that is not
 // positive definite.
-void cholesky(const Tensor& a, const Tensor& info);
+decltype(LinalgKernels::cholesky)::Signature cholesky;
 
 // b: (B, n, k), overwritten with A^-1 b, A: (B, n, n) the upper or lower
 // triangle of a (its diagonal taken as ones when `unitriangular`).
-void triangular_solve(const Tensor& a, const Tensor& b, bool upper, bool unitriangular);
+decltype(LinalgKernels::triangular_solve)::Signature triangular_solve;
 
 }  // namespace ember::cpu

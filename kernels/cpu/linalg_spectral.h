@@ -16,23 +16,24 @@
 // continuous wherever the vectors are unique, so finite differences see a
 // smooth function.
 #include "ember/core/tensor.h"
+#include "ember/kernels/common/linalg_kernels.h"
 
 namespace ember::cpu {
 
 // a: (batch, n, n), read from its lower (upper) triangle. values: (batch, n),
 // ascending; vectors: (batch, n, n) with the eigenvectors as columns, or
 // undefined for the values only.
-bool eigh(const Tensor& a, bool upper, const Tensor& values, const Tensor& vectors);
+decltype(LinalgKernels::eigh)::Signature eigh;
 // a: (batch, m, n), k = min(m, n). s: (batch, k), descending. u: (batch, m, m)
 // when full else (batch, m, k); vh: (batch, n, n) when full else (batch, k, n);
 // u and vh both undefined for the values only.
-bool svd(const Tensor& a, bool full, const Tensor& u, const Tensor& s, const Tensor& vh);
+decltype(LinalgKernels::svd)::Signature svd;
 // a: (batch, m, n), k = min(m, n). q: (batch, m, m) when complete else
 // (batch, m, k), or undefined for R only; r: (batch, m, n) when complete else
 // (batch, k, n).
-bool qr(const Tensor& a, bool complete, const Tensor& q, const Tensor& r);
+decltype(LinalgKernels::qr)::Signature qr;
 // r: (batch, n, n) upper triangular with a nonzero diagonal (only its upper
 // triangle is read); out: (batch, n, n), its inverse.
-void upper_triangular_inverse(const Tensor& r, const Tensor& out);
+decltype(LinalgKernels::upper_triangular_inverse)::Signature upper_triangular_inverse;
 
 }  // namespace ember::cpu

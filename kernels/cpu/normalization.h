@@ -15,25 +15,17 @@ namespace ember::cpu {
 // Training: mean and biased var of each channel over N and S, invstd =
 // 1/sqrt(var + eps), y = (x - mean) * invstd * weight + bias. One task per
 // channel reads it twice (statistics, then output) while it is in cache.
-void batch_norm_train_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps,
-                              const Tensor& y, const Tensor& mean, const Tensor& var,
-                              const Tensor& invstd);
+decltype(NormalizationKernels::batch_norm_train_forward)::Signature batch_norm_train_forward;
 // y = (x - mean) * invstd * weight + bias with given statistics.
-void batch_norm_apply(const Tensor& x, const Tensor& mean, const Tensor& invstd,
-                      const Tensor& weight, const Tensor& bias, const Tensor& y);
+decltype(NormalizationKernels::batch_norm_apply)::Signature batch_norm_apply;
 // Gradients from dy; any of dx, dweight, dbias may be undefined (not needed).
 // training: mean and invstd are the batch's (dx sees their dependence on x);
 // else they are constants.
-void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean,
-                         const Tensor& invstd, const Tensor& weight, bool training,
-                         const Tensor& dx, const Tensor& dweight, const Tensor& dbias);
+decltype(NormalizationKernels::batch_norm_backward)::Signature batch_norm_backward;
 
 // ---- layer norm: x, y, dy, dx: M rows of K (any shape); mean, rstd: (M); weight, bias: K ----
 
-void layer_norm_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps,
-                        const Tensor& y, const Tensor& mean, const Tensor& rstd);
-void layer_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean, const Tensor& rstd,
-                         const Tensor& weight, const Tensor& dx, const Tensor& dweight,
-                         const Tensor& dbias);
+decltype(NormalizationKernels::layer_norm_forward)::Signature layer_norm_forward;
+decltype(NormalizationKernels::layer_norm_backward)::Signature layer_norm_backward;
 
 }  // namespace ember::cpu

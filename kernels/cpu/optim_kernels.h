@@ -9,6 +9,7 @@
 
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/optim_functors.h"
+#include "ember/kernels/common/optimizer_kernels.h"
 
 namespace ember::cpu {
 
@@ -24,8 +25,7 @@ using ember::SgdHyper;
 //   d = momentum == 0 ? g : (nesterov ? g + momentum * buf : buf)
 //   p = p - lr * d
 // momentum_buffer is undefined when momentum == 0.
-void sgd_update(const Tensor& param, const Tensor& grad, const Tensor& momentum_buffer,
-                const SgdHyper& h, bool first_step);
+decltype(OptimizerKernels::sgd)::Signature sgd_update;
 
 // torch.optim.Adam's / AdamW's update of one parameter:
 //   p = p * (1 - lr * wd)                    (AdamW)  |  g = grad + wd * p   (Adam)
@@ -35,17 +35,14 @@ void sgd_update(const Tensor& param, const Tensor& grad, const Tensor& momentum_
 //   denom = sqrt(v) / sqrt(1 - beta2^step) + eps
 //   p = p - lr / (1 - beta1^step) * m / denom
 // max_exp_avg_sq is undefined unless amsgrad.
-void adam_update(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
-                 const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, const AdamHyper& h);
+decltype(OptimizerKernels::adam)::Signature adam_update;
 
 // torch.optim.RMSprop's update of one parameter (the rule is in optim_functors.h);
 // momentum_buffer is undefined unless momentum > 0, grad_avg unless centered.
-void rmsprop_update(const Tensor& param, const Tensor& grad, const Tensor& square_avg,
-                    const Tensor& momentum_buffer, const Tensor& grad_avg, const RmspropHyper& h);
+decltype(OptimizerKernels::rmsprop)::Signature rmsprop_update;
 
 // torch.optim.Adagrad's update of one parameter (the rule is in optim_functors.h).
-void adagrad_update(const Tensor& param, const Tensor& grad, const Tensor& sum,
-                    const AdagradHyper& h);
+decltype(OptimizerKernels::adagrad)::Signature adagrad_update;
 
 // sum(|x|^p) over x for a finite p > 0, or max(|x|) for p = inf, accumulated
 // in float64. NaN elements make the result NaN. x: contiguous, float32 or

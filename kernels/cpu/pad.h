@@ -5,15 +5,14 @@
 // inner) around the padded dim, work split over (outer, output position) rows.
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/pad_functors.h"
+#include "ember/kernels/common/pad_kernels.h"
 
 namespace ember::cpu {
 
 // x: (outer, a.in, inner) -> out: (outer, a.out, inner); out[o] = x[a.source(o)],
 // or `value` where the source is -1.
-void pad_axis(const Tensor& x, const functors::PadAxis& a, int64_t inner, double value,
-              const Tensor& out);
+decltype(PadKernels::axis)::Signature pad_axis;
 // The adjoint (gather form): grad_in[i] = the sum of grad_out over a.outputs_of(i).
-void pad_axis_backward(const Tensor& grad_out, const functors::PadAxis& a, int64_t inner,
-                       const Tensor& grad_in);
+decltype(PadKernels::axis_backward)::Signature pad_axis_backward;
 
 }  // namespace ember::cpu

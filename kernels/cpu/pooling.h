@@ -6,6 +6,7 @@
 // others); outputs are (P, OH, OW). Work is split over planes.
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/pooling_functors.h"
+#include "ember/kernels/common/pooling_kernels.h"
 
 namespace ember::cpu {
 
@@ -14,22 +15,21 @@ using PoolWindow = functors::PoolWindow;
 // out: the window maxima (NaN wins, as PyTorch); indices (int64): the flat
 // position h * W + w of each maximum in its plane, the first one on ties.
 // Padding counts as -inf.
-void max_pool2d(const Tensor& x, const Tensor& out, const Tensor& indices, const PoolWindow& w);
+decltype(PoolingKernels::max_pool2d)::Signature max_pool2d;
 
 // The window means; the divisor counts the padding inside the window when
 // count_include_pad (never the part past the padding that ceil_mode adds).
-void avg_pool2d(const Tensor& x, const Tensor& out, const PoolWindow& w, bool count_include_pad);
+decltype(PoolingKernels::avg_pool2d)::Signature avg_pool2d;
 // The adjoint of avg_pool2d: grad_in (P, H, W) = each output's gradient spread
 // over its window with the same divisor.
-void avg_pool2d_backward(const Tensor& grad_out, const Tensor& grad_in, const PoolWindow& w,
-                         bool count_include_pad);
+decltype(PoolingKernels::avg_pool2d_backward)::Signature avg_pool2d_backward;
 
 // Output (oh, ow) averages rows [floor(oh*H/OH), ceil((oh+1)*H/OH)) and the
 // same for columns.
-void adaptive_avg_pool2d(const Tensor& x, const Tensor& out);
-void adaptive_avg_pool2d_backward(const Tensor& grad_out, const Tensor& grad_in);
+decltype(PoolingKernels::adaptive_avg_pool2d)::Signature adaptive_avg_pool2d;
+decltype(PoolingKernels::adaptive_avg_pool2d_backward)::Signature adaptive_avg_pool2d_backward;
 // The maximum of the same windows, and its flat position in the plane
 // (its gradient: core/ops/nn_ops/pooling.cpp scatters by these indices).
-void adaptive_max_pool2d(const Tensor& x, const Tensor& out, const Tensor& indices);
+decltype(PoolingKernels::adaptive_max_pool2d)::Signature adaptive_max_pool2d;
 
 }  // namespace ember::cpu

@@ -7,9 +7,9 @@
 
 namespace ember::cpu {
 
-void uniform_kernel(const Tensor& t, double from, double to);
-void normal_kernel(const Tensor& t, double mean, double std);
-void randint_kernel(const Tensor& t, int64_t low, int64_t high);
-void dropout_mask_kernel(const Tensor& mask, double p);
+decltype(RandomKernels::uniform)::Signature uniform_kernel;
+decltype(RandomKernels::normal)::Signature normal_kernel;
+decltype(RandomKernels::randint)::Signature randint_kernel;
+decltype(RandomKernels::dropout_mask)::Signature dropout_mask_kernel;
 
 }  // namespace ember::cpu

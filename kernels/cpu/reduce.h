@@ -7,11 +7,9 @@
 
 namespace ember::cpu {
 
-void reduce_kernel(const char* name, ReduceOp op, const Tensor& out, const Tensor& in,
-                   IntArrayRef keep_sizes, double param);
-void arg_reduce_kernel(const char* name, bool is_max, const Tensor& values, const Tensor& indices,
-                       const Tensor& in, int64_t dim);
-void abs_pow_sum_kernel(const char* name, const Tensor& out, const Tensor& in, double p);
+decltype(ReduceKernels::reduce)::Signature reduce_kernel;
+decltype(ReduceKernels::arg_reduce)::Signature arg_reduce_kernel;
+decltype(ReduceKernels::abs_pow_sum)::Signature abs_pow_sum_kernel;
 
 // x itself when contiguous, else a contiguous copy that records no gradient:
 // what the loops that walk (outer, n, inner) lines read.

@@ -6,12 +6,8 @@
 
 namespace ember::cpu {
 
-void scan_kernel(const char* name, bool is_prod, const Tensor& out, const Tensor& in,
-                 int64_t outer, int64_t n, int64_t inner);
-void logcumsumexp_kernel(const Tensor& out, const Tensor& in, int64_t outer, int64_t n,
-                         int64_t inner);
-void cum_extreme_kernel(const char* name, bool is_max, const Tensor& values,
-                        const Tensor& indices, const Tensor& in, int64_t outer, int64_t n,
-                        int64_t inner);
+decltype(ScanKernels::scan)::Signature scan_kernel;
+decltype(ScanKernels::logcumsumexp)::Signature logcumsumexp_kernel;
+decltype(ScanKernels::cum_extreme)::Signature cum_extreme_kernel;
 
 }  // namespace ember::cpu

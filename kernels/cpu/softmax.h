@@ -12,6 +12,7 @@
 #include "ember/core/parallel.h"
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/reduce_functors.h"
+#include "ember/kernels/common/softmax_kernels.h"
 #include "ember/kernels/cpu/loops.h"
 #include "ember/kernels/cpu/reduce_loops.h"
 
@@ -128,9 +129,8 @@ void logsumexp(const T* x, T* y, int64_t outer, int64_t n, int64_t inner) {
 // softmax_kernels.h says what each computes), the templates above for each
 // floating dtype (kernels/cpu/softmax.cpp), registered in
 // kernels/cpu/register_kernels.cpp.
-bool softmax_by_columns(int64_t outer, int64_t inner);
-void softmax_columns_kernel(const char* op, bool log, const Tensor& y, const Tensor& x,
-                            int64_t outer, int64_t n, int64_t inner);
-void logsumexp_kernel(const Tensor& y, const Tensor& x, int64_t rows, int64_t n);
+decltype(SoftmaxKernels::by_columns)::Signature softmax_by_columns;
+decltype(SoftmaxKernels::columns)::Signature softmax_columns_kernel;
+decltype(SoftmaxKernels::logsumexp)::Signature logsumexp_kernel;
 
 }  // namespace ember::cpu

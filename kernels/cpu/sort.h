@@ -10,13 +10,12 @@
 namespace ember::cpu {
 
 // m = n: the whole row in ascending or descending order.
-void sort_indices(const Tensor& out, const Tensor& x, SortRows r, bool descending);
+decltype(SortKernels::sort)::Signature sort_indices;
 // m = k: the k largest (or smallest) elements, in order when `sorted`
 // (otherwise in no particular order), by a partial selection.
-void topk_indices(const Tensor& out, const Tensor& x, SortRows r, int64_t k, bool largest,
-                  bool sorted);
+decltype(SortKernels::topk)::Signature topk_indices;
 // m = 1: the element at 0-based position `pos` of the ascending row; with
 // nan_wins, a row holding NaN gives its first NaN instead (median's rule).
-void kth_indices(const Tensor& out, const Tensor& x, SortRows r, int64_t pos, bool nan_wins);
+decltype(SortKernels::kth)::Signature kth_indices;
 
 }  // namespace ember::cpu

@@ -5,17 +5,17 @@
 // stacks of planes (P, H, W) -> (P, OH, OW), work split over planes. Source
 // coordinates follow PyTorch (its float arithmetic included).
 #include "ember/core/tensor.h"
+#include "ember/kernels/common/upsample_kernels.h"
 
 namespace ember::cpu {
 
 // out[oh][ow] = x[src(oh)][src(ow)], src(d) = min(floor(d * in / out), in - 1).
-void upsample_nearest2d(const Tensor& x, const Tensor& out);
+decltype(UpsampleKernels::nearest2d)::Signature upsample_nearest2d;
 // The adjoint: each input gathers the gradients of the outputs that copied it.
-void upsample_nearest2d_backward(const Tensor& grad_out, const Tensor& grad_in);
+decltype(UpsampleKernels::nearest2d_backward)::Signature upsample_nearest2d_backward;
 
 // Bilinear interpolation between the 4 neighbours of each source point.
-void upsample_bilinear2d(const Tensor& x, const Tensor& out, bool align_corners);
-void upsample_bilinear2d_backward(const Tensor& grad_out, const Tensor& grad_in,
-                                  bool align_corners);
+decltype(UpsampleKernels::bilinear2d)::Signature upsample_bilinear2d;
+decltype(UpsampleKernels::bilinear2d_backward)::Signature upsample_bilinear2d_backward;
 
 }  // namespace ember::cpu

@@ -6,6 +6,7 @@
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/dtype_set.h"
 #include "ember/kernels/common/gemm_operand.h"
+#include "ember/kernels/common/matmul_kernels.h"
 
 namespace ember::cuda {
 
@@ -13,9 +14,8 @@ namespace ember::cuda {
 // contiguous (rows, cols) or (batch, rows, cols) float32 or float64 tensor on a
 // CUDA device, a (rows, k), b (k, cols). beta == 0 never reads out. float32
 // uses TF32 when backends::cuda::allow_tf32(). Asynchronous on stream 0.
-void gemm(const char* op, const Tensor& out, int64_t k, const GemmOperandRef& a,
-          const GemmOperandRef& b, const Scalar& alpha, const Scalar& beta);
+decltype(MatmulKernels::gemm)::Signature gemm;
 // cuBLAS multiplies float32 and float64.
-DtypeSet gemm_dtypes();
+decltype(MatmulKernels::gemm_dtypes)::Signature gemm_dtypes;
 
 }  // namespace ember::cuda

@@ -7,9 +7,8 @@
 
 namespace ember::cuda {
 
-void searchsorted(const Tensor& out, const Tensor& seq, const Tensor& values, const Tensor& sorter,
-                  int64_t seq_rows, int64_t n, bool right);
-void bincount(const Tensor& out, const Tensor& x, const Tensor& weights);
-void histc(const Tensor& out, const Tensor& x, double lo, double hi);
+decltype(BucketingKernels::searchsorted)::Signature searchsorted;
+decltype(BucketingKernels::bincount)::Signature bincount;
+decltype(BucketingKernels::histc)::Signature histc;
 
 }  // namespace ember::cuda

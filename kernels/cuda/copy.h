@@ -23,11 +23,11 @@ namespace ember::cuda {
 // and fill_kernel are in copy_kernels.cu: a memcpy or memset where the bytes
 // allow, else the strided kernel; the transfers are in copy.cu and pick the
 // pinned-memory path when the host tensor is pinned.
-void copy_kernel(const Tensor& dst, const Tensor& src);
-void fill_kernel(const Tensor& t, const Scalar& value);
-void transfer_to_device(const Tensor& dst, const Tensor& src, bool non_blocking);
-void transfer_to_host(const Tensor& dst, const Tensor& src, bool non_blocking);
-void transfer_between_devices(const Tensor& dst, const Tensor& src);
+decltype(CopyKernels::copy)::Signature copy_kernel;
+decltype(CopyKernels::fill)::Signature fill_kernel;
+decltype(CopyKernels::to_device)::Signature transfer_to_device;
+decltype(CopyKernels::to_host)::Signature transfer_to_host;
+decltype(CopyKernels::between_devices)::Signature transfer_between_devices;
 
 // Host -> device. The host memory may be reused when this returns: pageable
 // memory is staged by the driver before the call returns, and for memory

@@ -11,15 +11,11 @@
 
 namespace ember::cuda {
 
-bool cross_entropy_by_columns();
-void cross_entropy_forward(const Tensor& x, const CrossEntropyArgs& args, const Tensor& lse,
-                           const Tensor& loss, const Tensor& line_weight);
-void cross_entropy_backward(const Tensor& x, const CrossEntropyArgs& args, const Tensor& lse,
-                            const Tensor& grad, int64_t grad_stride, const Tensor& scale,
-                            const Tensor& dx);
+decltype(CrossEntropyKernels::by_columns)::Signature cross_entropy_by_columns;
+decltype(CrossEntropyKernels::forward)::Signature cross_entropy_forward;
+decltype(CrossEntropyKernels::backward)::Signature cross_entropy_backward;
 // One small kernel, no sync.
-void check_class_targets(const char* op, const Tensor& target, int64_t classes,
-                         int64_t ignore_index);
+decltype(CrossEntropyKernels::check_targets)::Signature check_class_targets;
 
 namespace detail {
 // The kernels of cross_entropy.cu, on plain data; weight and weight_total (the

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "ember/core/tensor.h"
+#include "ember/kernels/common/normalization_kernels.h"
 
 namespace ember::cuda {
 
@@ -35,22 +36,16 @@ bool cudnn_batch_norm_takes(ScalarType dtype, IntArrayRef sizes, double eps);
 // undefined, or contiguous), goes through cuDNN: the switch is on, x is on a
 // CUDA device and cudnn_batch_norm_takes it. The forward and the backward of
 // one call decide alike (same x and eps).
-bool cudnn_batch_norm_applies(const Tensor& x, double eps, const Tensor& running_mean,
-                              const Tensor& running_var);
+decltype(NormalizationKernels::cudnn_batch_norm_applies)::Signature cudnn_batch_norm_applies;
 
 // y, mean and invstd (1 / sqrt(biased var + eps)) as batch_norm_train_forward;
 // the running statistics, when defined, are updated in place by cuDNN:
 // running = (1 - momentum) * running + momentum * batch, the unbiased
 // variance for running_var (as PyTorch).
-void cudnn_batch_norm_train_forward(const Tensor& x, const Tensor& weight, const Tensor& bias,
-                                    double eps, double momentum, const Tensor& running_mean,
-                                    const Tensor& running_var, const Tensor& y,
-                                    const Tensor& mean, const Tensor& invstd);
+decltype(NormalizationKernels::cudnn_batch_norm_train_forward)::Signature cudnn_batch_norm_train_forward;
 
 // Training-mode gradients from the saved batch statistics; dx, dweight and
 // dbias each optional (undefined: not wanted).
-void cudnn_batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean,
-                               const Tensor& invstd, const Tensor& weight, double eps,
-                               const Tensor& dx, const Tensor& dweight, const Tensor& dbias);
+decltype(NormalizationKernels::cudnn_batch_norm_backward)::Signature cudnn_batch_norm_backward;
 
 }  // namespace ember::cuda

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "ember/core/tensor.h"
+#include "ember/kernels/common/conv_kernels.h"
 #include "ember/kernels/common/conv_params.h"
 
 namespace ember::bench {
@@ -21,15 +22,12 @@ namespace ember::cuda {
 
 // y = conv(x, w) (+ bias). x: (N, C, H, W), w: (K, C/groups, R, S), bias: (K)
 // or undefined, y: (N, K, OH, OW), overwritten.
-void cudnn_conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const Tensor& y,
-                        const ConvParams& p);
+decltype(ConvKernels::forward)::Signature cudnn_conv_forward;
 // gx = the conv's backward-data of gy (+ bias: conv_transpose2d's).
 // gy: (N, K, OH, OW), bias: (C) or undefined, gx: (N, C, H, W), overwritten.
-void cudnn_conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& bias,
-                              const Tensor& gx, const ConvParams& p);
+decltype(ConvKernels::backward_data)::Signature cudnn_conv_backward_data;
 // gw = the conv's backward-weight. gw: (K, C/groups, R, S), overwritten.
-void cudnn_conv_backward_weight(const Tensor& x, const Tensor& gy, const Tensor& gw,
-                                const ConvParams& p);
+decltype(ConvKernels::backward_weight)::Signature cudnn_conv_backward_weight;
 
 // The machine tag of the current device (compute capability and cuDNN
 // version, "sm90-cudnn91900"), or "no-cuda" without a device. The cuDNN

@@ -8,8 +8,8 @@
 
 namespace ember::cuda {
 
-void fill_arange(const Tensor& t, const Scalar& start, const Scalar& step, bool integral);
-void fill_linspace(const Tensor& t, double start, double end);
+decltype(FactoryKernels::arange)::Signature fill_arange;
+decltype(FactoryKernels::linspace)::Signature fill_linspace;
 
 // Which range a launch fills, on plain data (kernels/cuda/factory.cu).
 enum class RangeKind { kArangeInt, kArangeFloat, kLinspace };

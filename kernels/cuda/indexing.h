@@ -26,36 +26,32 @@
 #include <optional>
 
 #include "ember/core/tensor.h"
-#include "ember/kernels/common/scatter_functors.h"
 #include "ember/kernels/common/cuda_plans/indexing_plan.h"
+#include "ember/kernels/common/indexing_kernels.h"
+#include "ember/kernels/common/scatter_functors.h"
 
 namespace ember::cuda {
 
 // No value the host can see: the kernels check the index (see above).
-std::optional<int64_t> find_out_of_range(const Tensor& index, int64_t low, int64_t high);
+decltype(IndexingKernels::find_out_of_range)::Signature find_out_of_range;
 // out[p] = self[p with p[dim] = index[p]] over index's shape (out: index's shape).
-void gather(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
-            const Tensor& index);
+decltype(IndexingKernels::gather)::Signature gather;
 // out = self with the slices along dim picked by the 1-d index (out: contiguous).
-void index_select(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
-                  const Tensor& index);
+decltype(IndexingKernels::index_select)::Signature index_select;
 // self[p with p[dim] = index[p]] += src[p] over index's shape, by atomic adds
 // (so repeated indices accumulate; float sums in no fixed order). int64,
 // float32, float64.
-void scatter_add(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
-                 const Tensor& src);
+decltype(IndexingKernels::scatter_add)::Signature scatter_add;
 
 // self[p with p[dim] = index[p]] = src[p] over index's shape (any dtype);
 // with repeated positions one write lands (unspecified which).
-void scatter(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
-             const Tensor& src);
+decltype(IndexingKernels::scatter)::Signature scatter;
 // self[p with p[dim] = index[p]] = reduce(that, src[p]) by atomic
 // compare-and-swap: scatter_reduce's prod, amax, amin (int64, float32, float64).
-void scatter_reduce(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
-                    const Tensor& src, functors::ScatterReduce reduce);
+decltype(IndexingKernels::scatter_reduce)::Signature scatter_reduce;
 // out[i, indices[i, 0]] = 1 (out: (n, C) int64 zeros); a bad value is
 // reported as the other kernels' bad indices are.
-void one_hot(const Tensor& out, const Tensor& indices);
+decltype(IndexingKernels::one_hot)::Signature one_hot;
 
 // The launch plans of the above, exposed for the CPU tests.
 IndexLaunch plan_gather(const char* op, const Tensor& out, const Tensor& self, int64_t dim,

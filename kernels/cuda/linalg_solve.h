@@ -6,12 +6,13 @@
 // (a sync). cuSOLVER's 64-bit API (getrf, getrs, potrf) and cuBLAS trsm, one
 // call per matrix. Built only with the CUDA backend (linalg_solve.cu).
 #include "ember/core/tensor.h"
+#include "ember/kernels/common/linalg_kernels.h"
 
 namespace ember::cuda {
 
-void lu_factor(const Tensor& lu, const Tensor& pivots, const Tensor& info);
-void lu_solve(const Tensor& lu, const Tensor& pivots, const Tensor& b, bool transpose);
-void cholesky(const Tensor& a, const Tensor& info);
-void triangular_solve(const Tensor& a, const Tensor& b, bool upper, bool unitriangular);
+decltype(LinalgKernels::lu_factor)::Signature lu_factor;
+decltype(LinalgKernels::lu_solve)::Signature lu_solve;
+decltype(LinalgKernels::cholesky)::Signature cholesky;
+decltype(LinalgKernels::triangular_solve)::Signature triangular_solve;
 
 }  // namespace ember::cuda

@@ -7,22 +7,15 @@
 // double (warp shuffles, then a block reduce; batch norm splits a large
 // channel over several blocks: normalization_plan.h).
 #include "ember/core/tensor.h"
+#include "ember/kernels/common/normalization_kernels.h"
 
 namespace ember::cuda {
 
-void batch_norm_train_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps,
-                              const Tensor& y, const Tensor& mean, const Tensor& var,
-                              const Tensor& invstd);
-void batch_norm_apply(const Tensor& x, const Tensor& mean, const Tensor& invstd,
-                      const Tensor& weight, const Tensor& bias, const Tensor& y);
-void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean,
-                         const Tensor& invstd, const Tensor& weight, bool training,
-                         const Tensor& dx, const Tensor& dweight, const Tensor& dbias);
+decltype(NormalizationKernels::batch_norm_train_forward)::Signature batch_norm_train_forward;
+decltype(NormalizationKernels::batch_norm_apply)::Signature batch_norm_apply;
+decltype(NormalizationKernels::batch_norm_backward)::Signature batch_norm_backward;
 
-void layer_norm_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps,
-                        const Tensor& y, const Tensor& mean, const Tensor& rstd);
-void layer_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean, const Tensor& rstd,
-                         const Tensor& weight, const Tensor& dx, const Tensor& dweight,
-                         const Tensor& dbias);
+decltype(NormalizationKernels::layer_norm_forward)::Signature layer_norm_forward;
+decltype(NormalizationKernels::layer_norm_backward)::Signature layer_norm_backward;
 
 }  // namespace ember::cuda

@@ -10,22 +10,19 @@
 #include <cstdint>
 
 #include "ember/core/tensor.h"
-#include "ember/kernels/common/optim_functors.h"
 #include "ember/kernels/common/cuda_plans/optim_grid.h"
+#include "ember/kernels/common/optim_functors.h"
+#include "ember/kernels/common/optimizer_kernels.h"
 
 namespace ember::cuda {
 
 // As cpu::sgd_update (momentum_buffer undefined when momentum == 0).
-void sgd_update(const Tensor& param, const Tensor& grad, const Tensor& momentum_buffer,
-                const SgdHyper& h, bool first_step);
+decltype(OptimizerKernels::sgd)::Signature sgd_update;
 // As cpu::adam_update (max_exp_avg_sq undefined unless amsgrad).
-void adam_update(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
-                 const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, const AdamHyper& h);
+decltype(OptimizerKernels::adam)::Signature adam_update;
 // As cpu::rmsprop_update (momentum_buffer undefined unless momentum > 0, grad_avg unless centered).
-void rmsprop_update(const Tensor& param, const Tensor& grad, const Tensor& square_avg,
-                    const Tensor& momentum_buffer, const Tensor& grad_avg, const RmspropHyper& h);
+decltype(OptimizerKernels::rmsprop)::Signature rmsprop_update;
 // As cpu::adagrad_update.
-void adagrad_update(const Tensor& param, const Tensor& grad, const Tensor& sum,
-                    const AdagradHyper& h);
+decltype(OptimizerKernels::adagrad)::Signature adagrad_update;
 
 }  // namespace ember::cuda

@@ -4,13 +4,12 @@
 // pad_kernels.cu, registered in kernels/cuda/register_kernels.cu.
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/pad_functors.h"
+#include "ember/kernels/common/pad_kernels.h"
 
 namespace ember::cuda {
 
-void pad_axis(const Tensor& x, const functors::PadAxis& a, int64_t inner, double value,
-              const Tensor& out);
+decltype(PadKernels::axis)::Signature pad_axis;
 // Gather form, as the CPU's: each input element sums the outputs that copied it.
-void pad_axis_backward(const Tensor& grad_out, const functors::PadAxis& a, int64_t inner,
-                       const Tensor& grad_in);
+decltype(PadKernels::axis_backward)::Signature pad_axis_backward;
 
 }  // namespace ember::cuda

@@ -14,12 +14,12 @@
 namespace ember::cuda {
 
 // float32 / float64.
-void fill_uniform(const Tensor& t, double from, double to);
-void fill_normal(const Tensor& t, double mean, double std);
+decltype(RandomKernels::uniform)::Signature fill_uniform;
+decltype(RandomKernels::normal)::Signature fill_normal;
 // int64 / float32 / float64: integers in [low, high).
-void fill_randint(const Tensor& t, int64_t low, int64_t high);
+decltype(RandomKernels::randint)::Signature fill_randint;
 // float32 / float64: 1 / (1 - p) where kept, 0 where dropped (0 <= p < 1).
-void fill_dropout_mask(const Tensor& mask, double p);
+decltype(RandomKernels::dropout_mask)::Signature fill_dropout_mask;
 
 // Which per-block draw a fill runs, and the launch of one (kernels/cuda/random.cu).
 enum class PhiloxDraw { kUniform, kNormal, kRandint, kDropoutMask };

@@ -5,16 +5,14 @@
 // reduce_arg.cu (arg_reduce), apart for compile time. Registered in
 // kernels/cuda/register_kernels.cu. plan_reduce, the launch plan, is plain C++
 // built in every configuration and tested on the CPU.
-#include "ember/kernels/common/reduce_kernels.h"
 #include "ember/kernels/common/cuda_plans/reduce_plan.h"
+#include "ember/kernels/common/reduce_kernels.h"
 
 namespace ember::cuda {
 
-void reduce_kernel(const char* name, ReduceOp op, const Tensor& out, const Tensor& in,
-                   IntArrayRef keep_sizes, double param);
-void arg_reduce_kernel(const char* name, bool is_max, const Tensor& values, const Tensor& indices,
-                       const Tensor& in, int64_t dim);
-void abs_pow_sum_kernel(const char* name, const Tensor& out, const Tensor& in, double p);
+decltype(ReduceKernels::reduce)::Signature reduce_kernel;
+decltype(ReduceKernels::arg_reduce)::Signature arg_reduce_kernel;
+decltype(ReduceKernels::abs_pow_sum)::Signature abs_pow_sum_kernel;
 
 // One reduction's launch: the plan, the tensor the kernel reads, and the
 // two-pass workspace.

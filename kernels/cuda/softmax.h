@@ -8,21 +8,20 @@
 // take the line's maximum, then the sum of exp(x - max) in double, then the
 // outputs, as kernels/cpu/softmax.h computes them (float32 exp in float32).
 #include "ember/core/tensor.h"
+#include "ember/kernels/common/softmax_kernels.h"
 
 namespace ember::cuda {
 
 // y = softmax (log_softmax when log) of each row: x and y contiguous (rows, n), one dtype.
-void softmax_kernel(const char* name, bool log, const Tensor& y, const Tensor& x, int64_t rows,
-                    int64_t n);
+decltype(SoftmaxKernels::rows)::Signature softmax_kernel;
 
 // y = softmax (log_softmax when log) along the middle dim: x and y contiguous
 // (outer, n, inner), one dtype.
-void softmax_columns_kernel(const char* name, bool log, const Tensor& y, const Tensor& x,
-                            int64_t outer, int64_t n, int64_t inner);
+decltype(SoftmaxKernels::columns)::Signature softmax_columns_kernel;
 
 // y[r] = log(sum_k exp(x[r, k])): x contiguous (rows, n), y contiguous (rows);
 // an empty row gives -inf.
-void logsumexp_kernel(const Tensor& y, const Tensor& x, int64_t rows, int64_t n);
+decltype(SoftmaxKernels::logsumexp)::Signature logsumexp_kernel;
 
 namespace detail {
 // The kernels of softmax.cu (CUDA builds only); mode 0 softmax, 1 log_softmax, 2 logsumexp.

@@ -8,9 +8,8 @@
 
 namespace ember::cuda {
 
-void sort_kernel(const Tensor& indices, const Tensor& x, SortRows r, bool descending);
-void topk_kernel(const Tensor& indices, const Tensor& x, SortRows r, int64_t k, bool largest,
-                 bool sorted);
-void kth_kernel(const Tensor& indices, const Tensor& x, SortRows r, int64_t pos, bool nan_wins);
+decltype(SortKernels::sort)::Signature sort_kernel;
+decltype(SortKernels::topk)::Signature topk_kernel;
+decltype(SortKernels::kth)::Signature kth_kernel;
 
 }  // namespace ember::cuda
