@@ -6,8 +6,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
 #include "ember/core/ops/creation/factory.h"
-#include "ember/kernels/cpu/optim_kernels.h"
-#include "ember/kernels/common/kernel_registry.h"
+#include "ember/core/ops/reduction/abs_pow_sum.h"
 
 namespace ember::nn::utils {
 
@@ -25,13 +24,13 @@ void check_finite(double total, double norm_type, bool error_if_nonfinite) {
               ", so they cannot be clipped; to clip anyway pass error_if_nonfinite = false");
 }
 
-// CPU gradients: fused float64 passes (cpu::abs_pow_sum), the factor on the host.
+// CPU gradients: fused float64 passes (abs_pow_sum), the factor on the host.
 double clip_on_cpu(const std::vector<Tensor>& grads, double max_norm, double norm_type,
                    bool error_if_nonfinite) {
   const bool is_inf = std::isinf(norm_type);
   double acc = 0;  // sum of |g|^p, or the largest |g|
   for (const Tensor& g : grads) {
-    const double part = cpu::abs_pow_sum("clip_grad_norm_", g.contiguous(), norm_type);
+    const double part = abs_pow_sum("clip_grad_norm_", g, norm_type).item<double>();
     acc = is_inf ? (std::isnan(part) || part > acc ? part : acc) : acc + part;
   }
   const double total = is_inf ? acc : std::pow(acc, 1.0 / norm_type);
@@ -43,8 +42,8 @@ double clip_on_cpu(const std::vector<Tensor>& grads, double max_norm, double nor
 }
 
 // Gradients on one CUDA device: the norm and the factor stay on the device
-// (one fused reduction per gradient, the reduce table's abs_pow_sum: |g|^p
-// summed in float64 as the CPU's), so nothing waits for the device, unless
+// (one fused reduction per gradient, abs_pow_sum: |g|^p summed in float64
+// as on the CPU), so nothing waits for the device, unless
 // error_if_nonfinite: a non-finite total must be read (one sync) before it
 // may scale anything.
 Tensor clip_on_device(const std::vector<Tensor>& grads, double max_norm, double norm_type,
@@ -52,9 +51,7 @@ Tensor clip_on_device(const std::vector<Tensor>& grads, double max_norm, double 
   const bool is_inf = std::isinf(norm_type);
   Tensor acc;  // 0-dim float64 on the device: sum of |g|^p, or the largest |g|
   for (const Tensor& g : grads) {
-    Tensor part = empty({}, TensorOptions(kDouble).device(g.device()));
-    kernels().reduce.abs_pow_sum.on(g.device(), "clip_grad_norm_")("clip_grad_norm_", part, g,
-                                                                   norm_type);  // 0 for an empty g
+    const Tensor part = abs_pow_sum("clip_grad_norm_", g, norm_type);  // 0 for an empty g
     acc = !acc.defined() ? part : is_inf ? acc.maximum(part) : acc + part;
   }
   const Tensor total = is_inf ? acc : acc.pow(1.0 / norm_type);
