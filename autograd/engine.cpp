@@ -18,7 +18,6 @@
 #include "ember/autograd/engine_observer.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/node.h"
-#include "ember/core/ops/reduction/reduce.h"  // sum_to: not a Tensor method
 #include "ember/core/shape.h"
 
 namespace ember::autograd {
@@ -138,7 +137,7 @@ void GraphTask::validate(Node& node, tensor_list& grads) const {
       EMBER_CHECK(is_expandable_to(meta.sizes, g.sizes()), node.name(),
                   " returned a gradient of shape ", g.sizes(), " for input ", i, " of shape ",
                   meta.sizes, "; the shapes are not broadcast-compatible");
-      g = sum_to(g, meta.sizes);
+      g = g.sum_to_size(meta.sizes);
     }
     // A CPU scalar that joined a CUDA op (ops/elementwise_helpers.h) gets its
     // gradient back on the CPU: one device-to-host copy, as in PyTorch.

@@ -347,6 +347,9 @@ class Tensor {
   // --- reductions (ops/reduce.cpp, ops/softmax.cpp) ---
   Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor sum(IntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  // Sums this tensor down to `size`, which must broadcast to its shape (the
+  // gradient of a broadcast); this tensor itself when the shapes match.
+  Tensor sum_to_size(IntArrayRef size) const;
   Tensor mean(std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor mean(IntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor max() const;

@@ -419,6 +419,22 @@ TEST_CASE("sum_to sums the broadcast dims away and returns x itself when shapes 
                                           Catch::Contains("[2, 3, 4]"));
 }
 
+TEST_CASE("Tensor::sum_to_size sums down to a broadcastable size, as libtorch's", "[reduce]") {
+  const Tensor x = random_double({2, 3, 4});
+  const Tensor a = x.sum_to_size({3, 1});
+  REQUIRE(a.sizes() == IntArrayRef({3, 1}));
+  require_values(a, naive_reduce(x, {0, 2}, sum_of));
+  REQUIRE(x.sum_to_size({2, 3, 4}).is_same(x));
+  REQUIRE_THROWS_WITH(x.sum_to_size({5}),
+                      Catch::Contains("sum_to_size: shape [5] does not broadcast to") &&
+                          Catch::Contains("[2, 3, 4]"));
+  // d/dx = g expanded back over the summed dims.
+  const Tensor leaf = random_double({2, 3}).requires_grad_();
+  auto fn = [](const tensor_list& in) { return in[0].sum_to_size({1, 3}); };
+  REQUIRE_GRADCHECK(autograd::gradcheck(fn, {leaf}));
+  REQUIRE_GRADCHECK(autograd::gradgradcheck(fn, {leaf}));
+}
+
 TEST_CASE("reduction errors name the op, the dim and the tensor's shape", "[reduce]") {
   const Tensor x = random_double({2, 3, 4});
   REQUIRE_THROWS_WITH(

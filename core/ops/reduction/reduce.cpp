@@ -140,9 +140,10 @@ Tensor mean(const Tensor& input, IntArrayRef dim, bool keepdim, std::optional<Sc
   return out;
 }
 
-Tensor sum_to(const Tensor& x, IntArrayRef shape) {
+namespace {
+Tensor sum_to_shape(const char* op, const Tensor& x, IntArrayRef shape) {
   if (x.sizes() == shape) return x;
-  EMBER_CHECK(is_expandable_to(shape, x.sizes()), "sum_to: shape ", shape,
+  EMBER_CHECK(is_expandable_to(shape, x.sizes()), op, ": shape ", shape,
               " does not broadcast to the tensor's shape ", x.sizes());
   // Sum the leading dims shape lacks and the dims where shape has 1 (size-1
   // dims of x need no sum: the reshape drops or keeps them).
@@ -151,6 +152,12 @@ Tensor sum_to(const Tensor& x, IntArrayRef shape) {
   for (int64_t d = 0; d < x.dim(); ++d)
     if (x.size(d) != 1 && (d < lead || shape[d - lead] == 1)) dims.push_back(d);
   return (dims.empty() ? x : sum(x, dims, /*keepdim=*/true)).reshape(shape);
+}
+}  // namespace
+
+Tensor sum_to(const Tensor& x, IntArrayRef shape) { return sum_to_shape("sum_to", x, shape); }
+Tensor Tensor::sum_to_size(IntArrayRef size) const {
+  return sum_to_shape("sum_to_size", *this, size);
 }
 
 // ---- max / min over all elements, amax / amin over dims ----
