@@ -17,9 +17,4 @@ decltype(ElementwiseKernels::ternary)::Signature ternary_kernel;
 decltype(ElementwiseKernels::where)::Signature where_kernel;
 decltype(ElementwiseKernels::loss)::Signature loss_kernel;
 
-// The launch of out = f(inputs...) (at most kMaxElementwiseInputs): the
-// geometry, and whether the vector path applies.
-ElementwiseLaunch plan_elementwise(const char* name, const Tensor& out,
-                                   std::initializer_list<const Tensor*> inputs);
-
 }  // namespace ember::cuda

@@ -53,15 +53,6 @@ decltype(IndexingKernels::scatter_reduce)::Signature scatter_reduce;
 // reported as the other kernels' bad indices are.
 decltype(IndexingKernels::one_hot)::Signature one_hot;
 
-// The launch plans of the above, exposed for the CPU tests.
-IndexLaunch plan_gather(const char* op, const Tensor& out, const Tensor& self, int64_t dim,
-                        const Tensor& index);
-IndexLaunch plan_index_select(const char* op, const Tensor& out, const Tensor& self,
-                              int64_t dim, const Tensor& index);
-// scatter_add's plan serves scatter and scatter_reduce too (same geometry).
-IndexLaunch plan_scatter_add(const char* op, const Tensor& self, int64_t dim,
-                             const Tensor& index, const Tensor& src);
-
 // Waits for the pending work of every device that ran a reporting kernel
 // (indexing or cross-entropy; one counted sync each) and raises the Error of
 // the bad index or class target a kernel found since the last report, if

@@ -14,23 +14,4 @@ decltype(ReduceKernels::reduce)::Signature reduce_kernel;
 decltype(ReduceKernels::arg_reduce)::Signature arg_reduce_kernel;
 decltype(ReduceKernels::abs_pow_sum)::Signature abs_pow_sum_kernel;
 
-// One reduction's launch: the plan, the tensor the kernel reads, and the
-// two-pass workspace.
-struct ReduceLaunch {
-  ReducePlan plan;
-  // `in`, or when its dims do not merge into kMaxReduceDims of each kind, a
-  // copy with the kept dims first and the reduced ones last (one dim of each
-  // kind once merged). The output's element order is the same either way:
-  // only size-1 dims move between them.
-  Tensor input;
-  // p.splits * p.num_outputs * kReduceWorkspaceBytes bytes on in's device from
-  // its caching allocator when the plan has two passes, else undefined.
-  Tensor workspace;
-  int device = 0;
-};
-
-// The launch of reducing `in` (any strides) to `keep_sizes` (in's shape with 1
-// at every reduced dim) on a device of `sm_count` multiprocessors.
-ReduceLaunch plan_reduce(const char* name, const Tensor& in, IntArrayRef keep_sizes, int sm_count);
-
 }  // namespace ember::cuda
