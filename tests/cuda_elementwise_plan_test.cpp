@@ -7,7 +7,7 @@
 
 #include <ember/core/ops/creation/factory.h>
 #include <ember/core/ops/creation/random.h>
-#include <ember/kernels/cuda/elementwise.h>
+#include <ember/kernels/common/cuda_plans/elementwise_launch.h>
 
 #include <vector>
 

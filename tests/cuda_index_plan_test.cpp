@@ -10,6 +10,7 @@
 #include <ember/kernels/common/kernel_registry.h>
 #include <ember/kernels/common/philox.h>
 #include <ember/kernels/common/range_functors.h>
+#include <ember/kernels/common/cuda_plans/index_launch.h>
 #include <ember/kernels/cuda/indexing.h>
 
 #include <string>

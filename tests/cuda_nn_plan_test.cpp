@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <ember/kernels/common/pooling_functors.h>
-#include <ember/kernels/cuda/cudnn_batch_norm.h>
+#include <ember/kernels/common/cuda_plans/cudnn_batch_norm_plan.h>
 #include <ember/kernels/common/cuda_plans/normalization_plan.h>
 
 #include <algorithm>

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include <ember/kernels/common/optim_functors.h>
-#include <ember/kernels/cuda/optim.h>
+#include <ember/kernels/common/cuda_plans/optim_grid.h>
 
 using namespace ember;
 

@@ -10,7 +10,7 @@
 #include <ember/core/ops/creation/random.h>
 #include <ember/core/ops/shape/views.h>
 #include <ember/kernels/common/reduce_functors.h>
-#include <ember/kernels/cuda/reduce.h>
+#include <ember/kernels/common/cuda_plans/reduce_launch.h>
 #include <ember/kernels/common/cuda_plans/reduce_plan.h>
 
 #include <cmath>
@@ -255,7 +255,7 @@ TEST_CASE("cuda reduce plan: more than 8 dims of a kind after merging is an erro
   for (size_t d = 0; d < keep.size(); d += 2) keep[d] = 1;  // 9 reduced dims, none merge
   REQUIRE_THROWS_WITH(plan_of(x, keep), Catch::Contains("sum: a CUDA reduction supports at most 8"));
   REQUIRE_FALSE(cuda::try_make_reduce_plan("sum", x.sizes(), x.strides(), keep, kSms));
-  // plan_reduce (kernels/cuda/reduce.cpp) then reduces a copy with the
+  // plan_reduce (kernels/common/cuda_plans/reduce_launch.cpp) then reduces a copy with the
   // reduced dims last: one dim of each kind.
   const cuda::ReduceLaunch l = cuda::plan_reduce("sum", x, keep, kSms);
   REQUIRE(l.input.data_ptr() != x.data_ptr());

@@ -1,6 +1,6 @@
 // Pinned host memory on the CPU side: the event rule of PinnedBlockPool
-// (kernels/cuda/pinned_memory_pool.h) driven by a fake raw allocator and fake
-// completion events; and, on a machine without a CUDA device, the Errors and
+// (kernels/common/cuda_plans/pinned_memory_pool.h) driven by a fake raw
+// allocator and fake completion events; and, on a machine without a CUDA device, the Errors and
 // answers of the public API (pin_memory, pinned TensorOptions, stats, the
 // DataLoader's pin_memory option). The GPU side is tests/cuda/pinned_test.cpp.
 #include <catch2/catch.hpp>
@@ -13,7 +13,7 @@
 #include <ember/core/ops/creation/factory.h>
 #include <ember/core/cuda/runtime.h>
 #include <ember/kernels/cuda/pinned_memory.h>
-#include <ember/kernels/cuda/pinned_memory_pool.h>
+#include <ember/kernels/common/cuda_plans/pinned_memory_pool.h>
 #include <ember/nn/data/data_loader.h>
 #include <ember/nn/data/dataset.h>
 

@@ -10,7 +10,7 @@
 #include "ember/kernels/cuda/cublas_check.h"
 #include "ember/kernels/cuda/cublas_handle.h"
 #include "ember/kernels/cuda/device_guard.h"
-#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/common/cuda_plans/host_helpers.h"
 
 namespace ember::cuda {
 

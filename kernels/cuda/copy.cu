@@ -6,7 +6,7 @@
 #include "ember/kernels/cuda/copy.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
-#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/common/cuda_plans/host_helpers.h"
 #include "ember/kernels/cuda/pinned_memory.h"
 #include "ember/core/cuda/sync_count.h"
 

@@ -12,7 +12,7 @@
 #include "ember/kernels/common/reduce_functors.h"
 #include "ember/kernels/common/unary_functors.h"
 #include "ember/kernels/cuda/cross_entropy.h"
-#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/common/cuda_plans/host_helpers.h"
 #include "ember/kernels/cuda/index_error_report.cuh"
 #include "ember/kernels/cuda/indexing.h"
 #include "ember/kernels/cuda/loops.cuh"

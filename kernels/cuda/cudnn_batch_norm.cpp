@@ -3,10 +3,8 @@
 // building a cuDNN graph.
 #include "ember/kernels/cuda/cudnn_batch_norm.h"
 
-#include <climits>
-
 #include "ember/core/backends.h"
-#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/common/cuda_plans/host_helpers.h"
 
 #ifdef EMBER_WITH_CUDA
 #include <cudnn.h>

@@ -5,13 +5,12 @@
 // backends::cudnn::set_batch_norm_enabled(true) selects, so that the two can
 // be measured against each other (benchmarks/cuda_nn_ops) and the faster one
 // kept. Same contracts as normalization.h: x contiguous (N, C, *), viewed by
-// cuDNN as (N, C, S, 1); weight and bias optional. The checks are compiled in
-// every build (without CUDA, applies() is false); the calls only with CUDA,
-// which registers them in the normalization table (kernels/common/
+// cuDNN as (N, C, S, 1); weight and bias optional. Which inputs cuDNN takes is
+// plain C++ in kernels/common/cuda_plans/cudnn_batch_norm_plan.h; the calls
+// are registered in the normalization table (kernels/common/
 // normalization_kernels.h).
-#include <limits>
-
 #include "ember/core/tensor.h"
+#include "ember/kernels/common/cuda_plans/cudnn_batch_norm_plan.h"
 #include "ember/kernels/common/normalization_kernels.h"
 
 namespace ember::cuda {

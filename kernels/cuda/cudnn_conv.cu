@@ -25,7 +25,7 @@
 #include "ember/kernels/cuda/cudnn_handle.h"
 #include "ember/core/cuda/runtime.h"
 #include "ember/kernels/cuda/device_guard.h"
-#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/common/cuda_plans/host_helpers.h"
 #include "ember/core/cuda/sync_count.h"
 
 namespace ember::cuda {

@@ -4,8 +4,8 @@
 // kernels/common/elementwise_ops.h over kernels/cuda/loops.cuh, in
 // kernels/cuda/elementwise_*.cu. Registered in kernels/cuda/register_kernels.cu.
 // plan_elementwise, the launch plan, is plain C++ built in every configuration
-// and tested on the CPU.
-#include "ember/kernels/common/cuda_plans/elementwise_geometry.h"
+// and tested on the CPU (kernels/common/cuda_plans/elementwise_launch.h).
+#include "ember/kernels/common/cuda_plans/elementwise_launch.h"
 #include "ember/kernels/common/elementwise_kernels.h"
 
 namespace ember::cuda {

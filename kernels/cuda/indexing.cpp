@@ -1,9 +1,8 @@
-// The host half of the CUDA indexing ops that is plain C++: the launch plans
-// (tested on the CPU, tests/cuda_index_plan_test.cpp), and the out-of-range
-// report the kernels write (kernels/cuda/indexing.h), which the cross-entropy
-// kernels share. The entry points are in indexing_kernels.cu. Compiled in
-// every build: without CUDA there is no report, and check_index_errors() has
-// nothing to raise.
+// The host half of the out-of-range report the CUDA indexing kernels write
+// (kernels/cuda/indexing.h), which the cross-entropy kernels share. The entry
+// points are in indexing_kernels.cu, the launch plans in
+// kernels/common/cuda_plans/index_launch.cpp. Compiled in every build: without
+// CUDA there is no report, and check_index_errors() has nothing to raise.
 #include "ember/kernels/cuda/indexing.h"
 
 #include <algorithm>

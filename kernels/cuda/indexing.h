@@ -21,12 +21,13 @@
 //
 // The entry points of the indexing family's table
 // (kernels/common/indexing_kernels.h) are in indexing_kernels.cu (CUDA builds
-// only; registered in kernels/cuda/register_kernels.cu); the plans and the
-// report are plain C++ in indexing.cpp, compiled in every build.
+// only; registered in kernels/cuda/register_kernels.cu); the report's host
+// half is in indexing.cpp; the launch plans are plain C++ in
+// kernels/common/cuda_plans/index_launch.h, compiled in every build.
 #include <optional>
 
 #include "ember/core/tensor.h"
-#include "ember/kernels/common/cuda_plans/indexing_plan.h"
+#include "ember/kernels/common/cuda_plans/index_launch.h"
 #include "ember/kernels/common/indexing_kernels.h"
 #include "ember/kernels/common/scatter_functors.h"
 

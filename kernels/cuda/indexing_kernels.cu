@@ -14,7 +14,7 @@
 
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
-#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/common/cuda_plans/host_helpers.h"
 #include "ember/kernels/cuda/index_error_report.cuh"
 #include "ember/kernels/cuda/indexing.h"
 

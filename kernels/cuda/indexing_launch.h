@@ -1,9 +1,9 @@
 #pragma once
 // The launches of the indexing kernels (kernels/cuda/indexing_kernels.cu,
 // CUDA builds only), on plain data: the entry points there plan each launch
-// from the tensors (the plans are in kernels/cuda/indexing.cpp). `errors`
-// holds the device addresses of the out-of-range report and its claim
-// (indexing_plan.h); `op` a string literal.
+// from the tensors (the plans are in kernels/common/cuda_plans/
+// index_launch.cpp). `errors` holds the device addresses of the out-of-range
+// report and its claim (indexing_plan.h); `op` a string literal.
 #include "ember/core/dtype.h"
 #include "ember/kernels/common/scatter_functors.h"
 #include "ember/kernels/common/cuda_plans/indexing_plan.h"

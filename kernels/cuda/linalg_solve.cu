@@ -18,7 +18,7 @@
 #include "ember/kernels/cuda/cusolver_check.h"
 #include "ember/kernels/cuda/cusolver_handle.h"
 #include "ember/kernels/cuda/device_guard.h"
-#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/common/cuda_plans/host_helpers.h"
 
 namespace ember::cuda {
 

@@ -16,7 +16,7 @@
 
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
-#include "ember/kernels/cuda/pinned_memory_pool.h"
+#include "ember/kernels/common/cuda_plans/pinned_memory_pool.h"
 #endif
 
 namespace ember::cuda {

@@ -4,8 +4,8 @@
 // DataLoader's pin_memory option. A copy between pinned host memory and a
 // device can run asynchronously (to(device, /*non_blocking=*/true)); the
 // allocator does not hand a freed block out again before every such copy that
-// used it has completed (kernels/cuda/pinned_memory_pool.h). Pinned tensors
-// are CPU tensors. The public functions are PyTorch's host-allocator ones
+// used it has completed (kernels/common/cuda_plans/pinned_memory_pool.h).
+// Pinned tensors are CPU tensors. The public functions are PyTorch's host-allocator ones
 // (torch.cuda.host_memory_stats, reset_peak_host_memory_stats,
 // torch._C._host_emptyCache); like memory.h's, they never throw: without the
 // CUDA backend or a device the stats are zeros.

@@ -9,7 +9,7 @@
 #include "ember/kernels/common/philox.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
-#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/common/cuda_plans/host_helpers.h"
 #include "ember/kernels/cuda/random.h"
 
 namespace ember::cuda::detail {

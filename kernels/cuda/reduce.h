@@ -4,8 +4,9 @@
 // kernels/cuda/reduce_kernels.cuh, in reduce_sum.cu (reduce, abs_pow_sum) and
 // reduce_arg.cu (arg_reduce), apart for compile time. Registered in
 // kernels/cuda/register_kernels.cu. plan_reduce, the launch plan, is plain C++
-// built in every configuration and tested on the CPU.
-#include "ember/kernels/common/cuda_plans/reduce_plan.h"
+// built in every configuration and tested on the CPU
+// (kernels/common/cuda_plans/reduce_launch.h).
+#include "ember/kernels/common/cuda_plans/reduce_launch.h"
 #include "ember/kernels/common/reduce_kernels.h"
 
 namespace ember::cuda {

@@ -2,7 +2,7 @@
 // reduce_kernels.cuh (ties keep the first index, the first NaN wins), for
 // every dtype.
 #include "ember/kernels/common/reduce_functors.h"
-#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/common/cuda_plans/host_helpers.h"
 #include "ember/kernels/cuda/reduce.h"
 #include "ember/kernels/cuda/reduce_kernels.cuh"
 

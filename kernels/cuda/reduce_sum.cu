@@ -5,7 +5,7 @@
 // the dtypes of its row.
 #include <cmath>
 
-#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/common/cuda_plans/host_helpers.h"
 #include "ember/kernels/cuda/reduce.h"
 #include "ember/kernels/cuda/reduce_kernels.cuh"
 

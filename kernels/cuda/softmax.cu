@@ -7,7 +7,7 @@
 
 #include "ember/kernels/common/reduce_functors.h"
 #include "ember/kernels/common/unary_functors.h"
-#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/common/cuda_plans/host_helpers.h"
 #include "ember/kernels/cuda/loops.cuh"
 #include "ember/kernels/cuda/reduce_kernels.cuh"
 #include "ember/kernels/cuda/softmax.h"

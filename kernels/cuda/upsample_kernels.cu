@@ -9,7 +9,7 @@
 #include "ember/kernels/cuda/device_guard.h"
 #include "ember/kernels/cuda/grid_stride.cuh"
 #include "ember/kernels/common/cuda_plans/normalization_plan.h"
-#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/common/cuda_plans/host_helpers.h"
 #include "ember/kernels/cuda/plane_shape.h"
 #include "ember/kernels/cuda/pooling_launch.h"
 #include "ember/kernels/cuda/upsample.h"

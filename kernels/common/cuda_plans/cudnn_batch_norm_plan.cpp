@@ -1,3 +1,9 @@
+// cuDNN batch norm's limits (cudnn_batch_norm_plan.h).
+#include "ember/kernels/common/cuda_plans/cudnn_batch_norm_plan.h"
+
+#include <climits>
+#include <cstdint>
+
 namespace ember::cuda {
 
 bool cudnn_batch_norm_takes(ScalarType dtype, IntArrayRef sizes, double eps) {

@@ -1,4 +1,11 @@
 #pragma once
+// Which batch norms cuDNN takes (kernels/cuda/cudnn_batch_norm.h): plain C++,
+// built in every configuration and tested on the CPU
+// (tests/cuda_nn_plan_test.cpp).
+#include <limits>
+
+#include "ember/core/array_ref.h"
+#include "ember/core/dtype.h"
 
 namespace ember::cuda {
 
@@ -14,8 +21,7 @@ inline constexpr double kCudnnBatchNormMinEps = std::numeric_limits<float>::min(
 // Whether cuDNN can take batch_norm of a contiguous x of this dtype and
 // these sizes (N, C, *) with this eps and give ember's answer: float32 or
 // float64, non-empty, N, C, the values per channel and sample and numel
-// within cuDNN's ints, eps >= kCudnnBatchNormMinEps. Plain C++, built in every
-// configuration (tests/cuda_nn_plan_test.cpp).
+// within cuDNN's ints, eps >= kCudnnBatchNormMinEps.
 bool cudnn_batch_norm_takes(ScalarType dtype, IntArrayRef sizes, double eps);
 
 }  // namespace ember::cuda

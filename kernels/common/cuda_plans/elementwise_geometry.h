@@ -1,7 +1,7 @@
 #pragma once
 // The plain-data description of one CUDA elementwise launch (out = f(in...)),
-// built on the host by kernels/cuda/elementwise.cpp and read by the kernels in
-// kernels/cuda/loops.cuh. Plain C++ (built in every configuration), so the
+// built on the host by cuda_plans/elementwise_launch.cpp and read by the
+// kernels in kernels/cuda/loops.cuh. Plain C++ (built in every configuration), so the
 // dim merging, the index math and the vector-path rule are tested on the CPU.
 #include <cstdint>
 

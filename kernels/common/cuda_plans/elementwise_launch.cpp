@@ -1,12 +1,12 @@
 // The plan of a CUDA elementwise launch from the tensors (geometry, vector
-// path), read by the kernels of elementwise_*.cu. Compiled in every build, so
-// the CPU tests check it.
-#include "ember/kernels/cuda/elementwise.h"
+// path), read by the kernels of kernels/cuda/elementwise_*.cu. Compiled in
+// every build, so the CPU tests check it.
+#include "ember/kernels/common/cuda_plans/elementwise_launch.h"
 
 #include <algorithm>
 
 #include "ember/core/error.h"
-#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/common/cuda_plans/host_helpers.h"
 
 namespace ember::cuda {
 

@@ -1,4 +1,11 @@
 #pragma once
+// The launch plan of a CUDA elementwise op from its tensors, read by the
+// kernels of kernels/cuda/elementwise_*.cu. Plain C++, built in every
+// configuration and tested on the CPU (tests/cuda_elementwise_plan_test.cpp).
+#include <initializer_list>
+
+#include "ember/core/tensor.h"
+#include "ember/kernels/common/cuda_plans/elementwise_geometry.h"
 
 namespace ember::cuda {
 

@@ -1,3 +1,8 @@
+// The launch plans of gather, index_select and scatter_add (index_launch.h).
+#include "ember/kernels/common/cuda_plans/index_launch.h"
+
+#include "ember/core/dim_vector.h"
+
 namespace ember::cuda {
 
 namespace {

@@ -1,4 +1,9 @@
 #pragma once
+// The launch plans of the CUDA indexing kernels (kernels/cuda/indexing.h)
+// from their tensors. Plain C++, built in every configuration and tested on
+// the CPU (tests/cuda_index_plan_test.cpp).
+#include "ember/core/tensor.h"
+#include "ember/kernels/common/cuda_plans/indexing_plan.h"
 
 namespace ember::cuda {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The plain-data description of one CUDA indexing launch (gather, index_select,
-// scatter_add, one_hot), built on the host by kernels/cuda/indexing.cpp and read
-// by the kernels in kernels/cuda/indexing_kernels.cu. Plain C++ (built in every
+// scatter_add, one_hot), built on the host by cuda_plans/index_launch.cpp and
+// read by the kernels in kernels/cuda/indexing_kernels.cu. Plain C++ (built in every
 // configuration), so the geometry and index math are tested on the CPU
 // (tests/cuda_index_plan_test.cpp).
 //

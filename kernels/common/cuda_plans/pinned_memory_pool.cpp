@@ -1,4 +1,4 @@
-#include "ember/kernels/cuda/pinned_memory_pool.h"
+#include "ember/kernels/common/cuda_plans/pinned_memory_pool.h"
 
 #include <utility>
 

@@ -1,10 +1,9 @@
-// The plan of a CUDA reduction from the tensors (kernels/cuda/reduce.h), read
-// by the kernels of reduce_*.cu. Compiled in every build, so the CPU tests
-// check it.
-#include "ember/kernels/cuda/reduce.h"
+// The plan of a CUDA reduction from the tensors (reduce_launch.h), read by
+// the kernels of kernels/cuda/reduce_*.cu. Compiled in every build, so the CPU
+// tests check it.
+#include "ember/kernels/common/cuda_plans/reduce_launch.h"
 
-#include "ember/core/ops/creation/factory.h"
-#include "ember/kernels/cuda/host_helpers.h"
+#include "ember/kernels/common/cuda_plans/host_helpers.h"
 
 namespace ember::cuda {
 
@@ -28,8 +27,8 @@ ReduceLaunch plan_reduce(const char* name, const Tensor& in, IntArrayRef keep_si
   }
   // Bytes, as an ember tensor so that they come from the caching allocator.
   if (l.plan.two_pass())
-    l.workspace = empty({l.plan.splits * l.plan.num_outputs * kReduceWorkspaceBytes},
-                        TensorOptions().dtype(kBool).device(in.device()));
+    l.workspace = in.new_empty({l.plan.splits * l.plan.num_outputs * kReduceWorkspaceBytes},
+                               TensorOptions().dtype(kBool));
   return l;
 }
 

@@ -1,4 +1,9 @@
 #pragma once
+// The launch of a CUDA reduction from its tensors, read by the kernels of
+// kernels/cuda/reduce_*.cu. Plain C++, built in every configuration and tested
+// on the CPU (tests/cuda_reduce_plan_test.cpp).
+#include "ember/core/tensor.h"
+#include "ember/kernels/common/cuda_plans/reduce_plan.h"
 
 namespace ember::cuda {
 
