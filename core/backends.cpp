@@ -3,9 +3,9 @@
 #include <atomic>
 #include <iostream>
 
+#include "ember/core/cuda/backend.h"
 #include "ember/kernels/common/benchmark_cache.h"
 #include "ember/kernels/cpu/conv_algo_cache.h"
-#include "ember/kernels/cuda/cudnn_conv.h"
 
 namespace ember::backends {
 namespace {
@@ -42,7 +42,8 @@ BenchmarkStats benchmark_stats() { return bench::cudnn_conv_caches().stats(); }
 std::vector<BenchmarkEntry> benchmark_entries() { return bench::cudnn_conv_caches().entries(); }
 void save_benchmark_cache(const std::string& path) { bench::cudnn_conv_caches().save(path); }
 bool load_benchmark_cache(const std::string& path) {
-  ember::cuda::cudnn_set_machine_tag();  // a file loaded before any conv must match the device
+  // A file loaded before any conv must match the device.
+  ember::cuda::detail::backend().cudnn_set_machine_tag();
   return load_and_report(bench::cudnn_conv_caches(), path);
 }
 void clear_benchmark_cache() { bench::cudnn_conv_caches().clear(); }

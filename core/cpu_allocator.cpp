@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ember/core/allocator.h"
+#include "ember/core/cuda/backend.h"
 #include "ember/core/error.h"
 
 namespace ember {
@@ -123,9 +124,13 @@ Allocator* cuda_allocator = nullptr;
 
 Allocator* get_allocator(Device device) {
   if (device.is_cpu()) return &instance();
-  EMBER_CHECK(cuda_allocator != nullptr, "cannot allocate on ", device,
+  // One registered with register_allocator, else the CUDA backend's own.
+  Allocator* allocator = cuda_allocator != nullptr
+                             ? cuda_allocator
+                             : cuda::detail::backend().current_device_allocator();
+  EMBER_CHECK(allocator != nullptr, "cannot allocate on ", device,
               ": this build of ember has no CUDA backend (or it is not available yet)");
-  return cuda_allocator;
+  return allocator;
 }
 
 void register_allocator(DeviceType type, Allocator* allocator) {

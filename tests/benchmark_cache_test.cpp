@@ -6,14 +6,14 @@
 #include "test_helpers.h"
 
 #include <ember/core/backends.h>
+#include <ember/core/cuda/backend.h>
 #include <ember/core/ops/nn_ops/conv.h>
 #include <ember/kernels/common/benchmark_cache.h>
 #include <ember/kernels/common/conv_params.h>
+#include <ember/kernels/common/kernel_registry.h>
 #include <ember/kernels/cpu/conv.h>
 #include <ember/kernels/cpu/conv_algo_cache.h>
 #include <ember/kernels/cpu/conv_algo_select.h>
-#include <ember/kernels/cuda/cudnn_batch_norm.h>
-#include <ember/kernels/cuda/cudnn_conv.h>
 
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -65,6 +65,13 @@ void write_text(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
 }
 
+// What the CUDA entry of the normalization table answers for x: whether
+// batch_norm would go to cuDNN. False where the build has no such entry.
+bool cudnn_batch_norm_applies(const Tensor& x) {
+  const auto& applies = kernels().normalization.cudnn_batch_norm_applies;
+  return applies.has(kCUDA) && applies.on(Device(kCUDA, 0), "batch_norm")(x, 1e-5, {}, {});
+}
+
 const std::vector<AlgoResult> kThreeResults = {
     {0, 0, 4096, 2.0}, {1, 0, 0, 1.0}, {2, 1, 1 << 20, 1.5}};
 
@@ -96,10 +103,10 @@ TEST_CASE("backends switches default to PyTorch's and can be set", "[bench_cache
 TEST_CASE("cudnn batch norm: off by default, and never for CPU tensors", "[bench_cache]") {
   CHECK_FALSE(backends::cudnn::batch_norm_enabled());
   const Tensor x = ones({2, 3, 4});
-  CHECK_FALSE(cuda::cudnn_batch_norm_applies(x, 1e-5, {}, {}));
+  CHECK_FALSE(cudnn_batch_norm_applies(x));
   backends::cudnn::set_batch_norm_enabled(true);
   CHECK(backends::cudnn::batch_norm_enabled());
-  CHECK_FALSE(cuda::cudnn_batch_norm_applies(x, 1e-5, {}, {}));
+  CHECK_FALSE(cudnn_batch_norm_applies(x));
   // Without a device the op keeps to the CPU kernels: values as with the switch off.
   const Tensor y = batch_norm(x * arange(24, kFloat).view({2, 3, 4}), {}, {}, {}, {}, true, 0.1,
                               1e-5);
@@ -801,14 +808,15 @@ TEST_CASE("benchmark cache: entries naming an algorithm the backend does not hav
 
 TEST_CASE("cudnn cache: loaded results must name an algorithm of their pass and a math type",
           "[bench_cache]") {
+  const auto valid = cuda::detail::backend().cudnn_result_valid;
 #ifdef EMBER_WITH_CUDA
-  CHECK(cuda::cudnn_result_valid(0, {0, 0, 0, 1.0}));
-  CHECK(cuda::cudnn_result_valid(2, {1, 3, 0, 1.0}));  // FMA math
-  CHECK_FALSE(cuda::cudnn_result_valid(0, {-1, 0, 0, 1.0}));
-  CHECK_FALSE(cuda::cudnn_result_valid(0, {1000, 0, 0, 1.0}));
-  CHECK_FALSE(cuda::cudnn_result_valid(1, {0, 7, 0, 1.0}));  // no such math type
-  CHECK_FALSE(cuda::cudnn_result_valid(3, {0, 0, 0, 1.0}));  // no such pass
+  CHECK(valid(0, {0, 0, 0, 1.0}));
+  CHECK(valid(2, {1, 3, 0, 1.0}));  // FMA math
+  CHECK_FALSE(valid(0, {-1, 0, 0, 1.0}));
+  CHECK_FALSE(valid(0, {1000, 0, 0, 1.0}));
+  CHECK_FALSE(valid(1, {0, 7, 0, 1.0}));  // no such math type
+  CHECK_FALSE(valid(3, {0, 0, 0, 1.0}));  // no such pass
 #else
-  CHECK_FALSE(cuda::cudnn_result_valid(0, {0, 0, 0, 1.0}));  // nothing runs without cuDNN
+  CHECK_FALSE(valid(0, {0, 0, 0, 1.0}));  // nothing runs without cuDNN
 #endif
 }

@@ -10,8 +10,8 @@
 #include <ember/kernels/common/kernel_registry.h>
 #include <ember/kernels/common/philox.h>
 #include <ember/kernels/common/range_functors.h>
+#include <ember/core/cuda/runtime.h>
 #include <ember/kernels/common/cuda_plans/index_launch.h>
-#include <ember/kernels/cuda/indexing.h>
 
 #include <string>
 #include <vector>

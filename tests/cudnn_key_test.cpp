@@ -7,9 +7,9 @@
 
 #include <ember/core/ops/nn_ops/conv.h>
 #include <ember/kernels/common/benchmark_cache.h>
+#include <ember/core/cuda/backend.h>
 #include <ember/core/cuda/runtime.h>
 #include <ember/kernels/common/kernel_registry.h>
-#include <ember/kernels/cuda/cudnn_conv.h>
 #include <ember/kernels/common/cuda_plans/cudnn_conv_plan.h>
 
 #include <cstdint>
@@ -214,8 +214,9 @@ TEST_CASE("cudnn Find results: ranked by time, smaller workspace within 5%, step
 }
 
 TEST_CASE("cudnn caches are tagged with the current device from their first use", "[cudnn]") {
-  CHECK(bench::cudnn_conv_caches().machine_tag() == cuda::cudnn_current_machine_tag());
-  if (!cuda::is_available()) CHECK(cuda::cudnn_current_machine_tag() == "no-cuda");
+  const std::string tag = cuda::detail::backend().cudnn_current_machine_tag();
+  CHECK(bench::cudnn_conv_caches().machine_tag() == tag);
+  if (!cuda::is_available()) CHECK(tag == "no-cuda");
 }
 
 TEST_CASE("cudnn Find workspace: the largest request, capped by the limit", "[cudnn]") {

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include <ember/core/ops/creation/factory.h>
+#include <ember/core/cuda/memory.h>
 #include <ember/core/cuda/runtime.h>
-#include <ember/kernels/cuda/pinned_memory.h>
 #include <ember/kernels/common/cuda_plans/pinned_memory_pool.h>
 #include <ember/nn/data/data_loader.h>
 #include <ember/nn/data/dataset.h>

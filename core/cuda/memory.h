@@ -1,8 +1,9 @@
 #pragma once
 // The CUDA caching allocator's public face (docs/cuda-memory.md), as
-// torch.cuda.empty_cache / memory_stats. In a build without CUDA, or on a
-// machine without a device, these never throw: the stats are zeros and
-// empty_cache does nothing.
+// torch.cuda.empty_cache / memory_stats, and the pinned host allocator's. In a
+// build without CUDA, or on a machine without a device, these never throw: the
+// stats are zeros and empty_cache does nothing. Defined in memory.cpp through
+// the CUDA backend's hooks (Note [CUDA backend hooks] in core/cuda/backend.h).
 #include "ember/core/allocator.h"
 
 namespace ember::cuda {
@@ -25,11 +26,19 @@ void reset_peak_memory_stats(int device = -1);
 void set_memory_limit(size_t bytes, int device = -1);
 size_t memory_limit(int device = -1);
 
-namespace detail {
-// The caching allocator of `device` (no index: the current device), for the
-// factories (Note [CUDA allocator registration] in memory.cpp). Error naming
-// the reason when this build or this machine has no CUDA device.
-Allocator* allocator(Device device);
-}  // namespace detail
+// Pinned (page-locked) host memory: the caching allocator behind
+// Tensor::pin_memory(), TensorOptions().pinned_memory(true) and the
+// DataLoader's pin_memory option (kernels/cuda/pinned_memory.h). These are
+// PyTorch's host-allocator functions (torch.cuda.host_memory_stats,
+// reset_peak_host_memory_stats, torch._C._host_emptyCache).
+
+// The pinned allocator's stats: num_system_allocs / num_system_frees count
+// cudaHostAlloc / cudaFreeHost calls; allocated_bytes includes freed blocks
+// still waiting for their copies.
+MemoryStats host_memory_stats();
+// Sets peak_allocated_bytes to what is allocated now.
+void reset_peak_host_memory_stats();
+// Returns every wholly free pinned segment to cudaFreeHost.
+void host_empty_cache();
 
 }  // namespace ember::cuda

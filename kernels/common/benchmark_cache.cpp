@@ -5,9 +5,9 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "ember/core/cuda/backend.h"
 #include "ember/core/error.h"
 #include "ember/kernels/common/benchmark_cache_file.h"
-#include "ember/kernels/cuda/cudnn_conv.h"
 
 namespace ember::bench {
 
@@ -346,7 +346,8 @@ BenchmarkCacheSet& cudnn_conv_caches() {
   static auto* set = new BenchmarkCacheSet(
       "cudnn_conv", 1, {"forward", "backward_data", "backward_weight"},
       [](size_t, int algo) { return "algo" + std::to_string(algo); }, "EMBER_CUDNN_CACHE",
-      cuda::cudnn_current_machine_tag(), cuda::cudnn_result_valid);
+      cuda::detail::backend().cudnn_current_machine_tag(),
+      cuda::detail::backend().cudnn_result_valid);
   return *set;
 }
 

@@ -170,8 +170,9 @@ std::string cpu_isa_tag();
 
 // The cuDNN conv caches (forward, backward-data, backward-weight). Without
 // the CUDA backend they stay empty. The machine tag starts as the current
-// device's (cuda::cudnn_current_machine_tag; "no-cuda" without one); the
-// first benchmark-mode conv sets it from its own device.
+// device's (the CUDA backend hook cudnn_current_machine_tag in
+// core/cuda/backend.h; "no-cuda" without one); the first benchmark-mode conv
+// sets it from its own device.
 BenchmarkCacheSet& cudnn_conv_caches();
 
 }  // namespace ember::bench

@@ -10,7 +10,7 @@ const KernelRegistry& kernels() {
   static const KernelRegistry registry = [] {
     KernelRegistry r;
     cpu::register_kernels(r);
-#ifdef EMBER_WITH_CUDA  // the one place a build without CUDA differs
+#ifdef EMBER_WITH_CUDA  // the one place a build without CUDA has other tables
     cuda::register_kernels(r);
 #endif
     return r;

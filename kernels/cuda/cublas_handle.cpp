@@ -1,5 +1,4 @@
-// The per-device cuBLAS handles (CUDA builds only; an empty unit otherwise).
-#ifdef EMBER_WITH_CUDA
+// The per-device cuBLAS handles.
 #include "ember/kernels/cuda/cublas_handle.h"
 
 #include <memory>
@@ -49,4 +48,3 @@ cublasHandle_t cublas_handle(int device) {
 }
 
 }  // namespace ember::cuda
-#endif  // EMBER_WITH_CUDA

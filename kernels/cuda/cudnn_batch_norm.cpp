@@ -3,27 +3,23 @@
 // building a cuDNN graph.
 #include "ember/kernels/cuda/cudnn_batch_norm.h"
 
-#include "ember/core/backends.h"
-#include "ember/kernels/common/cuda_plans/host_helpers.h"
-
-#ifdef EMBER_WITH_CUDA
 #include <cudnn.h>
 
+#include "ember/core/backends.h"
 #include "ember/core/ops/creation/factory.h"
+#include "ember/kernels/common/cuda_plans/host_helpers.h"
 #include "ember/kernels/cuda/cudnn_check.h"
 #include "ember/kernels/cuda/cudnn_descriptors.h"
 #include "ember/kernels/cuda/cudnn_handle.h"
 #include "ember/kernels/cuda/device_guard.h"
 
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
 
 namespace ember::cuda {
 
 using detail::data_or_null;
 using detail::device_of;
 
-#ifdef EMBER_WITH_CUDA
 namespace {
 
 // (N, C, S): the batch, the channels and the values per channel and sample.
@@ -37,21 +33,13 @@ BatchNormSizes sizes_of(const Tensor& x) {
 }
 
 }  // namespace
-#endif
 
 bool cudnn_batch_norm_applies(const Tensor& x, double eps, const Tensor& running_mean,
                               const Tensor& running_var) {
-#ifdef EMBER_WITH_CUDA
   if (!backends::cudnn::batch_norm_enabled() || !x.is_cuda()) return false;
   if (!cudnn_batch_norm_takes(x.scalar_type(), x.sizes(), eps)) return false;
   return !running_mean.defined() || (running_mean.is_contiguous() && running_var.is_contiguous());
-#else
-  (void)x, (void)eps, (void)running_mean, (void)running_var;
-  return false;
-#endif
 }
-
-#ifdef EMBER_WITH_CUDA
 
 namespace {
 
@@ -123,7 +111,5 @@ void cudnn_batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& 
       gx.data_ptr(), d.channel.get(), scale.data_ptr(), gw.data_ptr(), gb.data_ptr(), eps,
       mean.data_ptr(), invstd.data_ptr()));
 }
-
-#endif
 
 }  // namespace ember::cuda

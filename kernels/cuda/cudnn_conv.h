@@ -6,8 +6,9 @@
 // heuristic or, with backends::cudnn benchmark mode on, from the cuDNN
 // benchmark cache (docs/benchmark-mode.md). An input at an address cuDNN
 // cannot take is copied to an aligned buffer first (Note [Aligned cuDNN
-// operands] in cudnn_conv_plan.h). The cache hooks below answer in every
-// build (cudnn_conv.cpp without the CUDA backend).
+// operands] in cudnn_conv_plan.h). Core and kernels/common reach the cache
+// functions below through the CUDA backend hooks (Note [CUDA backend hooks] in
+// core/cuda/backend.h), which answer "no-cuda" without the backend.
 #include <string>
 
 #include "ember/core/tensor.h"

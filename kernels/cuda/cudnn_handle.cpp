@@ -1,5 +1,4 @@
-// Compiled in every build; only the CUDA backend has cuDNN handles.
-#ifdef EMBER_WITH_CUDA
+// The per-thread, per-device cuDNN handles (cudnn_handle.h).
 #include "ember/kernels/cuda/cudnn_handle.h"
 
 #include <memory>
@@ -72,4 +71,3 @@ cudnnHandle_t cudnn_handle(int device) {
 }
 
 }  // namespace ember::cuda
-#endif

@@ -1,5 +1,4 @@
-// The per-device cuSOLVER handles (CUDA builds only; an empty unit otherwise).
-#ifdef EMBER_WITH_CUDA
+// The per-device cuSOLVER handles.
 #include "ember/kernels/cuda/cusolver_handle.h"
 
 #include <memory>
@@ -65,4 +64,3 @@ cusolverDnHandle_t cusolver_handle(int device) {
 }
 
 }  // namespace ember::cuda
-#endif  // EMBER_WITH_CUDA

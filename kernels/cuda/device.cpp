@@ -1,18 +1,13 @@
-// Device queries, compiled in every build: without the CUDA backend there
-// are no devices.
-#include "ember/core/cuda/runtime.h"
+// The CUDA backend's device queries (device.h).
+#include "ember/kernels/cuda/device.h"
 
-#include "ember/core/error.h"
-
-#ifdef EMBER_WITH_CUDA
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cudnn.h>
-#endif
 
-namespace ember::cuda {
+#include "ember/core/error.h"
 
-#ifdef EMBER_WITH_CUDA
+namespace ember::cuda::hooks {
 
 int device_count() {
   int n = 0;
@@ -24,10 +19,8 @@ int device_count() {
   return n;
 }
 
-bool is_available() { return device_count() > 0; }
-
 void synchronize() {
-  if (!is_available()) return;
+  if (device_count() == 0) return;
   const cudaError_t err = cudaDeviceSynchronize();
   EMBER_CHECK(err == cudaSuccess, "cuda::synchronize: ", cudaGetErrorString(err));
 }
@@ -40,13 +33,4 @@ std::string build_info() {
                                   ".", CUBLAS_VER_MINOR, ", devices: ", device_count());
 }
 
-#else
-
-int device_count() { return 0; }
-bool is_available() { return false; }
-void synchronize() {}
-std::string build_info() { return "built without the CUDA backend (EMBER_CUDA=OFF or no toolkit)"; }
-
-#endif
-
-}  // namespace ember::cuda
+}  // namespace ember::cuda::hooks

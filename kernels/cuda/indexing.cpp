@@ -1,31 +1,25 @@
 // The host half of the out-of-range report the CUDA indexing kernels write
 // (kernels/cuda/indexing.h), which the cross-entropy kernels share. The entry
 // points are in indexing_kernels.cu, the launch plans in
-// kernels/common/cuda_plans/index_launch.cpp. Compiled in every build: without
-// CUDA there is no report, and check_index_errors() has nothing to raise.
+// kernels/common/cuda_plans/index_launch.cpp.
 #include "ember/kernels/cuda/indexing.h"
+
+#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
 
-#include "ember/core/error.h"
-
-#ifdef EMBER_WITH_CUDA
-#include <cuda_runtime.h>
-
-#include "ember/kernels/cuda/cuda_check.h"
 #include "ember/core/cuda/runtime.h"
-#include "ember/kernels/cuda/device_guard.h"
 #include "ember/core/cuda/sync_count.h"
-#endif
+#include "ember/core/error.h"
+#include "ember/kernels/cuda/cuda_check.h"
+#include "ember/kernels/cuda/device_guard.h"
 
 namespace ember::cuda {
 
 namespace {
-
-#ifdef EMBER_WITH_CUDA
 
 // Note [Index error report]
 // Each device has one report (IndexErrorReport) in pinned host memory mapped
@@ -79,11 +73,7 @@ const Reports& reports() {
   return *r;
 }
 
-#endif
-
 }  // namespace
-
-#ifdef EMBER_WITH_CUDA
 
 namespace detail {
 
@@ -147,10 +137,9 @@ void raise_reported_index_error() {
 
 }  // namespace detail
 
-#endif
+namespace hooks {
 
 void check_index_errors() {
-#ifdef EMBER_WITH_CUDA
   if (made_reports.load(std::memory_order_acquire) == nullptr) return;  // nothing ever ran
   // The kernels of earlier calls must have run for their reports to be seen.
   const uint64_t devices = launched_devices.load(std::memory_order_relaxed);
@@ -161,7 +150,8 @@ void check_index_errors() {
     detail::count_sync();
   }
   detail::raise_reported_index_error();
-#endif
 }
+
+}  // namespace hooks
 
 }  // namespace ember::cuda

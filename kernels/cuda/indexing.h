@@ -8,7 +8,7 @@
 // gather / index_select write 0 at that position, scatter_add skips it. The
 // first bad index a device finds is recorded in a small report in
 // host-mapped memory; the next CUDA indexing op on the host, or
-// check_index_errors(), raises an Error such as
+// cuda::check_index_errors() (core/cuda/runtime.h), raises an Error such as
 //   "gather: index 7 is out of bounds for dimension 1 with size 5 (valid range
 //   [0, 4]); found by a CUDA kernel of an earlier call (reported asynchronously)"
 // once, and clears the report (Note [Index error report] in indexing.cpp).
@@ -54,15 +54,15 @@ decltype(IndexingKernels::scatter_reduce)::Signature scatter_reduce;
 // reported as the other kernels' bad indices are.
 decltype(IndexingKernels::one_hot)::Signature one_hot;
 
-// Waits for the pending work of every device that ran a reporting kernel
-// (indexing or cross-entropy; one counted sync each) and raises the Error of
-// the bad index or class target a kernel found since the last report, if
-// any. No-op without the CUDA backend or before the first reporting kernel.
+namespace hooks {
+// cuda::check_index_errors() (core/cuda/runtime.h, through the backend hooks:
+// Note [CUDA backend hooks] in core/cuda/backend.h): waits for every device
+// that ran a reporting kernel, then raises its report, if any.
 void check_index_errors();
+}  // namespace hooks
 
 namespace detail {
-// For the other ops whose kernels report (kernels/cuda/cross_entropy.cu);
-// CUDA builds only.
+// For the other ops whose kernels report (kernels/cuda/cross_entropy.cu).
 // Raises the Error of a report a kernel of an earlier call wrote, if any,
 // without a sync: every reporting op calls it before it launches.
 void raise_reported_index_error();

@@ -1,11 +1,7 @@
 // The CUDA caching allocator: one BlockPool per device over cudaMalloc /
-// cudaFree, registered as the kCUDA Allocator at start-up. Compiled in every
-// build; without the CUDA backend the API answers zeros.
-#include "ember/core/cuda/memory.h"
+// cudaFree (memory.h).
+#include "ember/kernels/cuda/memory.h"
 
-#include "ember/core/error.h"
-
-#ifdef EMBER_WITH_CUDA
 #include <cuda_runtime.h>
 
 #include <memory>
@@ -13,15 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "ember/core/cuda/runtime.h"
+#include "ember/core/error.h"
 #include "ember/kernels/common/block_pool.h"
 #include "ember/kernels/cuda/cuda_check.h"
-#include "ember/core/cuda/runtime.h"
 #include "ember/kernels/cuda/device_guard.h"
-#endif
 
 namespace ember::cuda {
-
-#ifdef EMBER_WITH_CUDA
 
 namespace {
 
@@ -128,23 +122,17 @@ CudaCachingAllocator& instance() {
   return *allocator;
 }
 
-// Note [CUDA allocator registration]: core/ cannot call into kernels/, so the
-// CUDA backend registers its allocator with core (get_allocator(kCUDA)) from
-// this static initializer. Linked from the static libember.a, an object file
-// is kept only when something references it, and nothing in core does: so
-// the factories do not rely on the registration. They call detail::allocator()
-// below (core/ops/creation/factory.cpp), which references this file and so makes the
-// linker keep it — and with it this initializer, for get_allocator's callers.
-[[maybe_unused]] const bool registered = [] {
-  register_allocator(kCUDA, &instance());
-  return true;
-}();
-
 int resolve(int device) { return device < 0 ? current_device() : device; }
 
 }  // namespace
 
-namespace detail {
+// Note [CUDA allocator registration]: core/ cannot call into kernels/, so
+// core reaches these through the CUDA backend hooks (Note [CUDA backend hooks]
+// in core/cuda/backend.h): the factories ask allocator() below for the pool of
+// a tensor's device, get_allocator(kCUDA) asks current_device_allocator().
+// No static initializer registers anything: in the static libember.a it would
+// be dropped with its object file unless something else referenced it.
+namespace hooks {
 
 Allocator* allocator(Device device) {
   const auto& all = instance().pools();
@@ -153,7 +141,7 @@ Allocator* allocator(Device device) {
   return &instance().device_pool(device.has_index() ? device.index() : current_device()).allocator;
 }
 
-}  // namespace detail
+Allocator* current_device_allocator() { return &instance(); }
 
 void empty_cache() {
   if (!is_available()) return;
@@ -180,21 +168,6 @@ size_t memory_limit(int device) {
   return instance().pool(resolve(device)).reserved_limit();
 }
 
-#else
-
-namespace detail {
-Allocator* allocator(Device device) {
-  EMBER_ERROR("cannot allocate on ", device, ": this build of ember has no CUDA backend ",
-              "(configure with -DEMBER_CUDA=ON on a machine with the CUDA toolkit)");
-}
-}  // namespace detail
-
-void empty_cache() {}
-MemoryStats memory_stats(int /*device*/) { return {}; }
-void reset_peak_memory_stats(int /*device*/) {}
-void set_memory_limit(size_t /*bytes*/, int /*device*/) {}
-size_t memory_limit(int /*device*/) { return SIZE_MAX; }
-
-#endif
+}  // namespace hooks
 
 }  // namespace ember::cuda

@@ -1,12 +1,7 @@
 // The pinned host allocator: a PinnedBlockPool over cudaHostAlloc /
-// cudaFreeHost with cudaEvent completion markers. Compiled in every build;
-// without the CUDA backend nothing is pinned and pinned_allocator raises.
+// cudaFreeHost with cudaEvent completion markers (pinned_memory.h).
 #include "ember/kernels/cuda/pinned_memory.h"
 
-#include "ember/core/error.h"
-#include "ember/core/cuda/runtime.h"
-
-#ifdef EMBER_WITH_CUDA
 #include <cuda_runtime.h>
 
 #include <atomic>
@@ -14,14 +9,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ember/core/cuda/runtime.h"
+#include "ember/core/error.h"
+#include "ember/kernels/common/cuda_plans/pinned_memory_pool.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
-#include "ember/kernels/common/cuda_plans/pinned_memory_pool.h"
-#endif
 
 namespace ember::cuda {
-
-#ifdef EMBER_WITH_CUDA
 
 namespace {
 
@@ -130,6 +124,8 @@ PinnedAllocator* existing() { return made.load(std::memory_order_acquire); }
 
 }  // namespace
 
+namespace hooks {
+
 MemoryStats host_memory_stats() {
   PinnedAllocator* a = existing();
   return a ? a->pool().stats() : MemoryStats{};
@@ -143,8 +139,6 @@ void host_empty_cache() {
   if (PinnedAllocator* a = existing()) a->pool().empty_cache();
 }
 
-namespace detail {
-
 Allocator* pinned_allocator(const char* op) {
   EMBER_CHECK(is_available(), op, ": pinned (page-locked) host memory needs a CUDA device, and "
               "none is available (", build_info(), ")");
@@ -156,31 +150,14 @@ bool is_pinned(const void* block) {
   return a != nullptr && block != nullptr && a->pool().owns(block);
 }
 
+}  // namespace hooks
+
+namespace detail {
+
 void record_pinned_use(const void* block, int device) {
   if (PinnedAllocator* a = existing()) a->pool().record_use(block, device);
 }
 
 }  // namespace detail
-
-#else
-
-MemoryStats host_memory_stats() { return {}; }
-void reset_peak_host_memory_stats() {}
-void host_empty_cache() {}
-
-namespace detail {
-
-Allocator* pinned_allocator(const char* op) {
-  EMBER_ERROR(op, ": pinned (page-locked) host memory needs a CUDA device, and this build of "
-              "ember has no CUDA backend (configure with -DEMBER_CUDA=ON on a machine with the "
-              "CUDA toolkit)");
-}
-
-bool is_pinned(const void* /*block*/) { return false; }
-void record_pinned_use(const void* /*block*/, int /*device*/) {}
-
-}  // namespace detail
-
-#endif
 
 }  // namespace ember::cuda

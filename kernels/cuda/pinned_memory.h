@@ -5,29 +5,29 @@
 // device can run asynchronously (to(device, /*non_blocking=*/true)); the
 // allocator does not hand a freed block out again before every such copy that
 // used it has completed (kernels/common/cuda_plans/pinned_memory_pool.h).
-// Pinned tensors are CPU tensors. The public functions are PyTorch's host-allocator ones
-// (torch.cuda.host_memory_stats, reset_peak_host_memory_stats,
-// torch._C._host_emptyCache); like memory.h's, they never throw: without the
-// CUDA backend or a device the stats are zeros.
+// Pinned tensors are CPU tensors. The public functions (host_memory_stats,
+// reset_peak_host_memory_stats, host_empty_cache) are declared in
+// core/cuda/memory.h and reach the hooks below through the CUDA backend's
+// table (Note [CUDA backend hooks] in core/cuda/backend.h; registered in
+// register_backend.cpp), as do Tensor::pin_memory and is_pinned.
 #include "ember/core/allocator.h"
 
 namespace ember::cuda {
 
-// The pinned allocator's stats: num_system_allocs / num_system_frees count
-// cudaHostAlloc / cudaFreeHost calls; allocated_bytes includes freed blocks
-// still waiting for their copies.
+namespace hooks {
+// The pinned allocator's stats (cuda::host_memory_stats); zeros when nothing
+// was ever pinned.
 MemoryStats host_memory_stats();
-// Sets peak_allocated_bytes to what is allocated now.
 void reset_peak_host_memory_stats();
-// Returns every wholly free pinned segment to cudaFreeHost.
 void host_empty_cache();
-
-namespace detail {
-// The pinned allocator. Error starting with `op` when this build has no CUDA
-// backend or the machine no CUDA device (pinned memory needs one, as in PyTorch).
+// The pinned allocator. Error starting with `op` when the machine has no CUDA
+// device (pinned memory needs one, as in PyTorch).
 Allocator* pinned_allocator(const char* op);
 // Whether `block` (a storage's data pointer) is a live pinned block.
 bool is_pinned(const void* block);
+}  // namespace hooks
+
+namespace detail {
 // Records that the work queued now on `device`'s stream (an async copy) uses
 // the pinned block `block`, so it is not reused before that work completes.
 void record_pinned_use(const void* block, int device);

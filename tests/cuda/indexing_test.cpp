@@ -9,7 +9,6 @@
 // indices are reported asynchronously, once per report, with the fields of
 // one bad thread (Note [Index error report] in kernels/cuda/indexing.cpp).
 #include <ember/ember.h>
-#include <ember/kernels/cuda/indexing.h>
 
 #include <catch2/catch.hpp>
 #include <cmath>

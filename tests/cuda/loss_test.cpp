@@ -7,7 +7,6 @@
 // relative to max(1, |cpu value|): float32 1e-5 (exp in float32 on both
 // devices; sums in double), float64 1e-12.
 #include <ember/ember.h>
-#include <ember/kernels/cuda/indexing.h>
 #include <ember/nn/functional/loss.h>
 
 #include <catch2/catch.hpp>

@@ -15,7 +15,7 @@
 #include <ember/core/ops/creation/factory.h>
 #include <ember/core/ops/creation/random.h>
 #include <ember/core/cuda/runtime.h>
-#include <ember/kernels/cuda/pinned_memory.h>
+#include <ember/core/cuda/memory.h>
 #include <ember/core/cuda/sync_count.h>
 #include <ember/nn/data/data_loader.h>
 #include <ember/nn/data/dataset.h>

@@ -6,7 +6,6 @@
 // positions and integer sums are exact up to float rounding order; sums by
 // atomicAdd land in no fixed order: float32 within 1e-5 relative, float64 1e-12.
 #include <ember/ember.h>
-#include <ember/kernels/cuda/indexing.h>
 
 #include <catch2/catch.hpp>
 #include <string>

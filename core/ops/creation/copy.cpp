@@ -1,12 +1,12 @@
 // Copies and conversions: copy_, clone, contiguous, to(dtype / device).
 #include "ember/autograd/function.h"
+#include "ember/core/cuda/backend.h"
 #include "ember/core/memory_overlap.h"
 #include "ember/core/ops/creation/device_copy.h"
 #include "ember/core/ops/elementwise/elementwise_helpers.h"
 #include "ember/core/ops/creation/factory.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/common/kernel_registry.h"
-#include "ember/kernels/cuda/pinned_memory.h"
 
 namespace ember {
 
@@ -86,7 +86,8 @@ Tensor Tensor::to(Device target, ScalarType dtype, bool non_blocking, bool copy)
 Tensor Tensor::pin_memory() const {
   EMBER_CHECK(is_cpu(), "pin_memory: cannot pin ", toString(), ": only CPU tensors can be pinned");
   if (is_pinned()) return *this;  // as PyTorch
-  cuda::detail::pinned_allocator("pin_memory");  // raises, naming this op, without a device
+  // Raises, naming this op, without a device.
+  cuda::detail::backend().pinned_allocator("pin_memory");
   Tensor out = empty(sizes(), TensorOptions(scalar_type()).pinned_memory(true));
   detail::copy_cpu(out, *this);
   if (autograd::needs_grad(*this)) {
@@ -99,7 +100,7 @@ Tensor Tensor::pin_memory() const {
 }
 
 bool Tensor::is_pinned() const {
-  return is_cpu() && cuda::detail::is_pinned(impl()->storage()->data());
+  return is_cpu() && cuda::detail::backend().is_pinned(impl()->storage()->data());
 }
 
 Tensor Tensor::cpu() const { return to(Device(kCPU)); }

@@ -6,24 +6,22 @@
 #include "ember/core/ops/elementwise/elementwise_helpers.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/common/kernel_registry.h"
-#include "ember/core/cuda/memory.h"
-#include "ember/kernels/cuda/pinned_memory.h"
+#include "ember/core/cuda/backend.h"
 
 namespace ember {
 namespace {
 
-// CUDA memory comes straight from the CUDA backend rather than through
-// get_allocator(kCUDA): calling into kernels/cuda/memory.cpp makes the linker
-// keep it (Note [CUDA allocator registration] there), and it raises the Error
-// that says why there is no device.
+// CUDA and pinned memory come from the CUDA backend's hooks (Note [CUDA
+// backend hooks] in core/cuda/backend.h): the pool of the tensor's device, or
+// the Error that says why there is none. CPU memory never goes through them.
 Allocator* allocator_for(const TensorOptions& options) {
   const Device device = options.device();
   if (options.pinned_memory()) {
     EMBER_CHECK(device.is_cpu(), "pinned_memory: only CPU tensors can be pinned, but the "
                 "options ask for ", device);
-    return cuda::detail::pinned_allocator("pinned_memory");
+    return cuda::detail::backend().pinned_allocator("pinned_memory");
   }
-  return device.is_cpu() ? cpu_allocator() : cuda::detail::allocator(device);
+  return device.is_cpu() ? cpu_allocator() : cuda::detail::backend().allocator(device);
 }
 
 Tensor apply_requires_grad(Tensor t, const TensorOptions& options) {

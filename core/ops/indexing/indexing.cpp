@@ -3,7 +3,7 @@
 // do not wrap: a negative or too-large value is an error naming the op, the
 // value and the valid range, as PyTorch. On the CPU the op checks the values
 // before it runs; on CUDA the kernel checks them and the Error comes at the
-// next CUDA indexing call or cuda::check_index_errors() (kernels/cuda/indexing.h),
+// next CUDA indexing call or cuda::check_index_errors() (core/cuda/runtime.h),
 // so no op waits for the device. Each derivative is another op of this family
 // (gather <-> scatter_add), so double backward works on both devices.
 #include "ember/core/ops/indexing/indexing.h"
