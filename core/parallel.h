@@ -1,17 +1,16 @@
 #pragma once
-// Intra-op parallelism for CPU kernels (OpenMP underneath). Eigen's GEMM uses
-// the same thread count.
+// Intra-op parallelism for CPU kernels, on ember's work-sharing pool
+// (core/thread_pool.h; docs/threads.md says how to tune it). The default
+// thread count is EMBER_NUM_THREADS, else OMP_NUM_THREADS, else the cores
+// the process may run on.
 #include <cstdint>
-#include <functional>
+
+#include "ember/core/thread_pool.h"
 
 namespace ember {
 
 void set_num_threads(int n);
 int get_num_threads();
-
-namespace detail {
-bool in_parallel_region();
-}
 
 // Runs f(begin, end) over [begin, end) split into chunks of at least `grain`
 // elements, on up to get_num_threads() threads. Small ranges run inline.
