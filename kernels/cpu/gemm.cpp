@@ -1,7 +1,9 @@
 #include "ember/kernels/cpu/gemm.h"
 
+#include <algorithm>
 #include <type_traits>
 
+#include "ember/core/parallel.h"
 #include "ember/kernels/cpu/sgemm_avx512.h"
 
 // GCC 12 reports false "(may be) used uninitialized" warnings inside the
@@ -37,6 +39,17 @@ void gemm_maps(int64_t m, int64_t n, int64_t k, T alpha, MatrixRef<T> a, MatrixR
   c.noalias() += alpha * A * B;
 }
 
+// c = alpha * a @ b + beta * c for a's m rows, in the storage orders of a and b.
+template <typename T>
+void gemm_rows(int64_t m, int64_t n, int64_t k, T alpha, MatrixRef<T> a, MatrixRef<T> b, T beta,
+               OutMatrixMap<T>& c) {
+  constexpr int R = Eigen::RowMajor, Col = Eigen::ColMajor;
+  if (!a.col_major && !b.col_major) gemm_maps<T, R, R>(m, n, k, alpha, a, b, beta, c);
+  else if (!a.col_major) gemm_maps<T, R, Col>(m, n, k, alpha, a, b, beta, c);
+  else if (!b.col_major) gemm_maps<T, Col, R>(m, n, k, alpha, a, b, beta, c);
+  else gemm_maps<T, Col, Col>(m, n, k, alpha, a, b, beta, c);
+}
+
 }  // namespace
 
 template <typename T>
@@ -54,11 +67,17 @@ void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixRef<T> a, MatrixRef<T>
     else C *= beta;
     return;
   }
-  constexpr int R = Eigen::RowMajor, Col = Eigen::ColMajor;
-  if (!a.col_major && !b.col_major) gemm_maps<T, R, R>(m, n, k, alpha, a, b, beta, C);
-  else if (!a.col_major) gemm_maps<T, R, Col>(m, n, k, alpha, a, b, beta, C);
-  else if (!b.col_major) gemm_maps<T, Col, R>(m, n, k, alpha, a, b, beta, C);
-  else gemm_maps<T, Col, Col>(m, n, k, alpha, a, b, beta, C);
+  // Eigen is built single-threaded (EIGEN_DONT_PARALLELIZE: its OpenMP split
+  // waits at a barrier for a descheduled thread); a large product splits c's
+  // rows over ember's pool instead, about 4 MFLOP per chunk at least.
+  const int64_t parts = std::min<int64_t>(
+      {get_num_threads(), std::max<int64_t>(1, m * n * k / (int64_t(1) << 21)), (m + 7) / 8});
+  const int64_t rows_per = (m + parts - 1) / parts;
+  parallel_for(0, m, rows_per, [&](int64_t r0, int64_t r1) {
+    const MatrixRef<T> a_rows{a.col_major ? a.data + r0 : a.data + r0 * a.ld, a.ld, a.col_major};
+    OutMatrixMap<T> c_rows(c + r0 * ldc, r1 - r0, n, Eigen::OuterStride<>(ldc));
+    gemm_rows(r1 - r0, n, k, alpha, a_rows, b, beta, c_rows);
+  });
 }
 
 template <typename T>

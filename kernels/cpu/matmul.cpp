@@ -26,8 +26,8 @@ void gemm_kernel(const char*, const Tensor& out, int64_t k, const GemmOperandRef
       gemm<T>(n, m, k, al, {pa + i * a_step, A.layout.ld, A.layout.col_major},
               {pb + i * b_step, B.layout.ld, B.layout.col_major}, be, pc + i * n * m, m);
     };
-    // Many matrices: one per thread, each GEMM single-threaded (Eigen does not
-    // nest inside a parallel region). Few: Eigen threads each product.
+    // Many matrices: one per thread, each GEMM single-threaded (a GEMM inside
+    // a parallel loop runs on its thread). Few: each product is split.
     const int64_t work = std::max<int64_t>(n * m * k, 1);
     constexpr int64_t kSmallGemm = int64_t(1) << 21;  // about 128^3 multiply-adds
     if (batch > 1 && (work <= kSmallGemm || batch >= get_num_threads())) {

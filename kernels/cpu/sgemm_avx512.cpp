@@ -14,9 +14,6 @@
 #include "ember/core/parallel.h"
 #include "ember/kernels/cpu/sgemm_avx512_tile.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 #endif
 
 namespace ember::cpu {
@@ -194,29 +191,21 @@ void sgemm_avx512(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float>
   // About 4 MFLOP per thread before a second thread pays for waking up.
   int threads = static_cast<int>(
       std::min<int64_t>(get_num_threads(), std::max<int64_t>(1, m * n * k / (int64_t(1) << 21))));
-#ifdef _OPENMP
   if (detail::in_parallel_region()) threads = 1;
-#else
-  threads = 1;
-#endif
   if (threads == 1) return gemm_block(0, m, 0, n, k, alpha, a, b, beta, c, ldc);
-  // Not a structured binding: the OpenMP region captures tn, which clang 14 refuses.
+  // Not a structured binding: the lambda below captures tn, which clang 14 refuses.
   int tm, tn;
   std::tie(tm, tn) = thread_grid(m, n, k, threads);
   const int64_t row_tiles = (m + kMR - 1) / kMR, col_tiles = (n + kNR - 1) / kNR;
   const int64_t rows_per = (row_tiles + tm - 1) / tm * kMR,
                 cols_per = (col_tiles + tn - 1) / tn * kNR;
-#pragma omp parallel num_threads(threads)
-  {
-#ifdef _OPENMP
-    const int t = omp_get_thread_num();
-#else
-    const int t = 0;
-#endif
+  // One block of c per thread; the pool hands a block whose thread is late to
+  // one that is free (Note [Work-sharing thread pool]).
+  detail::run_chunks(int64_t(tm) * tn, [&](int64_t t) {
     const int64_t m0 = std::min(m, (t / tn) * rows_per), n0 = std::min(n, (t % tn) * cols_per);
     const int64_t m1 = std::min(m, m0 + rows_per), n1 = std::min(n, n0 + cols_per);
     if (m0 < m1 && n0 < n1) gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc);
-  }
+  });
 }
 
 #else  // no AVX-512 in this build: cpu::gemm keeps Eigen
