@@ -177,6 +177,21 @@ TEST_CASE("cpu::gemm equals a float64 triple loop for float on both sides of the
   REQUIRE_FALSE(cpu::sgemm_avx512_pays(3, 5, 7));
 }
 
+TEST_CASE("cpu::gemm's Eigen path split over the pool's threads equals a float64 triple loop",
+          "[gemm]") {
+  std::mt19937 gen(7);
+  set_num_threads(2);
+  auto gemm = [](int64_t m, int64_t n, int64_t k, float alpha, cpu::MatrixRef<float> a,
+                 cpu::MatrixRef<float> b, float beta, float* c, int64_t ldc) {
+    cpu::gemm<float>(m, n, k, alpha, a, b, beta, c, ldc);
+  };
+  // 20 columns: too few for the packed kernel, and past 4 MFLOP, so c's rows are
+  // split in two; an odd row count leaves the halves unequal.
+  REQUIRE_FALSE(cpu::sgemm_avx512_pays(301, 20, 800));
+  check_all_layouts(gemm, 301, 20, 800, 1.5f, 0.5f, 1.0f, gen);
+  check_all_layouts(gemm, 301, 20, 800, 1.0f, 0.0f, std::nanf(""), gen);
+}
+
 TEST_CASE("sgemm_avx512_narrow equals a float64 triple loop for few columns", "[gemm]") {
   float x = 1.0f;
   const cpu::MatrixRef<float> rows{&x, 64, false}, cols{&x, 64, true};
