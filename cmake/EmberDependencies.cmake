@@ -1,7 +1,6 @@
-# Finds what ember builds against: Eigen, OpenMP, threads, and (optionally)
+# Finds what ember builds against: Eigen, threads, and (optionally)
 # the CUDA toolkit with cuBLAS and cuDNN. Sets EMBER_WITH_CUDA.
 find_package(Threads REQUIRED)
-find_package(OpenMP REQUIRED COMPONENTS CXX)
 # zlib is optional so that a GPU machine without Debian packages still builds.
 find_package(ZLIB QUIET)
 set(EMBER_WITH_ZLIB ${ZLIB_FOUND})

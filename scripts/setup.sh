@@ -7,9 +7,9 @@
 # in /usr/share/datasets/fashion-mnist).
 set -euo pipefail
 
-# clang with its runtime (libFuzzer, sanitizers) and OpenMP builds the sanitizer
-# and fuzzing half of scripts/test.sh.
-required=(cmake ninja-build g++ clang libclang-rt-dev libomp-dev libeigen3-dev catch2 ccache zlib1g-dev)
+# clang with its runtime (libFuzzer, sanitizers) builds the sanitizer and
+# fuzzing half of scripts/test.sh.
+required=(cmake ninja-build g++ clang libclang-rt-dev libeigen3-dev catch2 ccache zlib1g-dev)
 if [ "${1:-}" = "--with-data" ]; then
   required+=(dataset-fashion-mnist)
 fi

@@ -22,13 +22,6 @@ sanitize_dir=${EMBER_SANITIZE_BUILD_DIR:-build-sanitize}
 
 step() { printf '\n=== %s (%s)\n' "$1" "$(date +%T)"; }
 
-# CTest runs two tests at once on a 2-core machine, each with an OpenMP thread
-# per core. With OpenMP's default spin-waiting, a thread waiting at a barrier
-# spins while its partner is descheduled in favour of the other test: the
-# release tests took 55 s instead of 21 s. Passive waiting yields the core.
-# (Issue #25 is about making ember's own thread pool robust to this.)
-export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
-
 step "layer and doc-path checks"
 scripts/check-layers.sh
 scripts/check-doc-paths.sh
@@ -52,7 +45,6 @@ cmake --build "$sanitize_dir" --parallel "$jobs"
 step "sanitizer tests and fuzzing"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1:check_initialization_order=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
 ctest --test-dir "$sanitize_dir" --output-on-failure --parallel "$jobs" --label-exclude consumer
 
 step "all tests passed"
