@@ -7,8 +7,9 @@ template <typename F>
 void parallel_for(int64_t begin, int64_t end, int64_t grain, const F& f) {
   const int64_t n = end - begin;
   if (n <= 0) return;
-  const int threads = get_num_threads();
-  if (n <= grain || threads == 1 || detail::in_parallel_region()) return f(begin, end);
+  if (n <= grain || detail::in_parallel_region()) return f(begin, end);
+  const int threads = detail::threads_for_loop(get_num_threads());
+  if (threads == 1) return f(begin, end);
   // One chunk per thread, as a static split would give; the pool decides
   // which thread runs which (Note [Work-sharing thread pool]).
   const int64_t chunks = std::min<int64_t>(threads, (n + grain - 1) / grain);

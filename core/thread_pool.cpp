@@ -1,6 +1,7 @@
 // The work-sharing pool of Note [Work-sharing thread pool].
 #include "ember/core/thread_pool.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -32,30 +33,90 @@ class ChunkScope {
   bool outer_;
 };
 
+constexpr auto kNoChunks = [](int64_t) {};
+
+using Clock = std::chrono::steady_clock;
+
+// Note [Busy machine]
+// A long spin keeps a quiet machine's workers awake between the loops of a
+// step (a sleep and a wake-up cost tens of microseconds, many times a step).
+// On a busy machine spinning burns the CPU share that partners need, and
+// threads that outnumber the cores left to them trade the CPU back and forth
+// at every loop: on 2 cores with one busy process in another session, the
+// sample model's step took 19 ms on 2 threads and 13 ms on 1 (quiet: 7 and
+// 13 ms). So the pool watches for the sign of a busy machine, a thread that
+// should have been running and was not:
+// - a worker that takes up a job more than kLateWorker after it was published
+//   (awake, it takes it up within microseconds; asleep, within tens);
+// - a spinner whose two clock reads, a few hundred nanoseconds apart, come
+//   back more than kPreemptedGap apart: it was preempted.
+// Two sightings within kConfirm raise the busy level by one (one alone may be
+// a blip: a kernel thread, a page fault); the level decays by one per
+// kBusyHold without a sighting. At level L a loop uses threads >> L threads
+// (at least 1) and nobody spins. docs/threads.md has the measurements.
+constexpr auto kLateWorker = std::chrono::microseconds(500);
+constexpr auto kPreemptedGap = std::chrono::microseconds(100);
+constexpr auto kConfirm = std::chrono::milliseconds(20);
+constexpr auto kBusyHold = std::chrono::milliseconds(200);
+constexpr int kMaxBusyLevel = 16;
+
+std::atomic<Clock::rep> last_sighting{0};  // Clock ticks of the last sighting
+std::atomic<Clock::rep> busy_seen{0};  // Clock ticks of the last confirmed one
+std::atomic<int> busy_level_seen{0};   // the level it set
+
+int busy_level(Clock::time_point now) {
+  const int seen = busy_level_seen.load(std::memory_order_relaxed);
+  if (seen == 0) return 0;
+  const auto since = now.time_since_epoch().count() - busy_seen.load(std::memory_order_relaxed);
+  const auto holds = since / std::chrono::duration_cast<Clock::duration>(kBusyHold).count();
+  return holds >= seen ? 0 : seen - static_cast<int>(holds);
+}
+
+void saw_preemption(Clock::time_point now) {
+  // One sighting alone may be a blip (a kernel thread, a page fault's I/O).
+  const Clock::rep at = now.time_since_epoch().count();
+  const Clock::rep previous = last_sighting.exchange(at, std::memory_order_relaxed);
+  if (at - previous > std::chrono::duration_cast<Clock::duration>(kConfirm).count()) return;
+  busy_level_seen.store(std::min(kMaxBusyLevel, busy_level(now) + 1), std::memory_order_relaxed);
+  busy_seen.store(now.time_since_epoch().count(), std::memory_order_relaxed);
+}
+
 // Spins until pred() holds or the spin bound passes; true if pred() held.
+// No spinning while the machine is busy (Note [Busy machine]).
 template <typename Pred>
 bool spin_until(const Pred& pred) {
-  const int micros = spin_micros();
-  if (micros == 0) return pred();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(micros);
-  for (;;) {
+  if (spin_micros() == 0) return pred();
+  const Clock::time_point start = Clock::now();
+  if (busy_level(start) > 0) return pred();
+  const Clock::duration budget = std::chrono::microseconds(spin_micros());
+  for (Clock::time_point last = start;;) {
     for (int i = 0; i < 32; ++i) {
       if (pred()) return true;
       EMBER_CPU_RELAX();
     }
-    if (std::chrono::steady_clock::now() >= deadline) return pred();
+    const Clock::time_point now = Clock::now();
+    if (now - last > kPreemptedGap) {
+      saw_preemption(now);
+      return pred();
+    }
+    if (now - start >= budget) return pred();
+    last = now;
   }
 }
 
-// The claim word: which job (its epoch), how many chunks it has and the next
-// unclaimed one, in one atomic so that a worker still holding an old epoch can
-// never claim a chunk of a newer job (Note [Work-sharing thread pool]).
+// The claim word: which job (its epoch) and its unclaimed chunks [front,
+// back), in one atomic so that a worker still holding an old epoch can never
+// claim a chunk of a newer job (Note [Work-sharing thread pool]). The caller
+// claims from the front, workers from the back: with two threads the caller
+// runs chunk 0 and the worker chunk 1 at every loop, so each keeps the same
+// part of the data in its core's cache from one loop to the next.
 struct Claims {
   static constexpr uint64_t kMaxChunks = 0xFFFF;
-  static uint64_t pack(uint32_t epoch, uint64_t total) { return uint64_t(epoch) << 32 | total << 16; }
+  static uint64_t pack(uint32_t epoch, uint64_t total) { return uint64_t(epoch) << 32 | total; }
   static uint32_t epoch(uint64_t w) { return static_cast<uint32_t>(w >> 32); }
-  static uint64_t total(uint64_t w) { return (w >> 16) & kMaxChunks; }
-  static uint64_t next(uint64_t w) { return w & kMaxChunks; }
+  static uint64_t front(uint64_t w) { return (w >> 16) & kMaxChunks; }
+  static uint64_t back(uint64_t w) { return w & kMaxChunks; }
+  static constexpr uint64_t kOneFront = uint64_t(1) << 16;
 };
 
 class ThreadPool {
@@ -74,7 +135,7 @@ class ThreadPool {
   void run(int64_t chunks, ChunkFn fn) {
     if (busy_.test_and_set(std::memory_order_acquire)) return run_inline(chunks, fn);
     publish(chunks, fn);
-    work(epoch_.load(std::memory_order_relaxed));
+    work(epoch_.load(std::memory_order_relaxed), /*from_front=*/true);
     // Every chunk is claimed; wait for the ones other threads still run.
     const auto total = static_cast<uint32_t>(chunks);
     if (!spin_until([&] { return done_.load(std::memory_order_acquire) == total; })) {
@@ -94,24 +155,27 @@ class ThreadPool {
 
   void publish(int64_t chunks, ChunkFn fn) {
     fn_ = fn;
+    total_ = static_cast<uint32_t>(chunks);
     error_ = nullptr;
     failed_.store(false, std::memory_order_relaxed);
     done_.store(0, std::memory_order_relaxed);
     caller_waiting_.store(false, std::memory_order_relaxed);
+    published_.store(Clock::now().time_since_epoch().count(), std::memory_order_relaxed);
     const uint32_t epoch = epoch_.load(std::memory_order_relaxed) + 1;
     claims_.store(Claims::pack(epoch, static_cast<uint64_t>(chunks)), std::memory_order_release);
     epoch_.store(epoch, std::memory_order_seq_cst);
     if (sleepers_.load(std::memory_order_seq_cst) > 0) epoch_.notify_all();
   }
 
-  // Claims the next chunk of job `epoch`; false when that job has none left
-  // (or is over).
-  bool claim(uint32_t epoch, int64_t& chunk) {
+  // Claims a chunk of job `epoch`, the first or the last unclaimed one; false
+  // when that job has none left (or is over).
+  bool claim(uint32_t epoch, bool from_front, int64_t& chunk) {
     uint64_t w = claims_.load(std::memory_order_acquire);
     for (;;) {
-      if (Claims::epoch(w) != epoch || Claims::next(w) >= Claims::total(w)) return false;
-      if (claims_.compare_exchange_weak(w, w + 1, std::memory_order_acq_rel)) {
-        chunk = static_cast<int64_t>(Claims::next(w));
+      if (Claims::epoch(w) != epoch || Claims::front(w) >= Claims::back(w)) return false;
+      const uint64_t next = from_front ? w + Claims::kOneFront : w - 1;
+      if (claims_.compare_exchange_weak(w, next, std::memory_order_acq_rel)) {
+        chunk = static_cast<int64_t>(from_front ? Claims::front(w) : Claims::back(w) - 1);
         return true;
       }
     }
@@ -120,16 +184,15 @@ class ThreadPool {
   // Runs chunks of job `epoch` until none is left. The job's fields are read
   // only after a successful claim: the job cannot end while one of its chunks
   // is claimed and unfinished, so they are still this job's.
-  void work(uint32_t epoch) {
+  void work(uint32_t epoch, bool from_front) {
     ChunkScope scope;
-    for (int64_t chunk; claim(epoch, chunk);) {
+    for (int64_t chunk; claim(epoch, from_front, chunk);) {
       try {
         fn_(chunk);
       } catch (...) {
         if (!failed_.exchange(true)) error_ = std::current_exception();
       }
-      const uint32_t total = static_cast<uint32_t>(Claims::total(claims_.load()));
-      if (done_.fetch_add(1, std::memory_order_seq_cst) + 1 == total &&
+      if (done_.fetch_add(1, std::memory_order_seq_cst) + 1 == total_ &&
           caller_waiting_.load(std::memory_order_seq_cst))
         done_.notify_all();
     }
@@ -144,9 +207,13 @@ class ThreadPool {
         sleepers_.fetch_sub(1, std::memory_order_relaxed);
       }
       seen = epoch_.load(std::memory_order_acquire);
+      const Clock::time_point now = Clock::now();
+      if (now.time_since_epoch().count() - published_.load(std::memory_order_relaxed) >
+          std::chrono::duration_cast<Clock::duration>(kLateWorker).count())
+        saw_preemption(now);
       // A worker beyond the thread count sleeps until set_workers() changes it.
       for (int a; index >= (a = active_.load(std::memory_order_acquire));) active_.wait(a);
-      work(seen);
+      work(seen, /*from_front=*/false);
     }
   }
 
@@ -161,7 +228,9 @@ class ThreadPool {
   std::atomic<uint32_t> done_{0};             // chunks of the current job finished
   std::atomic<bool> caller_waiting_{false};   // the caller sleeps on done_
   std::atomic<bool> failed_{false};
-  ChunkFn fn_ = [](int64_t) {};
+  std::atomic<Clock::rep> published_{0};      // when the current job was published
+  ChunkFn fn_{kNoChunks};  // run() sets it before any chunk can be claimed
+  uint32_t total_ = 0;     // the current job's chunks
   std::exception_ptr error_;
 };
 
@@ -185,6 +254,11 @@ int spin_micros() {
 }
 
 bool in_parallel_region() { return running_chunk; }
+
+int threads_for_loop(int threads) {
+  const int level = busy_level(Clock::now());
+  return level == 0 ? threads : std::max(1, threads >> level);
+}
 
 void set_pool_workers(int workers) { pool().set_workers(workers); }
 

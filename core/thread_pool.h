@@ -11,10 +11,12 @@
 // ~30x (docs/threads.md has the measurements).
 //
 // Waiting is bounded spinning, then sleeping on a futex (std::atomic::wait):
-// spinning keeps the gap between two quick parallel loops free of wake-up
-// latency; sleeping gives the core back when there is nothing to do or when a
-// partner has been descheduled. The spin bound is EMBER_SPIN_US (microseconds,
-// default kDefaultSpinMicros; 0 never spins).
+// spinning keeps the gap between two loops of a step free of wake-up latency;
+// sleeping gives the core back when there is nothing to do or when a partner
+// has been descheduled. The spin bound is EMBER_SPIN_US (microseconds,
+// default kDefaultSpinMicros; 0 never spins). While the machine is busy
+// (a spinning thread gets preempted), nobody spins and loops use fewer
+// threads (Note [Busy machine] in thread_pool.cpp).
 //
 // One job runs at a time: a second thread that asks while the pool is busy,
 // and a chunk that asks from inside a job, run their loop inline. Workers are
@@ -38,7 +40,7 @@ class ChunkFn {
   void (*call_)(const void*, int64_t);
 };
 
-inline constexpr int kDefaultSpinMicros = 50;
+inline constexpr int kDefaultSpinMicros = 1000;
 
 // The spin bound of this process: EMBER_SPIN_US when set to a number >= 0,
 // else kDefaultSpinMicros. Read once.
@@ -55,6 +57,10 @@ void run_chunks(int64_t chunks, ChunkFn fn);
 // Workers are started on demand and never stopped; those beyond the count
 // sleep.
 void set_pool_workers(int workers);
+
+// How many of `threads` threads a loop should use now: all of them, or fewer
+// while the machine is busy (Note [Busy machine] in thread_pool.cpp).
+int threads_for_loop(int threads);
 
 // Whether this thread is running a chunk (a loop inside one runs inline).
 bool in_parallel_region();

@@ -56,15 +56,24 @@ TEST_CASE("parallel_for splits into at most one chunk per thread, each at least 
   ThreadCountGuard guard;
   set_num_threads(3);
   std::atomic<int> chunks{0};
-  std::atomic<int64_t> smallest{1 << 30};
+  std::atomic<int64_t> smallest{1 << 30}, covered{0};
   parallel_for(0, 1000, 100, [&](int64_t b, int64_t e) {
     chunks.fetch_add(1);
+    covered.fetch_add(e - b);
     int64_t s = smallest.load();
     while (e - b < s && !smallest.compare_exchange_weak(s, e - b)) {
     }
   });
-  CHECK(chunks.load() == 3);
+  // Three chunks on a quiet machine; fewer while it is busy (Note [Busy machine]).
+  CHECK(chunks.load() >= 1);
+  CHECK(chunks.load() <= 3);
   CHECK(smallest.load() >= 100);
+  CHECK(covered.load() == 1000);
+  for (int threads : {1, 2, 3, 64}) {
+    const int now = detail::threads_for_loop(threads);
+    CHECK(now >= 1);
+    CHECK(now <= threads);
+  }
 }
 
 TEST_CASE("an exception in a chunk reaches the caller after the other chunks ran",
@@ -89,15 +98,16 @@ TEST_CASE("a loop inside a chunk runs inline on the chunk's thread", "[parallel]
   ThreadCountGuard guard;
   set_num_threads(2);
   CHECK_FALSE(detail::in_parallel_region());
-  std::atomic<int> inner_inline{0}, inner_total{0};
-  parallel_for(0, 2, 1, [&](int64_t, int64_t) {
-    CHECK(detail::in_parallel_region());
+  std::atomic<int> inner_inline{0}, inner_total{0}, outside{0};
+  detail::run_chunks(2, [&](int64_t) {
+    if (!detail::in_parallel_region()) outside.fetch_add(1);
     const std::thread::id self = std::this_thread::get_id();
     parallel_for(0, 1000, 1, [&](int64_t b, int64_t e) {
       inner_total.fetch_add(static_cast<int>(e - b));
       if (std::this_thread::get_id() == self && b == 0 && e == 1000) inner_inline.fetch_add(1);
     });
   });
+  CHECK(outside.load() == 0);
   CHECK(inner_total.load() == 2000);
   CHECK(inner_inline.load() == 2);  // each inner loop ran whole, on its own thread
   CHECK_FALSE(detail::in_parallel_region());

@@ -190,7 +190,7 @@ void sgemm_avx512(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float>
   }
   // About 4 MFLOP per thread before a second thread pays for waking up.
   int threads = static_cast<int>(
-      std::min<int64_t>(get_num_threads(), std::max<int64_t>(1, m * n * k / (int64_t(1) << 21))));
+      std::min<int64_t>(detail::threads_for_loop(get_num_threads()), std::max<int64_t>(1, m * n * k / (int64_t(1) << 21))));
   if (detail::in_parallel_region()) threads = 1;
   if (threads == 1) return gemm_block(0, m, 0, n, k, alpha, a, b, beta, c, ldc);
   // Not a structured binding: the lambda below captures tn, which clang 14 refuses.
