@@ -94,6 +94,12 @@ void sgemm(int64_t m, int64_t n, int64_t k, float alpha, cpu::MatrixRef<float> a
   cpu::sgemm_avx512(m, n, k, alpha, a, b, beta, c, ldc);
 }
 
+// cpu::gemm<float> as a callable for check_all_layouts.
+void cpu_gemm(int64_t m, int64_t n, int64_t k, float alpha, cpu::MatrixRef<float> a,
+              cpu::MatrixRef<float> b, float beta, float* c, int64_t ldc) {
+  cpu::gemm<float>(m, n, k, alpha, a, b, beta, c, ldc);
+}
+
 }  // namespace
 
 TEST_CASE("sgemm_avx512 equals a float64 triple loop for odd shapes and every layout", "[gemm]") {
@@ -166,13 +172,9 @@ TEST_CASE("cpu::gemm equals a float64 triple loop for float on both sides of the
           "[gemm]") {
   std::mt19937 gen(6);
   set_num_threads(2);
-  auto gemm = [](int64_t m, int64_t n, int64_t k, float alpha, cpu::MatrixRef<float> a,
-                 cpu::MatrixRef<float> b, float beta, float* c, int64_t ldc) {
-    cpu::gemm<float>(m, n, k, alpha, a, b, beta, c, ldc);
-  };
   // Tiny (Eigen), thin (Eigen) and large (the packed kernel when the build has AVX-512).
   for (auto [m, n, k] : {std::array<int64_t, 3>{3, 5, 7}, {4, 300, 50}, {150, 140, 130}})
-    check_all_layouts(gemm, m, n, k, 1.5f, 0.5f, 1.0f, gen);
+    check_all_layouts(cpu_gemm, m, n, k, 1.5f, 0.5f, 1.0f, gen);
   REQUIRE(cpu::sgemm_avx512_pays(150, 140, 130) == cpu::sgemm_avx512_available());
   REQUIRE_FALSE(cpu::sgemm_avx512_pays(3, 5, 7));
 }
@@ -181,15 +183,11 @@ TEST_CASE("cpu::gemm's Eigen path split over the pool's threads equals a float64
           "[gemm]") {
   std::mt19937 gen(7);
   set_num_threads(2);
-  auto gemm = [](int64_t m, int64_t n, int64_t k, float alpha, cpu::MatrixRef<float> a,
-                 cpu::MatrixRef<float> b, float beta, float* c, int64_t ldc) {
-    cpu::gemm<float>(m, n, k, alpha, a, b, beta, c, ldc);
-  };
   // 20 columns: too few for the packed kernel, and past 4 MFLOP, so c's rows are
   // split in two; an odd row count leaves the halves unequal.
   REQUIRE_FALSE(cpu::sgemm_avx512_pays(301, 20, 800));
-  check_all_layouts(gemm, 301, 20, 800, 1.5f, 0.5f, 1.0f, gen);
-  check_all_layouts(gemm, 301, 20, 800, 1.0f, 0.0f, std::nanf(""), gen);
+  check_all_layouts(cpu_gemm, 301, 20, 800, 1.5f, 0.5f, 1.0f, gen);
+  check_all_layouts(cpu_gemm, 301, 20, 800, 1.0f, 0.0f, std::nanf(""), gen);
 }
 
 TEST_CASE("sgemm_avx512_narrow equals a float64 triple loop for few columns", "[gemm]") {
@@ -228,9 +226,5 @@ TEST_CASE("sgemm_avx512_narrow equals a float64 triple loop for few columns", "[
         }
   // cpu::gemm sends the sample model's classifier (64 x 2048 @ 2048 x 10) here; other
   // layouts of the same shape go elsewhere and agree too.
-  auto gemm = [](int64_t m, int64_t n, int64_t k, float alpha, cpu::MatrixRef<float> a,
-                 cpu::MatrixRef<float> b, float beta, float* c, int64_t ldc) {
-    cpu::gemm<float>(m, n, k, alpha, a, b, beta, c, ldc);
-  };
-  check_all_layouts(gemm, 64, 10, 2048, 1.0f, 1.0f, 0.5f, gen);
+  check_all_layouts(cpu_gemm, 64, 10, 2048, 1.0f, 1.0f, 0.5f, gen);
 }
