@@ -207,12 +207,17 @@ class ThreadPool {
         sleepers_.fetch_sub(1, std::memory_order_relaxed);
       }
       seen = epoch_.load(std::memory_order_acquire);
+      if (index >= active_.load(std::memory_order_acquire)) {
+        // Beyond the thread count: sleep until set_workers() changes it, then
+        // wait for a job published after that.
+        for (int a; index >= (a = active_.load(std::memory_order_acquire));) active_.wait(a);
+        seen = epoch_.load(std::memory_order_acquire);
+        continue;
+      }
       const Clock::time_point now = Clock::now();
       if (now.time_since_epoch().count() - published_.load(std::memory_order_relaxed) >
           std::chrono::duration_cast<Clock::duration>(kLateWorker).count())
         saw_preemption(now);
-      // A worker beyond the thread count sleeps until set_workers() changes it.
-      for (int a; index >= (a = active_.load(std::memory_order_acquire));) active_.wait(a);
       work(seen, /*from_front=*/false);
     }
   }

@@ -39,7 +39,8 @@ std::vector<int> visits(int64_t n, int64_t grain) {
 TEST_CASE("parallel_for visits every index exactly once, for any thread count",
           "[parallel][thread_pool]") {
   ThreadCountGuard guard;
-  for (int threads : {1, 2, 3, 8}) {
+  // Down and up again: workers beyond the count sleep, then take part again.
+  for (int threads : {1, 2, 3, 8, 2, 3}) {
     set_num_threads(threads);
     for (int64_t n : {1, 2, 7, 64, 1000, 100003}) {
       for (int64_t grain : {1, 16, 4096}) {
