@@ -187,12 +187,15 @@ class ThreadPool {
   void work(uint32_t epoch, bool from_front) {
     ChunkScope scope;
     for (int64_t chunk; claim(epoch, from_front, chunk);) {
+      // Read before the chunk counts as done: after that the job may end and
+      // the caller publish the next one.
+      const uint32_t total = total_;
       try {
         fn_(chunk);
       } catch (...) {
         if (!failed_.exchange(true)) error_ = std::current_exception();
       }
-      if (done_.fetch_add(1, std::memory_order_seq_cst) + 1 == total_ &&
+      if (done_.fetch_add(1, std::memory_order_seq_cst) + 1 == total &&
           caller_waiting_.load(std::memory_order_seq_cst))
         done_.notify_all();
     }
