@@ -77,6 +77,18 @@ TEST_CASE("parallel_for splits into at most one chunk per thread, each at least 
   }
 }
 
+TEST_CASE("run_chunks runs each of more chunks than a claim word counts exactly once",
+          "[parallel][thread_pool]") {
+  ThreadCountGuard guard;
+  set_num_threads(2);
+  constexpr int64_t kChunks = 70001;  // past the 65535 of one claim word: grouped
+  std::vector<std::atomic<int>> runs(kChunks);
+  detail::run_chunks(kChunks, [&](int64_t c) { runs[static_cast<size_t>(c)].fetch_add(1); });
+  int64_t once = 0;
+  for (auto& r : runs) once += r.load() == 1;
+  CHECK(once == kChunks);
+}
+
 TEST_CASE("an exception in a chunk reaches the caller after the other chunks ran",
           "[parallel][thread_pool]") {
   ThreadCountGuard guard;
