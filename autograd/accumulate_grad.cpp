@@ -42,6 +42,7 @@ tensor_list AccumulateGrad::apply(tensor_list&& grads) {
   } else {
     meta.grad.add_(new_grad);
   }
+  for (auto& [handle, hook] : meta.post_accumulate_hooks) hook(variable_);
   return {};
 }
 

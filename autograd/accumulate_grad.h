@@ -1,7 +1,8 @@
 #pragma once
 // AccumulateGrad: the node at a leaf that requires grad. It runs the leaf's
 // hooks, then adds the incoming gradient into leaf.grad (in place when no
-// graph is being built, so a training step does not allocate a new .grad).
+// graph is being built, so a training step does not allocate a new .grad),
+// then runs its post-accumulate hooks (how DDP learns a gradient is ready).
 #include "ember/autograd/node.h"
 
 namespace ember::autograd {

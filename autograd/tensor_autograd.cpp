@@ -80,6 +80,14 @@ bool Tensor::retains_grad() const {
   return m != nullptr && m->retains_grad;
 }
 
+namespace {
+// Handles of hooks kept on a leaf: disjoint from those a Node hands out.
+unsigned next_leaf_hook_handle() {
+  static std::atomic<unsigned> next{1u << 31};
+  return next++;
+}
+}  // namespace
+
 unsigned Tensor::register_gradient_hook(std::function<Tensor(const Tensor&)> fn) const {
   EMBER_CHECK(requires_grad(), "register_hook: cannot register a hook on a tensor that does "
               "not require grad");
@@ -88,9 +96,17 @@ unsigned Tensor::register_gradient_hook(std::function<Tensor(const Tensor&)> fn)
     impl()->ensure_autograd_meta().hook_nodes.emplace_back(handle, fn_node);
     return handle;
   }
-  static std::atomic<unsigned> next_leaf_handle{1u << 31};  // disjoint from node hook handles
-  const unsigned handle = next_leaf_handle++;
+  const unsigned handle = next_leaf_hook_handle();
   impl()->ensure_autograd_meta().leaf_hooks.emplace_back(handle, std::move(fn));
+  return handle;
+}
+
+unsigned Tensor::register_post_accumulate_grad_hook(std::function<void(const Tensor&)> fn) const {
+  EMBER_CHECK(requires_grad() && is_leaf(), "register_post_accumulate_grad_hook: only a leaf "
+              "tensor that requires grad accumulates a gradient; this one ",
+              requires_grad() ? "is not a leaf" : "does not require grad");
+  const unsigned handle = next_leaf_hook_handle();
+  impl()->ensure_autograd_meta().post_accumulate_hooks.emplace_back(handle, std::move(fn));
   return handle;
 }
 
@@ -105,6 +121,7 @@ void Tensor::remove_hook(unsigned handle) const {
   AutogradMeta* m = impl()->autograd_meta();
   if (m == nullptr) return;
   std::erase_if(m->leaf_hooks, [&](const auto& h) { return h.first == handle; });
+  std::erase_if(m->post_accumulate_hooks, [&](const auto& h) { return h.first == handle; });
   std::erase_if(m->hook_nodes, [&](const auto& h) {
     if (h.first != handle) return false;
     if (auto node = h.second.lock()) node->remove_tensor_pre_hook(handle);

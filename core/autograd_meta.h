@@ -22,6 +22,9 @@ struct AutogradMeta {
   // Hooks on a leaf's gradient, run by AccumulateGrad before it accumulates.
   // Non-leaf hooks live on the grad_fn (Node::tensor_pre_hooks).
   std::vector<std::pair<unsigned, std::function<Tensor(const Tensor&)>>> leaf_hooks;
+  // Hooks run by AccumulateGrad after it has updated the leaf's .grad; they
+  // get the leaf itself (register_post_accumulate_grad_hook).
+  std::vector<std::pair<unsigned, std::function<void(const Tensor&)>>> post_accumulate_hooks;
   // Where each non-leaf hook was registered: an in-place op may since have
   // given the tensor a new grad_fn, and remove_hook must still find it.
   std::vector<std::pair<unsigned, std::weak_ptr<autograd::Node>>> hook_nodes;

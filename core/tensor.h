@@ -566,6 +566,10 @@ class Tensor {
     else
       return register_gradient_hook(std::function<Tensor(const Tensor&)>(std::forward<Hook>(fn)));
   }
+  // fn(leaf) runs after backward has accumulated a gradient into this leaf's
+  // .grad (PyTorch's register_post_accumulate_grad_hook): a leaf that
+  // requires grad only. Returns a handle for remove_hook.
+  unsigned register_post_accumulate_grad_hook(std::function<void(const Tensor&)> fn) const;
   void remove_hook(unsigned handle) const;
   // Same storage and version counter, no grad_fn, requires_grad false.
   Tensor detach() const;
