@@ -10,6 +10,7 @@
 #include "ember/autograd/engine.h"
 
 #include <queue>
+#include <utility>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -58,6 +59,7 @@ class GraphTask {
     captured_.resize(std::max(captured_.size(), index + 1));
   }
   tensor_list& captured() { return captured_; }
+  void queue_callback(std::function<void()> fn) { callbacks_.push_back(std::move(fn)); }
 
   void run();
 
@@ -77,7 +79,11 @@ class GraphTask {
   std::unordered_map<Node*, std::vector<Capture>> captures_;
   std::unordered_set<Node*> needed_;  // grad(): nodes on a path to a capture
   tensor_list captured_;
+  std::vector<std::function<void()>> callbacks_;  // queue_callback's
 };
+
+// The backward running on this thread (a hook may start a nested one).
+thread_local GraphTask* current_task = nullptr;
 
 void GraphTask::accumulate(Node* node, uint32_t input_nr, Tensor grad) {
   tensor_list& buf = buffers_[node];
@@ -170,6 +176,11 @@ tensor_list GraphTask::call(Node& node, tensor_list&& grad_outputs) {
 
 void GraphTask::run() {
   AutoGradMode grad_mode(create_graph_);
+  GraphTask* const outer = std::exchange(current_task, this);
+  struct Restore {
+    GraphTask* outer;
+    ~Restore() { current_task = outer; }
+  } restore{outer};
   count_dependencies();
   const bool capturing = !captures_.empty();
   if (capturing) mark_needed();
@@ -209,6 +220,10 @@ void GraphTask::run() {
       if (--dependencies_[next] == 0 && queued.insert(next).second) ready.push(next);
     }
   }
+  for (size_t i = 0; i < callbacks_.size(); ++i) {  // a callback may queue more
+    std::function<void()> fn = std::move(callbacks_[i]);
+    fn();
+  }
 }
 
 // Seeds one GraphTask root per output.
@@ -242,6 +257,12 @@ void add_roots(GraphTask& task, const tensor_list& outputs, const tensor_list& g
 }
 
 }  // namespace
+
+void queue_callback(std::function<void()> fn) {
+  EMBER_CHECK(current_task != nullptr, "queue_callback: no backward is running on this thread; "
+              "call it from a hook during backward");
+  current_task->queue_callback(std::move(fn));
+}
 
 void backward(const tensor_list& tensors, const tensor_list& grad_tensors,
               std::optional<bool> retain_graph, bool create_graph) {

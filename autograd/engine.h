@@ -1,5 +1,6 @@
 #pragma once
 // The backward engine (Note [The ready queue] in engine.cpp).
+#include <functional>
 #include <optional>
 
 #include "ember/core/tensor.h"
@@ -18,5 +19,11 @@ void backward(const tensor_list& tensors, const tensor_list& grad_tensors = {},
 tensor_list grad(const tensor_list& outputs, const tensor_list& inputs,
                  const tensor_list& grad_outputs = {}, std::optional<bool> retain_graph = std::nullopt,
                  bool create_graph = false, bool allow_unused = false);
+
+// Queues fn to run once the backward now running on this thread has run all
+// its nodes, before backward() (or grad()) returns; callbacks run in the order
+// queued, and one may queue another. PyTorch's Engine::queue_callback: DDP
+// waits for its last gradient reductions here. Outside a backward: an Error.
+void queue_callback(std::function<void()> fn);
 
 }  // namespace ember::autograd

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -325,6 +326,75 @@ TEST_CASE("register_hook on a tensor that does not require grad throws", "[autog
   Tensor c = f64({1});
   REQUIRE_THROWS_WITH(c.register_hook(std::function<void(const Tensor&)>([](const Tensor&) {})),
                       Contains("register_hook") && Contains("does not require grad"));
+}
+
+TEST_CASE("a post-accumulate hook sees the leaf after its .grad is updated, each backward",
+          "[autograd]") {
+  Tensor x = leaf({1, 2});
+  std::vector<Tensor> seen;
+  const unsigned h = x.register_post_accumulate_grad_hook([&](const Tensor& leaf) {
+    REQUIRE(leaf.impl() == x.impl());
+    seen.push_back(leaf.grad().clone());
+  });
+  Tensor y = x * 3.0 + x;  // two paths: the hook runs once, after the sum 4 is accumulated
+  y.backward(ones_like(y), /*retain_graph=*/true);
+  y.backward(ones_like(y));
+  REQUIRE(seen.size() == 2);
+  require_values(seen[0], {4, 4});
+  require_values(seen[1], {8, 8});  // .grad accumulates: 4 + 4
+  x.remove_hook(h);
+  (x * 2.0).backward(ones_like(x));
+  REQUIRE(seen.size() == 2);
+}
+
+TEST_CASE("register_post_accumulate_grad_hook refuses non-leaves and tensors without grad",
+          "[autograd]") {
+  Tensor x = leaf({1, 2});
+  Tensor y = x * 2.0;
+  auto noop = [](const Tensor&) {};
+  REQUIRE_THROWS_WITH(y.register_post_accumulate_grad_hook(noop),
+                      Contains("register_post_accumulate_grad_hook") && Contains("not a leaf"));
+  REQUIRE_THROWS_WITH(f64({1}).register_post_accumulate_grad_hook(noop),
+                      Contains("does not require grad"));
+}
+
+TEST_CASE("queue_callback runs after every node of the backward, in order, and refuses outside one",
+          "[autograd]") {
+  Tensor a = leaf({1, 2});
+  Tensor b = leaf({3});
+  std::vector<std::string> order;
+  a.register_post_accumulate_grad_hook([&](const Tensor&) {
+    order.push_back("a");
+    autograd::queue_callback([&] {
+      // Every leaf has its gradient by now, whichever accumulated last.
+      REQUIRE(a.grad().defined());
+      REQUIRE(b.grad().defined());
+      order.push_back("first");
+      autograd::queue_callback([&] { order.push_back("queued by a callback"); });
+    });
+  });
+  b.register_post_accumulate_grad_hook([&](const Tensor&) { order.push_back("b"); });
+  (a * b).sum().backward();
+  REQUIRE(order.size() == 4);
+  REQUIRE(order[2] == "first");
+  REQUIRE(order[3] == "queued by a callback");
+  REQUIRE_THROWS_WITH(autograd::queue_callback([] {}), Contains("no backward is running"));
+}
+
+TEST_CASE("queue_callback inside a nested backward runs when that backward ends", "[autograd]") {
+  Tensor x = leaf({2});
+  Tensor inner = leaf({5});
+  Tensor inner_loss = (inner * 2.0).sum();  // recorded now: backward runs with grad mode off
+  std::vector<std::string> order;
+  x.register_post_accumulate_grad_hook([&](const Tensor&) {
+    autograd::queue_callback([&] { order.push_back("outer"); });
+    inner.register_post_accumulate_grad_hook(
+        [&](const Tensor&) { autograd::queue_callback([&] { order.push_back("inner"); }); });
+    inner_loss.backward();
+    order.push_back("after inner backward");
+  });
+  (x * x).sum().backward();
+  REQUIRE(order == std::vector<std::string>{"inner", "after inner backward", "outer"});
 }
 
 TEST_CASE("retain_grad keeps the gradient of a non-leaf; without it .grad stays undefined",
