@@ -20,6 +20,9 @@ DataLoader::DataLoader(std::shared_ptr<const Dataset> dataset, DataLoaderOptions
               options_.batch_size());
   EMBER_CHECK(options_.num_workers() >= 0, "DataLoader: num_workers must be >= 0, got ",
               options_.num_workers());
+  EMBER_CHECK(!(options_.shuffle() && options_.sampler()),
+              "DataLoader: shuffle(true) and a sampler exclude each other; the sampler "
+              "shuffles (DistributedSampler::shuffle, on by default)");
   if (options_.pin_memory() && !cuda::is_available()) {
     std::cerr << "ember warning: DataLoader: pin_memory is set but no CUDA device is available ("
               << cuda::build_info() << "); batches stay in pageable memory\n";
@@ -47,7 +50,9 @@ void DataLoader::set_epoch(int64_t epoch) {
 }
 
 int64_t DataLoader::size() const {
-  const int64_t n = dataset_->size(), b = options_.batch_size();
+  const int64_t b = options_.batch_size();
+  const int64_t n = options_.sampler() ? options_.sampler()->num_samples(dataset_->size())
+                                       : dataset_->size();
   return options_.drop_last() ? n / b : (n + b - 1) / b;
 }
 
@@ -72,7 +77,9 @@ DataLoader::Iterator DataLoader::begin() {
   plan.seed = options_.seed();
   plan.epoch = static_cast<uint64_t>(epoch_++);
   const int64_t n = dataset_->size();
-  if (options_.shuffle()) {
+  if (options_.sampler()) {
+    plan.order = options_.sampler()->indices(n, plan.epoch);
+  } else if (options_.shuffle()) {
     plan.order = epoch_permutation(n, plan.seed, plan.epoch);
   } else {
     plan.order.resize(static_cast<size_t>(n));

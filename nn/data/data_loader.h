@@ -11,6 +11,11 @@
 // example_rng.h), so a run resumed at epoch e sees the same batches, and the
 // batches do not depend on num_workers.
 //
+// sampler: with a DistributedSampler (distributed_sampler.h) the epoch's order
+// is this rank's share, sampler.indices(dataset size, epoch), and size()
+// counts its batches; the sampler shuffles (shuffle(true) on the options too
+// is an Error), and the options' seed still keys the random transforms.
+//
 // num_workers > 0: worker w builds batches w, w + W, w + 2W, ... ahead of the
 // consumer, at most 2 * W batches ahead (prefetch factor 2); batches are
 // delivered in order. Breaking out of the loop stops and joins the workers.
@@ -23,8 +28,10 @@
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <optional>
 
 #include "ember/nn/data/dataset.h"
+#include "ember/nn/data/distributed_sampler.h"
 #include "ember/nn/data/example.h"
 #include "ember/nn/data/transforms.h"
 
@@ -39,12 +46,17 @@ class DataLoaderOptions {
   DataLoaderOptions& drop_last(bool v) { return set(drop_last_, v); }
   DataLoaderOptions& num_workers(int v) { return set(num_workers_, v); }
   DataLoaderOptions& pin_memory(bool v) { return set(pin_memory_, v); }
+  DataLoaderOptions& sampler(DistributedSampler v) {
+    sampler_ = std::move(v);
+    return *this;
+  }
   int64_t batch_size() const { return batch_size_; }
   bool shuffle() const { return shuffle_; }
   uint64_t seed() const { return seed_; }
   bool drop_last() const { return drop_last_; }
   int num_workers() const { return num_workers_; }
   bool pin_memory() const { return pin_memory_; }
+  const std::optional<DistributedSampler>& sampler() const { return sampler_; }
 
  private:
   template <typename T>
@@ -58,6 +70,7 @@ class DataLoaderOptions {
   bool drop_last_ = false;
   int num_workers_ = 0;
   bool pin_memory_ = false;
+  std::optional<DistributedSampler> sampler_;  // none: the whole dataset
 };
 
 namespace detail {
@@ -107,7 +120,7 @@ class DataLoader {
   // The epoch the next begin() starts (0 at first).
   int64_t epoch() const { return epoch_; }
   void set_epoch(int64_t epoch);
-  int64_t size() const;  // batches per epoch
+  int64_t size() const;  // batches per epoch (of this rank's share, with a sampler)
   const Dataset& dataset() const { return *dataset_; }
   const DataLoaderOptions& options() const { return options_; }
 
