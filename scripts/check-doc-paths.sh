@@ -20,7 +20,7 @@
 # < > * { } $ or ...) are skipped, and so are build outputs (build*/, .deps/).
 set -euo pipefail
 
-folders='core|autograd|kernels|nn|examples|tests|benchmarks|scripts|docs|cmake|[.]ci'
+folders='core|autograd|kernels|nn|distributed|examples|tests|benchmarks|scripts|docs|cmake|[.]ci'
 top_files='CMakeLists[.]txt|README[.]md|ember[.]h|[.]gitignore'
 
 # Prints "page<TAB>line<TAB>path" for every path named in the pages given.
