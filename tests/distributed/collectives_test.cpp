@@ -38,7 +38,7 @@ TEST_CASE("broadcast from rank 1, all_gather, barrier", "[distributed]") {
   require_all_ok({"barrier", 2});
 }
 
-TEST_CASE("async allreduces in flight, waited for in reverse order, ran in order", "[distributed]") {
+TEST_CASE("async allreduces return at once, are waited for in reverse order, ran in order", "[distributed]") {
   require_all_ok({"async", 2});
 }
 

@@ -119,14 +119,23 @@ void barrier() {
 }
 
 // Several allreduces in flight, waited for in reverse order; they ran in order.
+// Rank 1 issues its own late: rank 0's calls return at once all the same (a
+// DDP reducer issues them from inside backward).
 void async_reverse() {
   init();
   constexpr int kWorks = 4;
   std::vector<Tensor> tensors;
-  std::vector<std::shared_ptr<dist::Work>> works;
-  for (int k = 0; k < kWorks; ++k) {
+  for (int k = 0; k < kWorks; ++k)
     tensors.push_back(rank_values(rank, ScalarType::Float).mul(static_cast<double>(k + 1)));
-    works.push_back(dist::all_reduce(tensors.back(), dist::ReduceOp::SUM, /*async_op=*/true));
+  if (rank == 1) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  std::vector<std::shared_ptr<dist::Work>> works;
+  const auto start = std::chrono::steady_clock::now();
+  for (int k = 0; k < kWorks; ++k)
+    works.push_back(dist::all_reduce(tensors[k], dist::ReduceOp::SUM, /*async_op=*/true));
+  if (rank == 0) {
+    const auto issuing = std::chrono::steady_clock::now() - start;
+    CHECK_THAT(issuing < std::chrono::milliseconds(250), "issuing 4 allreduces waited for the peer");
+    CHECK_THAT(!works[0]->is_completed(), "an allreduce completed before rank 1 issued it");
   }
   for (int k = kWorks - 1; k >= 0; --k) {
     works[k]->wait();
