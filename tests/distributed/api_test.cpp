@@ -19,11 +19,21 @@ using ember::Tensor;
 
 namespace {
 
+// A directory name under the system temp dir, not created; whatever init
+// made there is removed when the test binary exits.
 std::string fresh_store_dir() {
+  struct Made {
+    std::vector<std::filesystem::path> paths;
+    ~Made() {
+      for (const auto& p : paths) std::filesystem::remove_all(p);
+    }
+  };
+  static Made made;
   static std::atomic<int> counter{0};
   auto path = std::filesystem::temp_directory_path() /
               ("ember_dist_api_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
   std::filesystem::remove_all(path);
+  made.paths.push_back(path);
   return path.string();
 }
 
