@@ -1,5 +1,6 @@
 # Finds what ember builds against: Eigen, threads, and (optionally)
-# the CUDA toolkit with cuBLAS and cuDNN. Sets EMBER_WITH_CUDA.
+# the CUDA toolkit with cuBLAS and cuDNN, and Gloo for ember::distributed.
+# Sets EMBER_WITH_CUDA and EMBER_WITH_DISTRIBUTED.
 find_package(Threads REQUIRED)
 # zlib is optional so that a GPU machine without Debian packages still builds.
 find_package(ZLIB QUIET)
@@ -46,3 +47,15 @@ if(NOT EMBER_CUDA STREQUAL "OFF")
   endif()
 endif()
 message(STATUS "ember: CUDA backend ${EMBER_WITH_CUDA}")
+# Gloo (Debian's libgloo-dev: CMake config in /usr/share/cmake/Gloo, target gloo)
+# for distributed/; only ember_distributed links it.
+set(EMBER_WITH_DISTRIBUTED OFF)
+if(NOT EMBER_DISTRIBUTED STREQUAL "OFF")
+  find_package(Gloo CONFIG QUIET)
+  if(TARGET gloo)
+    set(EMBER_WITH_DISTRIBUTED ON)
+  elseif(EMBER_DISTRIBUTED STREQUAL "ON")
+    message(FATAL_ERROR "EMBER_DISTRIBUTED=ON but Gloo was not found (install libgloo-dev: scripts/setup.sh)")
+  endif()
+endif()
+message(STATUS "ember: distributed ${EMBER_WITH_DISTRIBUTED}")

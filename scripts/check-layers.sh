@@ -8,15 +8,15 @@
 #   scripts/check-layers.sh --self-test
 #
 # Reads #include "ember/..." and #include <ember/...> lines of *.h, *.cpp,
-# *.cu and *.cuh under core/ autograd/ kernels/ nn/ examples/ (tests/ and
-# benchmarks/ may reach internals and are not checked).
+# *.cu and *.cuh under core/ autograd/ kernels/ nn/ distributed/ examples/
+# (tests/ and benchmarks/ may reach internals and are not checked).
 set -euo pipefail
 
 # Prints one line per forbidden include or stale exception; exits 1 if any.
 # Runs in the repository root; $1 is the exceptions file.
 check() {
   local exceptions=$1 dirs=() files=()
-  for d in core autograd kernels nn examples; do [ -d "$d" ] && dirs+=("$d"); done
+  for d in core autograd kernels nn distributed examples; do [ -d "$d" ] && dirs+=("$d"); done
   [ ${#dirs[@]} -gt 0 ] || { echo "check-layers: no source folders in $PWD" >&2; return 2; }
   mapfile -t files < <(find "${dirs[@]}" -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.cu' \
                                                    -o -name '*.cuh' \) | LC_ALL=C sort)
@@ -40,7 +40,10 @@ check() {
       may["autograd"] = "core"
       may["core/ops"] = "core autograd kernels/common"
       may["nn"] = "core core/ops autograd"
-      may["examples"] = "ember.h nn"
+      # distributed/ sits on top: it may use all of ours but the backends,
+      # and only examples (and the unchecked tests and benchmarks) use it.
+      may["distributed"] = "ember.h core core/ops autograd kernels/common nn"
+      may["examples"] = "ember.h nn distributed"
       for (l in may) {
         n = split(may[l], names, " ")
         for (i = 1; i <= n; i++) allowed[l, names[i]] = 1
@@ -98,7 +101,7 @@ self_test() {
   local failures=0 out
   dir=$(mktemp -d)
   trap 'rm -rf "$dir"' EXIT
-  mkdir -p "$dir"/{core/ops,autograd,kernels/common,kernels/cpu,kernels/cuda,nn,examples,scripts}
+  mkdir -p "$dir"/{core/ops,autograd,kernels/common,kernels/cpu,kernels/cuda,nn,distributed,examples,scripts}
   printf '#include "ember/core/dtype.h"\n' >"$dir/core/tensor.h"
   printf '#pragma once\n' >"$dir/core/dtype.h"
   printf '#include "ember/core/tensor.h"\n#include "ember/autograd/node.h"\n  #  include "ember/kernels/common/table.h"\n' \
@@ -108,14 +111,17 @@ self_test() {
   printf '#include "ember/kernels/common/table.h"\n' >"$dir/kernels/cpu/add.cpp"
   printf '#include "ember/kernels/common/table.h"\n' >"$dir/kernels/cuda/add.cu"
   printf '#include "ember/core/ops/add.h"\n#include "ember/nn/module.h"\n' >"$dir/nn/linear.cpp"
-  printf '#include <ember/ember.h>\n#include "local.h"\n#include <vector>\n' >"$dir/examples/demo.cpp"
+  printf '#include "ember/core/ops/add.h"\n#include "ember/nn/module.h"\n#include "ember/distributed/pg.h"\n' \
+    >"$dir/distributed/pg.cpp"
+  printf '#include <ember/ember.h>\n#include "local.h"\n#include <vector>\n#include <ember/distributed/pg.h>\n' \
+    >"$dir/examples/demo.cpp"
   : >"$dir/scripts/layer-exceptions.txt"
   # shellcheck source=scripts/self-test-expect.sh
   source "$(dirname "${BASH_SOURCE[0]}")/self-test-expect.sh"
   # expect_check WANT_RC NAME PATTERN: the layer check on $dir.
   expect_check() { expect "$1" "$2" "$3" check scripts/layer-exceptions.txt; }
   expect_check 0 "a tree that follows the rule passes" \
-    '^check-layers: 11 ember includes checked, 0 listed exceptions, 0 new forbidden includes, 0 stale exceptions$'
+    '^check-layers: 15 ember includes checked, 0 listed exceptions, 0 new forbidden includes, 0 stale exceptions$'
 
   printf '#include "ember/kernels/common/table.h"\n#include "ember/kernels/cpu/add.h"\n' >>"$dir/core/ops/add.cpp"
   expect_check 1 "core/ops reaching kernels/cpu fails" \
@@ -126,13 +132,16 @@ self_test() {
 
   printf '#include <ember/core/tensor.h>\n' >>"$dir/examples/demo.cpp"
   expect_check 1 "examples reaching core through <ember/...> fails" \
-    '^examples/demo.cpp:4: examples may not include core \(core/tensor.h\)$'
+    '^examples/demo.cpp:5: examples may not include core \(core/tensor.h\)$'
   sed -i '$d' "$dir/examples/demo.cpp"
   for bad in 'autograd/node.h:core/ops/add.h:autograd may not include core/ops'     \
              'core/dtype.h:autograd/node.h:core may not include autograd'           \
              'kernels/cpu/add.cpp:kernels/cuda/add.h:kernels/cpu may not include kernels/cuda' \
              'kernels/cuda/add.cu:core/ops/add.h:kernels/cuda may not include core/ops' \
-             'nn/linear.cpp:kernels/common/table.h:nn may not include kernels/common'; do
+             'nn/linear.cpp:kernels/common/table.h:nn may not include kernels/common' \
+             'nn/linear.cpp:distributed/pg.h:nn may not include distributed' \
+             'core/dtype.h:distributed/pg.h:core may not include distributed' \
+             'distributed/pg.cpp:kernels/cpu/add.h:distributed may not include kernels/cpu'; do
     IFS=: read -r file inc msg <<<"$bad"
     cp "$dir/$file" "$dir/$file.orig"
     printf '#include "ember/%s"\n' "$inc" >>"$dir/$file"

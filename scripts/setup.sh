@@ -9,7 +9,8 @@ set -euo pipefail
 
 # clang with its runtime (libFuzzer, sanitizers) builds the sanitizer and
 # fuzzing half of scripts/test.sh.
-required=(cmake ninja-build g++ clang libclang-rt-dev libeigen3-dev catch2 ccache zlib1g-dev)
+# libgloo-dev: Gloo, the collectives under ember::distributed (distributed/).
+required=(cmake ninja-build g++ clang libclang-rt-dev libeigen3-dev catch2 ccache zlib1g-dev libgloo-dev)
 if [ "${1:-}" = "--with-data" ]; then
   required+=(dataset-fashion-mnist)
 fi

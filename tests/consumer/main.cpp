@@ -2,6 +2,9 @@
 // installed ember and through add_subdirectory. Exits 0 only if the loss and
 // the gradients are the values worked out by hand below.
 #include <ember/ember.h>
+#ifdef CONSUMER_DISTRIBUTED
+#include <ember/distributed/distributed.h>
+#endif
 
 #include <iostream>
 
@@ -19,6 +22,9 @@ int main() {
 
   const bool ok = loss.item<float>() == 19.5f && w.grad()[0].item<float>() == 14.0f &&
                   w.grad()[1].item<float>() == -34.0f && b.grad().item<float>() == -4.0f;
+#ifdef CONSUMER_DISTRIBUTED
+  std::cout << "distributed initialized: " << ember::distributed::is_initialized() << "\n";
+#endif
   std::cout << (ok ? "consumer: OK" : "consumer: WRONG VALUES") << "\n";
   return ok ? 0 : 1;
 }

@@ -1,0 +1,14 @@
+// The one place that makes the env:// store. Built only with the TCP store
+// (EMBER_DISTRIBUTED_TCP_STORE in distributed/CMakeLists.txt).
+#include "ember/distributed/init_methods.h"
+#include "ember/distributed/tcp_store.h"
+
+namespace ember::distributed {
+
+std::shared_ptr<gloo::rendezvous::Store> make_env_store(const EnvConfig& config,
+                                                        std::chrono::milliseconds timeout) {
+  return std::make_shared<TCPStore>(config.master_addr, config.master_port, config.world_size,
+                                    config.rank == 0, timeout);
+}
+
+}  // namespace ember::distributed
