@@ -74,12 +74,7 @@ void init_process_group(const std::string& backend, const std::string& init_meth
     rank = config.rank;
     local_rank = config.local_rank;
     options.hostname = local_address_towards(config.master_addr);
-#ifdef EMBER_DISTRIBUTED_TCP_STORE
     store = make_env_store(config, timeout);
-#else
-    EMBER_ERROR("init_process_group(env://): this build of ember has no TCP store yet; use a file:// "
-                "init method (file://DIR with world_size and rank)");
-#endif
   } else if (init_method.rfind(kFilePrefix, 0) == 0) {
     const std::string directory = init_method.substr(std::string(kFilePrefix).size());
     EMBER_CHECK(!directory.empty(), "init_process_group(", init_method, "): no directory after file://");

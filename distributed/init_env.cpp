@@ -1,5 +1,4 @@
-// The one place that makes the env:// store. Built only with the TCP store
-// (EMBER_DISTRIBUTED_TCP_STORE in distributed/CMakeLists.txt).
+// The one place that makes the env:// store: rank 0 serves it.
 #include "ember/distributed/init_methods.h"
 #include "ember/distributed/tcp_store.h"
 

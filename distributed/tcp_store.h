@@ -4,6 +4,13 @@
 // thread and is also a client of it; every rank connects as a client.
 // Debian's Gloo has a file store and an in-memory one but no TCP store; this
 // one plugs into Gloo's rendezvous as a gloo::rendezvous::Store.
+//
+// Every method may be called from several threads; each request waits for the
+// one before it on this object's connection, so a thread blocked in wait()
+// holds up the others' requests until it returns (use a second TCPStore
+// object for a second connection). Errors are ember::Error naming the op, the
+// keys and the store's host:port; the protocol is Note [TCPStore wire
+// protocol] in distributed/store_protocol.h.
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -32,6 +39,16 @@ class TCPStore : public gloo::rendezvous::Store {
   // Whether every key is set now; never waits.
   bool check(const std::vector<std::string>& keys);
   uint16_t port() const;
+
+  // Removes the key; whether it was set.
+  bool delete_key(const std::string& key);
+  // How many keys are set.
+  int64_t num_keys();
+  // The timeout of get(), wait(keys) and of waiting for any reply.
+  void set_timeout(std::chrono::milliseconds timeout);
+  std::chrono::milliseconds timeout() const;
+  // "host:port", as the store's error messages name it.
+  const std::string& address() const;
 
  private:
   struct State;

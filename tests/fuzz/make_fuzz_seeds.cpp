@@ -18,6 +18,9 @@
 #if EMBER_SEEDS_WITH_GZIP
 #include <zlib.h>
 #endif
+#if EMBER_SEEDS_WITH_DISTRIBUTED
+#include <ember/distributed/store_protocol.h>
+#endif
 
 namespace fs = std::filesystem;
 using namespace ember;
@@ -153,6 +156,44 @@ void cudnn_cache_seeds(const fs::path& dir) {
   bench::write_cache_file_atomically((dir / "cudnn.cache").string(), file);
 }
 
+#if EMBER_SEEDS_WITH_DISTRIBUTED
+// TCPStore streams (tcp_store_fuzz's layout: the bytes of one connection, the
+// first byte also saying where the harness cuts them): a session of every
+// request, the counter's paths, and every reply.
+void tcp_store_seeds(const fs::path& dir) {
+  namespace st = distributed::store;
+  auto req = [](st::Op op, std::vector<std::string> keys, int64_t number = 0, std::string value = "") {
+    st::Request r;
+    r.op = op;
+    r.keys = std::move(keys);
+    r.number = number;
+    r.value.assign(value.begin(), value.end());
+    return st::encode(r);
+  };
+  auto put = [&](const char* name, const std::string& s) { write(dir / name, Bytes(s.begin(), s.end())); };
+  const std::string binary("k\0\xff", 3);
+  put("session", req(st::Op::kHello, {}) + req(st::Op::kSet, {binary}, 0, std::string("v\0\0w", 4)) +
+                     req(st::Op::kGet, {binary}, 100) + req(st::Op::kWait, {binary, "later"}, 5) +
+                     req(st::Op::kSet, {"later"}, 0, "x") + req(st::Op::kCheck, {binary, "none"}) +
+                     req(st::Op::kDelete, {binary}) + req(st::Op::kNumKeys, {}));
+  put("counter", req(st::Op::kHello, {}) + req(st::Op::kAdd, {"n"}, 12) +
+                     req(st::Op::kAdd, {"n"}, INT64_MAX) + req(st::Op::kSet, {"t"}, 0, "1x") +
+                     req(st::Op::kAdd, {"t"}, 1) + req(st::Op::kGet, {"n"}, 0));
+  std::string replies;
+  for (st::Status s : {st::Status::kOk, st::Status::kValue, st::Status::kInt, st::Status::kBool,
+                       st::Status::kTimeout, st::Status::kError}) {
+    st::Reply r;
+    r.status = s;
+    r.value = {'a', '\0'};
+    r.number = 1;
+    r.keys = {"missing"};
+    r.message = "TCPStore add: not an integer";
+    replies += st::encode(r);
+  }
+  put("replies", replies);
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -172,6 +213,10 @@ int main(int argc, char** argv) {
   cifar_seeds(out / "cifar");
   cpu_cache_seeds(out / "cpu_cache");
   cudnn_cache_seeds(out / "cudnn_cache");
+#if EMBER_SEEDS_WITH_DISTRIBUTED
+  fs::create_directories(out / "tcp_store");
+  tcp_store_seeds(out / "tcp_store");
+#endif
   std::cout << "make_fuzz_seeds: seeds written under " << out.string() << "\n";
   return 0;
 }
