@@ -56,6 +56,18 @@ TEST_CASE("a rank that never arrives: the others' timeout names it", "[distribut
   }
 }
 
+TEST_CASE("a rank that dies: the others fail without waiting for the timeout and name it", "[distributed]") {
+  const auto runs = ember_test::run_ranks({"dead_rank", 3});
+  INFO(ember_test::describe(runs));
+  for (const RankRun& run : runs) {
+    REQUIRE(run.exit_code == 0);
+    REQUIRE_THAT(run.output, Contains("OK dead_rank"));
+    if (run.rank == 2) continue;  // the one that died
+    REQUIRE_THAT(run.output, Contains("dead peer error: allreduce #0 (gloo, rank " + std::to_string(run.rank)));
+    REQUIRE_THAT(run.output, Contains(" ms; 5 elements of float64, SUM; ranks that did not arrive: 2 ("));
+  }
+}
+
 TEST_CASE("EMBER_DISTRIBUTED_DEBUG=1: mismatched shapes raise the same named error on every rank",
           "[distributed]") {
   Scenario scenario{"debug_mismatch", 3};

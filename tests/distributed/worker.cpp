@@ -171,6 +171,26 @@ void timeout() {
   }
 }
 
+// The last rank exits after joining, without a word: the others fail at once
+// (a closed connection, not the 4 s timeout) and name it after the grace (2 s).
+void dead_rank() {
+  init(std::chrono::seconds(4));
+  if (rank == world - 1) {
+    std::cout << "OK dead_rank" << std::endl;
+    std::_Exit(0);
+  }
+  Tensor t = rank_values(rank, ScalarType::Double);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    dist::all_reduce(t);
+    throw CheckFailed("the allreduce with a dead peer did not fail");
+  } catch (const ember::Error& e) {
+    std::cout << "dead peer error: " << e.what() << std::endl;
+  }
+  CHECK_THAT(std::chrono::steady_clock::now() - start < std::chrono::seconds(4),
+             "waited for the timeout instead of noticing the closed connection");
+}
+
 // Rank 1 passes another shape; under EMBER_DISTRIBUTED_DEBUG=1 every rank says so.
 void debug_mismatch() {
   init();
@@ -214,7 +234,7 @@ int main(int argc, char** argv) {
   const std::map<std::string, void (*)()> scenarios = {
       {"allreduce", allreduce_ops}, {"broadcast", broadcast_from_1}, {"allgather", all_gather},
       {"barrier", barrier},         {"async", async_reverse},        {"timeout", timeout},
-      {"debug_mismatch", debug_mismatch}, {"env", env_rendezvous}};
+      {"debug_mismatch", debug_mismatch}, {"dead_rank", dead_rank}, {"env", env_rendezvous}};
   const auto it = scenarios.find(scenario);
   if (it == scenarios.end()) {
     std::cerr << "unknown scenario " << scenario << "\n";
