@@ -58,7 +58,7 @@ std::vector<RankRun> run_ranks(const Scenario& scenario) {
   for (int r = 0; r < scenario.world_size; ++r) {
     runs[r].rank = r;
     std::vector<std::string> env = scenario.env ? scenario.env(r) : std::vector<std::string>{};
-    pids[r] = spawn({EMBER_DISTRIBUTED_WORKER, scenario.name, std::to_string(r),
+    pids[r] = spawn({scenario.worker ? scenario.worker : EMBER_DISTRIBUTED_WORKER, scenario.name, std::to_string(r),
                      std::to_string(scenario.world_size), (dir / "store").string()},
                     env, (dir / ("rank" + std::to_string(r) + ".log")).string());
   }

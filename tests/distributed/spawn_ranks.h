@@ -23,11 +23,13 @@ struct Scenario {
   std::string name;
   int world_size = 2;
   std::chrono::seconds deadline{30};
+  // The program each rank runs; ember_distributed_worker when null.
+  const char* worker = nullptr;
   // Extra environment of each rank ("NAME=value"), beside the inherited one.
   std::function<std::vector<std::string>(int rank)> env;
 };
 
-// argv of a rank: worker SCENARIO RANK WORLD_SIZE STORE_DIR (a fresh directory).
+// argv of a rank: WORKER SCENARIO RANK WORLD_SIZE STORE_DIR (a fresh directory).
 std::vector<RankRun> run_ranks(const Scenario& scenario);
 
 // Every rank's exit and output, for a failure message.
