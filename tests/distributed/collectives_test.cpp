@@ -4,25 +4,12 @@
 
 #include <string>
 
-#include "spawn_ranks.h"
+#include "require_ranks.h"
 
 using Catch::Contains;
 using ember_test::RankRun;
 using ember_test::Scenario;
-
-namespace {
-
-void require_all_ok(const Scenario& scenario) {
-  const auto runs = ember_test::run_ranks(scenario);
-  INFO(ember_test::describe(runs));
-  for (const RankRun& run : runs) {
-    REQUIRE_FALSE(run.killed);
-    REQUIRE(run.exit_code == 0);
-    REQUIRE_THAT(run.output, Contains("OK " + scenario.name));
-  }
-}
-
-}  // namespace
+using ember_test::require_all_ok;
 
 TEST_CASE("allreduce: SUM, AVG, PRODUCT, MIN, MAX of float32, float64, int64 match the closed forms",
           "[distributed]") {

@@ -4,11 +4,12 @@
 
 #include <string>
 
-#include "spawn_ranks.h"
+#include "require_ranks.h"
 
 using Catch::Contains;
 using ember_test::RankRun;
 using ember_test::Scenario;
+using ember_test::require_all_ok;
 
 namespace {
 
@@ -16,17 +17,6 @@ Scenario ddp(const std::string& name, int world) {
   Scenario s(name, world);
   s.worker = EMBER_DDP_WORKER;
   return s;
-}
-
-std::vector<RankRun> require_all_ok(const Scenario& scenario) {
-  const auto runs = ember_test::run_ranks(scenario);
-  INFO(ember_test::describe(runs));
-  for (const RankRun& run : runs) {
-    REQUIRE_FALSE(run.killed);
-    REQUIRE(run.exit_code == 0);
-    REQUIRE_THAT(run.output, Contains("OK " + scenario.name));
-  }
-  return runs;
 }
 
 }  // namespace

@@ -1,12 +1,12 @@
-// One rank of a DistributedDataParallel scenario (spawn_ranks.h starts them):
-//   ember_ddp_worker SCENARIO RANK WORLD_SIZE STORE_DIR
-// Prints "OK SCENARIO" and exits 0, or says what went wrong and exits 1 (a
-// failed check) or 2 (an unexpected Error). Models are float64 where results
+// One rank of a DistributedDataParallel scenario (spawn_ranks.h starts them;
+// rank_main.h says how it reports). Models are float64 where results
 // are compared with a single-process run, so the only difference is the
 // order of a few additions.
 #include <ember/distributed/distributed.h>
 #include <ember/distributed/distributed_data_parallel.h>
 #include <ember/ember.h>
+
+#include "rank_main.h"
 
 #include <chrono>
 #include <cmath>
@@ -22,23 +22,12 @@ using ember::Tensor;
 using nn::parallel::DistributedDataParallel;
 using nn::parallel::DistributedDataParallelOptions;
 
+using ember_test::CheckFailed;
+using ember_test::init;
+using ember_test::rank;
+using ember_test::world;
+
 namespace {
-
-int rank = 0, world = 1;
-std::string store_dir;
-
-struct CheckFailed : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-#define CHECK_THAT(cond, what)                                                               \
-  do {                                                                                       \
-    if (!(cond)) throw CheckFailed(std::string("check failed: ") + #cond + ": " + (what));   \
-  } while (0)
-
-void init(std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
-  dist::init_process_group("gloo", "file://" + store_dir, world, rank, timeout);
-}
 
 const auto kF64 = ember::TensorOptions().dtype(ember::kDouble);
 
@@ -287,40 +276,20 @@ void timeout() {
   throw CheckFailed("backward did not time out");
 }
 
-const std::map<std::string, std::function<void()>> kScenarios = {
-    {"ddp_equivalence", [] { equivalence(false); }},
-    {"ddp_bucket_view", [] { equivalence(true); }},
-    {"ddp_overlap", overlap},
-    {"ddp_buffers", buffers},
-    {"ddp_no_sync", no_sync},
-    {"ddp_mismatch", mismatch},
-    {"ddp_unused_error", [] { unused(false); }},
-    {"ddp_find_unused", [] { unused(true); }},
-    {"ddp_join", join},
-    {"ddp_timeout", timeout},
-};
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5 || !kScenarios.count(argv[1])) {
-    std::cerr << "usage: ember_ddp_worker SCENARIO RANK WORLD_SIZE STORE_DIR\n";
-    return 2;
-  }
-  const std::string scenario = argv[1];
-  rank = std::stoi(argv[2]);
-  world = std::stoi(argv[3]);
-  store_dir = argv[4];
   ember::set_num_threads(1);
-  try {
-    kScenarios.at(scenario)();
-  } catch (const CheckFailed& e) {
-    std::cout << "rank " << rank << ": " << e.what() << std::endl;
-    return 1;
-  } catch (const std::exception& e) {
-    std::cout << "rank " << rank << ": unexpected error: " << e.what() << std::endl;
-    return 2;
-  }
-  std::cout << "OK " << scenario << std::endl;
-  return 0;
+  return ember_test::rank_main(argc, argv, {
+      {"ddp_equivalence", [] { equivalence(false); }},
+      {"ddp_bucket_view", [] { equivalence(true); }},
+      {"ddp_overlap", overlap},
+      {"ddp_buffers", buffers},
+      {"ddp_no_sync", no_sync},
+      {"ddp_mismatch", mismatch},
+      {"ddp_unused_error", [] { unused(false); }},
+      {"ddp_find_unused", [] { unused(true); }},
+      {"ddp_join", join},
+      {"ddp_timeout", timeout},
+  });
 }

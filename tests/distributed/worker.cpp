@@ -1,10 +1,10 @@
-// One rank of a distributed test scenario (spawn_ranks.h starts them):
-//   ember_distributed_worker SCENARIO RANK WORLD_SIZE STORE_DIR
-// Joins the group through file://STORE_DIR (env:// in the scenario "env"),
-// runs the scenario, prints "OK SCENARIO" and exits 0, or prints what went
-// wrong and exits 1 (a failed check) or 2 (an unexpected Error).
+// One rank of a collectives scenario (spawn_ranks.h starts them; rank_main.h
+// says how it reports). Joins the group through file://STORE_DIR (env:// in
+// the scenario "env").
 #include <ember/distributed/distributed.h>
 #include <ember/ember.h>
+
+#include "rank_main.h"
 
 #include <chrono>
 #include <cmath>
@@ -19,23 +19,13 @@ namespace dist = ember::distributed;
 using ember::ScalarType;
 using ember::Tensor;
 
+using ember_test::CheckFailed;
+using ember_test::init;
+using ember_test::rank;
+using ember_test::store_dir;
+using ember_test::world;
+
 namespace {
-
-int rank = 0, world = 1;
-std::string store_dir;
-
-struct CheckFailed : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-#define CHECK_THAT(cond, what)                                                          \
-  do {                                                                                  \
-    if (!(cond)) throw CheckFailed(std::string("check failed: ") + #cond + ": " + (what)); \
-  } while (0)
-
-void init(std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
-  dist::init_process_group("gloo", "file://" + store_dir, world, rank, timeout);
-}
 
 constexpr int64_t kN = 5;
 
@@ -215,33 +205,9 @@ void env_rendezvous() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::cerr << "usage: " << argv[0] << " SCENARIO RANK WORLD_SIZE STORE_DIR\n";
-    return 2;
-  }
-  const std::string scenario = argv[1];
-  rank = std::atoi(argv[2]);
-  world = std::atoi(argv[3]);
-  store_dir = argv[4];
-  const std::map<std::string, void (*)()> scenarios = {
-      {"allreduce", allreduce_ops}, {"broadcast", broadcast_from_1}, {"allgather", all_gather},
-      {"barrier", barrier},         {"async", async_reverse},        {"timeout", timeout},
-      {"debug_mismatch", debug_mismatch}, {"dead_rank", dead_rank}, {"env", env_rendezvous}};
-  const auto it = scenarios.find(scenario);
-  if (it == scenarios.end()) {
-    std::cerr << "unknown scenario " << scenario << "\n";
-    return 2;
-  }
-  try {
-    it->second();
-    if (dist::is_initialized()) dist::destroy_process_group();
-  } catch (const CheckFailed& e) {
-    std::cout << "rank " << rank << ": " << e.what() << std::endl;
-    return 1;
-  } catch (const std::exception& e) {
-    std::cout << "rank " << rank << ": unexpected error: " << e.what() << std::endl;
-    return 2;
-  }
-  std::cout << "OK " << scenario << std::endl;
-  return 0;
+  return ember_test::rank_main(
+      argc, argv,
+      {{"allreduce", allreduce_ops}, {"broadcast", broadcast_from_1}, {"allgather", all_gather},
+       {"barrier", barrier}, {"async", async_reverse}, {"timeout", timeout},
+       {"debug_mismatch", debug_mismatch}, {"dead_rank", dead_rank}, {"env", env_rendezvous}});
 }
