@@ -11,7 +11,10 @@
 // ember DDP, then PyTorch's single and DDP from ddp_step_torch.py when the
 // Python has torch, so drift of the shared host hits all of them alike; the
 // ratios are taken within each round.
-//   ddp_step [--rounds 3] [--steps 40] [--batch 64] [--ar-max-mib 64]
+// --breakdown adds two ember rows to each round: the 2 ranks' step with no
+// DDP at all (each process alone on its half batch), and DDP without the
+// broadcast of the buffers before each forward.
+//   ddp_step [--rounds 3] [--steps 40] [--batch 64] [--ar-max-mib 64] [--breakdown]
 //            [--python /usr/bin/python3] [--torch-script PATH] [--no-torch]
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -71,6 +74,7 @@ struct Options {
   std::string torch_script;
 #endif
   bool torch = true;
+  bool breakdown = false;  // also 2 ranks without DDP, and DDP without the buffers' broadcast
   std::string role;  // set in the processes this program starts
 };
 
@@ -132,12 +136,23 @@ int run_single(const Options& o) {
   return 0;
 }
 
-int run_ddp_rank(const Options& o) {
+// --breakdown: 2 processes side by side, each its half batch on 1 thread,
+// with no collective: what 2 ranks cost before any communication.
+int run_alone(const Options& o) {
+  ember::manual_seed(1);
+  train::Net model(3);
+  print_step(time_steps(model, [&](const ember::Tensor& x) { return model(x); }, o.batch / 2, o.steps,
+                        std::atoi(std::getenv("RANK")), [] { return std::pair(0.0, 0.0); }));
+  return 0;
+}
+
+int run_ddp_rank(const Options& o, bool broadcast_buffers) {
   dist::init_process_group("gloo");  // env://
   const int rank = dist::get_rank(), world = dist::get_world_size();
   ember::manual_seed(1);
   train::Net model(3);
-  ember::nn::parallel::DistributedDataParallel ddp(model);
+  ember::nn::parallel::DistributedDataParallel ddp(
+      model, ember::nn::parallel::DistributedDataParallelOptions().broadcast_buffers(broadcast_buffers));
   // The trace's times are steady-clock nanoseconds: the buckets' allreduce
   // time, and how much of it came after the last backward node (not hidden).
   auto trace = [&] {
@@ -298,7 +313,7 @@ class Runner {
   std::string ember_single() {
     return wait_all({spawn(self_args("single"), {"EMBER_NUM_THREADS=2"}, tmp_ + ".single")}, "ember single");
   }
-  // role: ddp or allreduce.
+  // role: ddp, ddp-no-buffers, alone or allreduce.
   std::string ember_ranks(const std::string& role) {
     const std::string port = std::to_string(free_port());
     std::vector<Child> ranks;
@@ -342,7 +357,7 @@ StepFigures step_of(const std::string& output, const std::string& what) {
 }
 
 void print_row(const char* who, const char* config, const StepFigures& f, bool ddp) {
-  std::printf("  %-8s %-32s step %6.2f ms (p10 %6.2f, p90 %6.2f) | fwd %5.2f  bwd %5.2f  adam %5.2f", who, config,
+  std::printf("  %-8s %-40s step %6.2f ms (p10 %6.2f, p90 %6.2f) | fwd %5.2f  bwd %5.2f  adam %5.2f", who, config,
               f.median, f.p10, f.p90, f.fwd, f.bwd, f.opt);
   if (ddp && f.comm > 0) std::printf(" | allreduce %5.2f, after backward %5.2f", f.comm, f.exposed);
   std::printf("\n");
@@ -366,6 +381,14 @@ int run_parent(const Options& o) {
     print_row("ember", ranks.c_str(), ed, true);
     medians["ember single"].push_back(es.median);
     medians["ember ddp"].push_back(ed.median);
+    if (o.breakdown) {
+      const StepFigures alone = step_of(runner.ember_ranks("alone"), "ember alone");
+      print_row("ember", (ranks + ", no DDP").c_str(), alone, false);
+      const StepFigures nobuf = step_of(runner.ember_ranks("ddp-no-buffers"), "ember ddp-no-buffers");
+      print_row("ember", (ranks + ", no buffers").c_str(), nobuf, true);
+      medians["ember 2 ranks, no DDP"].push_back(alone.median);
+      medians["ember ddp, no buffers"].push_back(nobuf.median);
+    }
     char line[256];
     std::snprintf(line, sizeof line, "  round %d: ember DDP / single %.3f (overhead %+.1f%%)", round,
                   ed.median / es.median, (ed.median / es.median - 1) * 100);
@@ -433,6 +456,7 @@ int main(int argc, char** argv) {
     else if (flag == "--python") o.python = value();
     else if (flag == "--torch-script") o.torch_script = value();
     else if (flag == "--no-torch") o.torch = false;
+    else if (flag == "--breakdown") o.breakdown = true;
     else if (flag == "--role") o.role = value();
     else {
       std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
@@ -442,7 +466,9 @@ int main(int argc, char** argv) {
   if (o.role.empty()) return run_parent(o);
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   if (o.role == "single") return run_single(o);
-  if (o.role == "ddp") return run_ddp_rank(o);
+  if (o.role == "ddp") return run_ddp_rank(o, true);
+  if (o.role == "ddp-no-buffers") return run_ddp_rank(o, false);
+  if (o.role == "alone") return run_alone(o);
   if (o.role == "allreduce") return run_allreduce_rank(o);
   std::fprintf(stderr, "unknown role %s\n", o.role.c_str());
   return 2;

@@ -143,7 +143,7 @@ def capture(mode, args):
 
 
 def print_row(config, f, ddp):
-    print(f"  {'pytorch':<8} {config:<32} step {f[0]:6.2f} ms (p10 {f[1]:6.2f}, p90 {f[2]:6.2f}) | "
+    print(f"  {'pytorch':<8} {config:<40} step {f[0]:6.2f} ms (p10 {f[1]:6.2f}, p90 {f[2]:6.2f}) | "
           f"fwd {f[3]:5.2f}  bwd {f[4]:5.2f}  adam {f[5]:5.2f}")
 
 
