@@ -14,7 +14,9 @@
 // --breakdown adds two ember rows to each round: the 2 ranks' step with no
 // DDP at all (each process alone on its half batch), and DDP without the
 // broadcast of the buffers before each forward.
-//   ddp_step [--rounds 3] [--steps 40] [--batch 64] [--ar-max-mib 64] [--breakdown]
+// --bucket-cap-mb sets DDP's bucket cap (25; the first bucket is 1 MiB or
+// the cap if smaller), and the row then counts every bucket's allreduce.
+//   ddp_step [--rounds 3] [--steps 40] [--batch 64] [--ar-max-mib 64] [--breakdown] [--bucket-cap-mb 25]
 //            [--python /usr/bin/python3] [--torch-script PATH] [--no-torch]
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -67,6 +69,7 @@ struct Options {
   int rounds = 3, steps = 40;
   int64_t batch = 64;  // global: each of the 2 ranks takes half
   int64_t ar_max_mib = 64;
+  double bucket_cap_mb = 25;  // DDP's; the model's 0.46 MB of gradients fit its first bucket (1 MiB)
   std::string python = "/usr/bin/python3";
 #ifdef EMBER_DDP_TORCH_SCRIPT
   std::string torch_script = EMBER_DDP_TORCH_SCRIPT;
@@ -152,7 +155,9 @@ int run_ddp_rank(const Options& o, bool broadcast_buffers) {
   ember::manual_seed(1);
   train::Net model(3);
   ember::nn::parallel::DistributedDataParallel ddp(
-      model, ember::nn::parallel::DistributedDataParallelOptions().broadcast_buffers(broadcast_buffers));
+      model, ember::nn::parallel::DistributedDataParallelOptions()
+                 .broadcast_buffers(broadcast_buffers)
+                 .bucket_cap_mb(o.bucket_cap_mb));
   // The trace's times are steady-clock nanoseconds: the buckets' allreduce
   // time, and how much of it came after the last backward node (not hidden).
   auto trace = [&] {
@@ -334,7 +339,7 @@ class Runner {
  private:
   std::vector<std::string> self_args(const std::string& role) {
     return {self_, "--role", role, "--steps", std::to_string(o_.steps), "--batch", std::to_string(o_.batch),
-            "--ar-max-mib", std::to_string(o_.ar_max_mib)};
+            "--ar-max-mib", std::to_string(o_.ar_max_mib), "--bucket-cap-mb", std::to_string(o_.bucket_cap_mb)};
   }
   Options o_;
   std::string self_, tmp_;
@@ -453,6 +458,7 @@ int main(int argc, char** argv) {
     else if (flag == "--steps") o.steps = std::atoi(value().c_str());
     else if (flag == "--batch") o.batch = std::atoll(value().c_str());
     else if (flag == "--ar-max-mib") o.ar_max_mib = std::atoll(value().c_str());
+    else if (flag == "--bucket-cap-mb") o.bucket_cap_mb = std::atof(value().c_str());
     else if (flag == "--python") o.python = value();
     else if (flag == "--torch-script") o.torch_script = value();
     else if (flag == "--no-torch") o.torch = false;
