@@ -6,6 +6,8 @@
 // subprocess bounded by a deadline; the whole file takes a few seconds.
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -140,4 +142,26 @@ TEST_CASE("train under ember-run interrupted stops every rank at one step and re
     REQUIRE(ta.sizes() == tb.sizes());
     REQUIRE(std::memcmp(ta.data_ptr(), tb.data_ptr(), ta.nbytes()) == 0);
   }
+}
+
+TEST_CASE("train under ember-run: a SIGINT that reaches rank 1 alone stops both ranks at one step",
+          "[trainer_distributed]") {
+  // The hard case of agreeing to stop: the ranks learn of it at different
+  // steps (here, rank 0 never), and must still leave the loop together.
+  Workspace ws;
+  const train::Options o = ws.options("signal2");
+  const ProgramRun r = run_program(
+      ember_run_train(2, flags(o, 1000)), {"EMBER_NUM_THREADS=1"}, ws.root, kDeadline,
+      [](pid_t launcher, const fs::path& out) {
+        REQUIRE(wait_for_text(out, "epoch 1/1000: train loss", std::chrono::seconds(60)));
+        const pid_t rank1 = rank_pid(launcher, 1);
+        REQUIRE(rank1 > 0);
+        kill(rank1, SIGINT);
+      });
+  INFO(describe(r));
+  REQUIRE(r.exit_code == 130);
+  REQUIRE(count(r.out, "interrupted: checkpoint saved to " + o.checkpoint) == 1);
+  const ember::Checkpoint ck = ember::load_checkpoint(o.checkpoint);
+  REQUIRE(ck.metadata.at("world_size") == "2");
+  REQUIRE(std::stoll(ck.metadata.at("global_step")) > 40);  // stopped after epoch 1
 }

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -20,7 +21,9 @@ namespace fs = std::filesystem;
 using namespace trainer_distributed_test;
 
 int main() {
-  const fs::path data = "/usr/share/datasets/fashion-mnist";
+  // EMBER_FASHION_MNIST: the data elsewhere (the trainer's --data).
+  const char* where = std::getenv("EMBER_FASHION_MNIST");
+  const fs::path data = where ? where : "/usr/share/datasets/fashion-mnist";
   for (const char* file : {"train-images-idx3-ubyte", "train-labels-idx1-ubyte",
                            "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"}) {
     if (!fs::exists(data / file) && !fs::exists(data / (std::string(file) + ".gz"))) {

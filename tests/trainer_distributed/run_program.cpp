@@ -32,7 +32,8 @@ std::string read_text(const fs::path& file) {
 }  // namespace
 
 ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                       const fs::path& dir, std::chrono::seconds deadline) {
+                       const fs::path& dir, std::chrono::seconds deadline,
+                       const std::function<void(pid_t, const fs::path&)>& while_running) {
   // The test's environment, less the names set here.
   auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };
   std::vector<std::string> args = argv, vars = env;
@@ -58,6 +59,15 @@ ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<s
   posix_spawn_file_actions_destroy(&actions);
   if (error != 0) throw std::runtime_error("posix_spawn " + argv[0] + ": " + std::strerror(error));
 
+  if (while_running) {
+    try {
+      while_running(pid, out);
+    } catch (...) {  // a failed check: stop the program (ember-run stops its ranks) first
+      kill(pid, SIGTERM);
+      waitpid(pid, nullptr, 0);
+      throw;
+    }
+  }
   ProgramRun run;
   int status = 0;
   while (true) {
@@ -81,6 +91,32 @@ ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<s
   run.out = read_text(out);
   run.err = read_text(err);
   return run;
+}
+
+pid_t rank_pid(pid_t parent, int rank) {
+  const std::string wanted = "RANK=" + std::to_string(rank);
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::istringstream status(read_text(entry.path() / "status"));
+    bool child = false;
+    for (std::string line; std::getline(status, line);)
+      if (line.rfind("PPid:", 0) == 0) child = std::stol(line.substr(5)) == parent;
+    if (!child) continue;
+    std::istringstream environment(read_text(entry.path() / "environ"));
+    for (std::string var; std::getline(environment, var, '\0');)
+      if (var == wanted) return pid_t(std::stol(name));
+  }
+  return -1;
+}
+
+bool wait_for_text(const fs::path& file, const std::string& text, std::chrono::seconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (read_text(file).find(text) == std::string::npos) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
 }
 
 int free_port() {

@@ -2,8 +2,11 @@
 // Runs ember-run with the trainer as a test's subprocess: posix_spawn (the
 // test binary may have started ember's thread pool, so no fork()), stdout and
 // stderr captured in files, killed at a deadline.
+#include <sys/types.h>
+
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,9 +20,20 @@ struct ProgramRun {
 };
 
 // argv[0] is a path. env: "NAME=value" entries set on top of the test's own
-// environment. The output files go to `dir`.
-ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                       const std::filesystem::path& dir, std::chrono::seconds deadline);
+// environment. The output files go to `dir`. while_running, when given, is
+// called once the program has started, with its pid and its stdout file.
+ProgramRun run_program(
+    const std::vector<std::string>& argv, const std::vector<std::string>& env,
+    const std::filesystem::path& dir, std::chrono::seconds deadline,
+    const std::function<void(pid_t, const std::filesystem::path&)>& while_running = {});
+
+// The child of `parent` whose environment has RANK=rank (an ember-run rank);
+// -1 when there is none.
+pid_t rank_pid(pid_t parent, int rank);
+
+// Waits up to `timeout` for `file` to contain `text`.
+bool wait_for_text(const std::filesystem::path& file, const std::string& text,
+                   std::chrono::seconds timeout);
 
 // A TCP port free now on 127.0.0.1 (bound to port 0, read, closed): for
 // ember-run's --master-port, so that tests running at once do not meet.
