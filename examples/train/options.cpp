@@ -22,7 +22,8 @@ reports test accuracy after each epoch.
   --data DIR             data folder (default: /usr/share/datasets/fashion-mnist,
                          or data/cifar-10-batches-bin for cifar10)
   --epochs N             epochs to train (default 5)
-  --batch-size N         (default 64)
+  --batch-size N         per process (default 64); under ember-run the global
+                         batch is N times the number of ranks
   --lr X                 Adam learning rate (default 0.001)
   --num-workers N        data-loading threads (default 2; 0 loads on the training thread)
   --device NAME          cpu, cuda or auto (default auto: cuda when available)
@@ -41,6 +42,11 @@ reports test accuracy after each epoch.
   --log-every N          steps between progress lines when stdout is not a terminal
   --stop-after N         behave as if Ctrl-C came after N training steps (for tests)
   --help                 this text
+
+On several processes (data parallel, docs/distributed.md):
+  ember-run --nproc-per-node 2 train [flags]
+Each rank trains on its share of every epoch; rank 0 alone prints, logs,
+evaluates and writes the checkpoint, and --resume needs the same number of ranks.
 )";
 }
 

@@ -5,13 +5,16 @@
 #include <csignal>
 #include <filesystem>
 #include <iomanip>
+#include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
 #include <ember/ember.h>
 
 #include "model.h"
+#include "replicas.h"
 
 namespace train {
 
@@ -83,7 +86,7 @@ struct Position {
 };
 
 void save(const Options& o, Net& model, const ember::optim::Optimizer& optimizer,
-          const Position& at) {
+          const Position& at, int world_size) {
   ember::Checkpoint ck;
   ck.section("model") = ember::state_dict(*model);
   ck.section("optimizer") = optimizer.state_dict();
@@ -93,6 +96,7 @@ void save(const Options& o, Net& model, const ember::optim::Optimizer& optimizer
                  {"global_step", std::to_string(at.global_step)},
                  {"dataset", o.dataset},
                  {"batch_size", std::to_string(o.batch_size)},
+                 {"world_size", std::to_string(world_size)},
                  {"seed", std::to_string(o.seed)}};
   const auto dir = std::filesystem::path(o.checkpoint).parent_path();
   if (!dir.empty()) std::filesystem::create_directories(dir);
@@ -106,13 +110,19 @@ int64_t metadata_int(const ember::Checkpoint& ck, const std::string& key, const 
   return ember::parse_counter(it->second, "train --resume: checkpoint metadata", key, {}, path);
 }
 
-Position restore(const Options& o, Net& model, ember::optim::Optimizer& optimizer) {
+// Every rank loads the same checkpoint (rank 0's). The batch per rank and the
+// world size fix the data order, so a resume must keep both.
+Position restore(const Options& o, Net& model, ember::optim::Optimizer& optimizer, int world_size) {
   EMBER_CHECK(std::filesystem::exists(o.checkpoint), "train --resume: no checkpoint at '",
               o.checkpoint, "'");
-  const ember::Checkpoint ck = ember::load_checkpoint(o.checkpoint);
-  for (const char* key : {"dataset", "batch_size"}) {
+  ember::Checkpoint ck = ember::load_checkpoint(o.checkpoint);
+  ck.metadata.emplace("world_size", "1");  // checkpoints from before distributed runs
+  const std::map<std::string, std::string> wanted = {
+      {"dataset", o.dataset},
+      {"batch_size", std::to_string(o.batch_size)},
+      {"world_size", std::to_string(world_size)}};
+  for (const auto& [key, want] : wanted) {
     const auto it = ck.metadata.find(key);
-    const std::string want = key == std::string("dataset") ? o.dataset : std::to_string(o.batch_size);
     EMBER_CHECK(it != ck.metadata.end() && it->second == want, "train --resume: checkpoint '",
                 o.checkpoint, "' was made with ", key, " ",
                 it == ck.metadata.end() ? "?" : it->second, ", this run has ", want);
@@ -165,17 +175,22 @@ RunResult run(const Options& o, std::ostream& out) {
   ember::manual_seed(o.seed);
   ember::backends::cpu::set_benchmark(o.benchmark);
   ember::backends::cudnn::set_benchmark(o.benchmark);
-  const ember::Device device = choose_device(o.device);
+  // Under ember-run: one rank of WORLD_SIZE (replicas.h). Rank 0 alone
+  // prints, logs, evaluates and checkpoints; the others print only errors.
+  Replicas replicas(choose_device(o.device));
+  const ember::Device device = replicas.device();
+  const int world = replicas.world_size();
+  std::ostream silent(nullptr);
+  std::ostream& log = replicas.is_main() ? out : silent;
   const bool augment = o.augment.value_or(o.dataset == "cifar10");
 
   const Data d = load_data(o);
   data::DataLoader train_loader(d.train,
-                                data::DataLoaderOptions()
-                                    .batch_size(o.batch_size)
-                                    .shuffle(true)
-                                    .seed(o.seed)
-                                    .num_workers(int(o.num_workers))
-                                    .pin_memory(device.is_cuda()),
+                                replicas.shard(data::DataLoaderOptions()
+                                                   .batch_size(o.batch_size)
+                                                   .num_workers(int(o.num_workers))
+                                                   .pin_memory(device.is_cuda()),
+                                               o.seed),
                                 make_transform(d, augment));
   data::DataLoader test_loader(d.test,
                                data::DataLoaderOptions()
@@ -188,26 +203,35 @@ RunResult run(const Options& o, std::ostream& out) {
   model->to(device);
   ember::optim::Adam optimizer(model->parameters(), ember::optim::AdamOptions(o.lr));
   Position at;
-  if (o.resume) at = restore(o, model, optimizer);
+  if (o.resume) at = restore(o, model, optimizer, world);
+  replicas.wrap(model);  // the same parameters: DDP broadcasts rank 0's into them
 
-  std::filesystem::create_directories(o.log_dir);
-  ember::utils::CsvLogger csv(
-      (std::filesystem::path(o.log_dir) / "metrics.csv").string(),
-      {"epoch", "train_loss", "test_loss", "test_accuracy", "lr", "images_per_second"},
-      /*append=*/o.resume);
-  ember::utils::tensorboard::SummaryWriter board(o.log_dir);
+  std::optional<ember::utils::CsvLogger> csv;
+  std::optional<ember::utils::tensorboard::SummaryWriter> board;
+  if (replicas.is_main()) {
+    std::filesystem::create_directories(o.log_dir);
+    csv.emplace((std::filesystem::path(o.log_dir) / "metrics.csv").string(),
+                std::vector<std::string>{"epoch", "train_loss", "test_loss", "test_accuracy", "lr",
+                                         "images_per_second"},
+                /*append=*/o.resume);
+    board.emplace(o.log_dir);
+  }
 
-  out << "ember sample trainer: " << o.dataset << " (" << d.train->size() << " train, "
+  std::ostringstream batch;
+  batch << "batch " << o.batch_size;
+  if (replicas.distributed()) batch << " per rank × " << world << " ranks";
+  log << "ember sample trainer: " << o.dataset << " (" << d.train->size() << " train, "
       << d.test->size() << " test images), device " << device << ", "
-      << ember::get_num_threads() << " threads, batch " << o.batch_size << ", Adam lr " << o.lr
+      << ember::get_num_threads() << (ember::get_num_threads() == 1 ? " thread, " : " threads, ")
+      << batch.str() << ", Adam lr " << o.lr
       << ", augment " << (augment ? "on" : "off") << ", conv benchmark "
       << (o.benchmark ? "on" : "off") << "\n";
   if (o.resume)
-    out << "resumed from " << o.checkpoint << " at epoch " << at.epoch + 1 << ", step "
+    log << "resumed from " << o.checkpoint << " at epoch " << at.epoch + 1 << ", step "
         << at.step_in_epoch << "\n";
 
   RunResult result;
-  const bool tty = ember::utils::ProgressBar::is_terminal(out);
+  const bool tty = ember::utils::ProgressBar::is_terminal(log);
   for (int64_t epoch = at.epoch; epoch < o.epochs; ++epoch) {
     model->train();
     train_loader.set_epoch(epoch);
@@ -215,12 +239,13 @@ RunResult run(const Options& o, std::ostream& out) {
     if (o.limit_train_batches > 0) steps = std::min(steps, o.limit_train_batches);
     std::ostringstream title;
     title << "epoch " << epoch + 1 << "/" << o.epochs;
-    ember::utils::ProgressBar bar(steps, title.str(), out, tty);
+    ember::utils::ProgressBar bar(steps, title.str(), log, tty);
     bar.set_print_every(o.log_every);
 
     const double epoch_start = now_seconds();
     double loss_sum = 0, compute_total = 0, wait_total = 0;
     int64_t step = 0, trained = 0, images = 0;
+    bool stop = false;
     for (data::Batch& batch : train_loader) {
       if (step >= steps) break;
       if (step < at.step_in_epoch) {  // trained before the interruption
@@ -230,9 +255,9 @@ RunResult run(const Options& o, std::ostream& out) {
       const double wait = train_loader.last_wait_seconds();
       const double t0 = now_seconds();
       const Tensor x = to_device(batch.data, device), y = to_device(batch.target, device);
-      const Tensor loss = F::cross_entropy(model(x), y);
+      const Tensor loss = F::cross_entropy(replicas.forward(x), y);
       optimizer.zero_grad();
-      loss.backward();
+      loss.backward();  // distributed: the gradients are averaged across ranks here
       optimizer.step();
       const double loss_value = loss.item<double>();  // the one host sync of a step
       const double compute = now_seconds() - t0;
@@ -243,18 +268,22 @@ RunResult run(const Options& o, std::ostream& out) {
       loss_sum += loss_value;
       compute_total += compute;
       wait_total += wait;
-      images += y.size(0);
+      // Every rank reads as many images per step (DistributedSampler pads).
+      images += y.size(0) * world;
       bar.add_time(compute, wait);
-      bar.update(step, {{"loss", loss_sum / double(trained)}}, y.size(0));
-      if (at.global_step % o.log_every == 0) board.add_scalar("train/loss", loss_value, at.global_step);
+      bar.update(step, {{"loss", loss_sum / double(trained)}}, y.size(0) * world);
+      if (board && at.global_step % o.log_every == 0)
+        board->add_scalar("train/loss", loss_value, at.global_step);
       if (o.stop_after > 0 && at.global_step >= o.stop_after) g_stop_requested = true;
-      if (g_stop_requested) break;
+      stop = replicas.any(g_stop_requested);  // the same step on every rank
+      if (stop) break;
     }
-    if (g_stop_requested) {
+    if (stop) {
       g_stop_requested = false;
       bar.close();
-      save(o, model, optimizer, {epoch, step, at.global_step});
-      out << "interrupted: checkpoint saved to " << o.checkpoint << " (epoch " << epoch + 1
+      if (replicas.is_main()) save(o, model, optimizer, {epoch, step, at.global_step}, world);
+      replicas.barrier();  // no rank exits before the checkpoint is written
+      log << "interrupted: checkpoint saved to " << o.checkpoint << " (epoch " << epoch + 1
           << ", step " << step << "); continue with --resume\n";
       result.interrupted = true;
       return result;
@@ -263,32 +292,37 @@ RunResult run(const Options& o, std::ostream& out) {
     at.step_in_epoch = 0;
 
     const double seconds = now_seconds() - epoch_start;
-    const Evaluation eval = evaluate(model, test_loader, device, o.limit_test_batches);
     EpochResult r;
     r.epoch = epoch + 1;
     r.train_loss = trained ? loss_sum / double(trained) : 0.0;
-    r.test_loss = eval.loss;
-    r.test_accuracy = eval.accuracy;
     r.seconds = seconds;
     r.images_per_second = seconds > 0 ? double(images) / seconds : 0.0;
     r.compute_efficiency =
         compute_total + wait_total > 0 ? compute_total / (compute_total + wait_total) : 1.0;
+    if (!replicas.is_main()) {  // the others go on and wait for rank 0 in their next collective
+      result.epochs.push_back(r);
+      continue;
+    }
+    // The module itself, not the DDP wrapper: evaluation issues no collective.
+    const Evaluation eval = evaluate(model, test_loader, device, o.limit_test_batches);
+    r.test_loss = eval.loss;
+    r.test_accuracy = eval.accuracy;
     result.epochs.push_back(r);
 
-    save(o, model, optimizer, {epoch + 1, 0, at.global_step});
+    save(o, model, optimizer, {epoch + 1, 0, at.global_step}, world);
     const double lr = optimizer.param_groups()[0].options().get_lr();
-    csv.log(at.global_step, {{"epoch", double(r.epoch)},
-                             {"train_loss", r.train_loss},
-                             {"test_loss", r.test_loss},
-                             {"test_accuracy", r.test_accuracy},
-                             {"lr", lr},
-                             {"images_per_second", r.images_per_second}});
-    board.add_scalar("test/loss", r.test_loss, at.global_step);
-    board.add_scalar("test/accuracy", r.test_accuracy, at.global_step);
-    board.add_scalar("train/lr", lr, at.global_step);
-    board.add_scalar("train/images_per_second", r.images_per_second, at.global_step);
-    board.flush();
-    out << std::fixed << std::setprecision(4) << "epoch " << r.epoch << "/" << o.epochs
+    csv->log(at.global_step, {{"epoch", double(r.epoch)},
+                              {"train_loss", r.train_loss},
+                              {"test_loss", r.test_loss},
+                              {"test_accuracy", r.test_accuracy},
+                              {"lr", lr},
+                              {"images_per_second", r.images_per_second}});
+    board->add_scalar("test/loss", r.test_loss, at.global_step);
+    board->add_scalar("test/accuracy", r.test_accuracy, at.global_step);
+    board->add_scalar("train/lr", lr, at.global_step);
+    board->add_scalar("train/images_per_second", r.images_per_second, at.global_step);
+    board->flush();
+    log << std::fixed << std::setprecision(4) << "epoch " << r.epoch << "/" << o.epochs
         << ": train loss " << r.train_loss << ", test loss " << r.test_loss << ", test accuracy "
         << std::setprecision(2) << 100.0 * r.test_accuracy << "%, " << std::setprecision(1)
         << r.seconds << " s, " << std::setprecision(0) << r.images_per_second << " images/s, "
@@ -296,6 +330,7 @@ RunResult run(const Options& o, std::ostream& out) {
         << "%, checkpoint " << o.checkpoint << "\n"
         << std::defaultfloat;
   }
+  replicas.barrier();  // the others wait for rank 0's last evaluation and checkpoint
   return result;
 }
 

@@ -14,12 +14,17 @@ struct EpochResult {
 };
 
 struct RunResult {
-  std::vector<EpochResult> epochs;  // those run by this call (after a resume: the rest)
+  // Those run by this call (after a resume: the rest). Under ember-run only
+  // rank 0 evaluates: on the other ranks the test fields are 0.
+  std::vector<EpochResult> epochs;
   bool interrupted = false;         // Ctrl-C: the checkpoint holds the step reached
 };
 
 // Trains as the options say, printing progress to `out`. Throws ember::Error
 // for bad data, a missing or mismatched checkpoint, or an unavailable device.
+// With WORLD_SIZE > 1 in the environment (ember-run) it is one rank of a
+// data-parallel job (replicas.h): --batch-size is per rank, and only rank 0
+// prints, logs, evaluates and checkpoints.
 RunResult run(const Options& options, std::ostream& out);
 
 // Makes the next SIGINT/SIGTERM ask run() to stop after the current step and
