@@ -50,8 +50,11 @@ TEST_CASE("a rank that dies: the others fail without waiting for the timeout and
     REQUIRE(run.exit_code == 0);
     REQUIRE_THAT(run.output, Contains("OK dead_rank"));
     if (run.rank == 2) continue;  // the one that died
-    REQUIRE_THAT(run.output, Contains("dead peer error: allreduce #0 (gloo, rank " + std::to_string(run.rank)));
-    REQUIRE_THAT(run.output, Contains(" ms; 5 elements of float64, SUM; ranks that did not arrive: 2 ("));
+    REQUIRE_THAT(run.output, Contains("dead peer error: allreduce #1 (gloo, rank " + std::to_string(run.rank)));
+    // The dead rank is named; on a loaded machine a survivor may notice the
+    // death only when the other survivor gives up, and name both.
+    REQUIRE_THAT(run.output, Catch::Matches("[\\s\\S]* ms; 5 elements of float64, SUM; ranks that did "
+                                            "not arrive: ([01], )?2 \\([\\s\\S]*"));
   }
 }
 
