@@ -28,6 +28,9 @@ scripts/check-doc-paths.sh
 scripts/derivatives-index.sh --check
 
 step "release build"
+# With the data set: the trainer's accuracy bars run on real Fashion-MNIST
+# (tests/trainer_distributed), not only on generated data.
+scripts/setup.sh --with-data
 scripts/build.sh
 step "release tests"
 skip_labels=()
