@@ -14,6 +14,8 @@
 
 #include <unistd.h>
 
+#include "support/temp_dir.h"
+
 // Whether this build runs under AddressSanitizer: GCC defines
 // __SANITIZE_ADDRESS__, clang 14 answers __has_feature instead.
 #if defined(__SANITIZE_ADDRESS__)
@@ -60,33 +62,6 @@ inline void require_values(const ember::Tensor& got, const std::vector<double>& 
       REQUIRE(std::abs(v[i] - want[i]) <= tol * std::max(1.0, std::abs(want[i])));
   }
 }
-
-// A fresh folder under the system temp dir, removed with its contents at the
-// end of the test. `tag` names the test file in the folder's name.
-class TempDir {
- public:
-  explicit TempDir(const std::string& tag) {
-    static std::atomic<int> counter{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("ember_" + tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::filesystem::path& path() const { return path_; }
-  std::string str() const { return path_.string(); }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  size_t entry_count() const {
-    return static_cast<size_t>(std::distance(std::filesystem::directory_iterator(path_),
-                                             std::filesystem::directory_iterator()));
-  }
-
- private:
-  std::filesystem::path path_;
-};
 
 // Checks a gradcheck result and prints its report when it fails.
 #define REQUIRE_GRADCHECK(result)          \

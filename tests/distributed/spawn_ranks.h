@@ -1,13 +1,15 @@
 #pragma once
 // Runs the ranks of one test scenario as processes of
-// ember_distributed_worker on 127.0.0.1, with posix_spawn (the test binary
-// has started ember's thread pool, so no fork()), each with its output in a
-// file, and every rank killed at the deadline.
+// ember_distributed_worker (or another rank program) on 127.0.0.1, through
+// tests/support/process.h: each with its output captured, every rank killed
+// at the deadline.
 #include <chrono>
 #include <functional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "process.h"  // free_port
 
 namespace ember_test {
 
@@ -34,8 +36,5 @@ std::vector<RankRun> run_ranks(const Scenario& scenario);
 
 // Every rank's exit and output, for a failure message.
 std::string describe(const std::vector<RankRun>& runs);
-
-// A TCP port free now on 127.0.0.1: bound to port 0, read, closed.
-int free_port();
 
 }  // namespace ember_test

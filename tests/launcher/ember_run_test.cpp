@@ -61,7 +61,7 @@ std::string rank_signal(const TempDir& dir, int rank) {
 }  // namespace
 
 TEST_CASE("ember-run gives 2 ranks their variables and exits 0 when both do", "[launcher]") {
-  TempDir dir;
+  TempDir dir("launcher");
   const ProcessResult r =
       run(command({"--nproc-per-node", "2"}, dir, {"exit:0", "--an-arg", "two words"}), dir,
           {"EMBER_LAUNCHER_TEST_INHERITED=kept", "RANK=99"}, {"EMBER_NUM_THREADS", "OMP_NUM_THREADS"});
@@ -86,7 +86,7 @@ TEST_CASE("ember-run gives 2 ranks their variables and exits 0 when both do", "[
 }
 
 TEST_CASE("ember-run on node 1 of 2 numbers its 3 ranks 3, 4, 5 of 6", "[launcher]") {
-  TempDir dir;
+  TempDir dir("launcher");
   const ProcessResult r = run(command({"--nproc-per-node=3", "--nnodes=2", "--node-rank=1",
                                        "--master-addr=10.0.0.7", "--master-port=1234"},
                                       dir, {"exit:0"}),
@@ -108,7 +108,7 @@ TEST_CASE("ember-run on node 1 of 2 numbers its 3 ranks 3, 4, 5 of 6", "[launche
 }
 
 TEST_CASE("A rank that exits 3 stops the others; ember-run names it and exits 3", "[launcher]") {
-  TempDir dir;
+  TempDir dir("launcher");
   const ProcessResult r =
       run(command({"--nproc-per-node", "3"}, dir, {"sleep:25", "1=exit:3"}), dir);
   INFO(r.err);
@@ -123,7 +123,7 @@ TEST_CASE("A rank that exits 3 stops the others; ember-run names it and exits 3"
 
 TEST_CASE("A rank killed by SIGKILL is named with the signal; ember-run exits 128 + 9",
           "[launcher]") {
-  TempDir dir;
+  TempDir dir("launcher");
   const ProcessResult r =
       run(command({"--nproc-per-node", "2"}, dir, {"sleep:25", "1=kill:9"}), dir);
   INFO(r.err);
@@ -135,7 +135,7 @@ TEST_CASE("A rank killed by SIGKILL is named with the signal; ember-run exits 12
 }
 
 TEST_CASE("A rank that ignores SIGTERM gets SIGKILL after --grace-seconds", "[launcher]") {
-  TempDir dir;
+  TempDir dir("launcher");
   const ProcessResult r = run(
       command({"--nproc-per-node", "2", "--grace-seconds", "1"}, dir, {"stubborn:25", "1=exit:1"}),
       dir);
@@ -150,7 +150,7 @@ TEST_CASE("A rank that ignores SIGTERM gets SIGKILL after --grace-seconds", "[la
 TEST_CASE("SIGTERM, SIGINT or SIGHUP sent to ember-run reaches every rank once", "[launcher]") {
   const int sig = GENERATE(SIGTERM, SIGINT, SIGHUP);
   INFO("signal " << sig);
-  TempDir dir;
+  TempDir dir("launcher");
   Process p(command({"--nproc-per-node", "2"}, dir, {"sleep:25"}), dir.path());
   REQUIRE(wait_for_file(dir.path() / "ready.0"));
   REQUIRE(wait_for_file(dir.path() / "ready.1"));
@@ -165,7 +165,7 @@ TEST_CASE("SIGTERM, SIGINT or SIGHUP sent to ember-run reaches every rank once",
 }
 
 TEST_CASE("ember-run exits 127 when PROGRAM is not found", "[launcher]") {
-  TempDir dir;
+  TempDir dir("launcher");
   const ProcessResult r =
       run({EMBER_RUN_PATH, "--nproc-per-node", "2", "ember-no-such-program-here"}, dir);
   REQUIRE(r.code == 127);
@@ -174,7 +174,7 @@ TEST_CASE("ember-run exits 127 when PROGRAM is not found", "[launcher]") {
 }
 
 TEST_CASE("ember-run exits 2 with a message on bad arguments, 0 on --help", "[launcher]") {
-  TempDir dir;
+  TempDir dir("launcher");
   ProcessResult r = run({EMBER_RUN_PATH, "--nproc-per-node", "zero", FAKE_RANK_PATH}, dir);
   REQUIRE(r.code == 2);
   REQUIRE_THAT(r.err, Contains("ember-run: --nproc-per-node must be an integer from 1 to 65536, "

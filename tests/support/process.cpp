@@ -1,8 +1,11 @@
 #include "process.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,17 +22,6 @@ extern char** environ;
 namespace ember_test {
 
 namespace fs = std::filesystem;
-
-TempDir::TempDir() {
-  std::string pattern = (fs::temp_directory_path() / "ember_launcher_test_XXXXXX").string();
-  if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed: " + pattern);
-  path_ = pattern;
-}
-
-TempDir::~TempDir() {
-  std::error_code ignored;
-  fs::remove_all(path_, ignored);
-}
 
 Process::Process(const std::vector<std::string>& argv, const fs::path& dir,
                  const std::vector<std::string>& env_set,
@@ -70,7 +62,7 @@ Process::~Process() {
   }
 }
 
-ProcessResult Process::wait(std::chrono::milliseconds timeout) {
+ProcessResult Process::wait(std::chrono::milliseconds timeout, std::chrono::milliseconds grace) {
   ProcessResult r;
   const auto deadline = start_ + timeout;
   int status = 0;
@@ -80,6 +72,10 @@ ProcessResult Process::wait(std::chrono::milliseconds timeout) {
     if (got < 0 && errno != EINTR) throw std::runtime_error("waitpid failed");
     if (std::chrono::steady_clock::now() >= deadline) {
       r.timed_out = true;
+      if (grace.count() > 0) {
+        kill(pid_, SIGTERM);
+        std::this_thread::sleep_for(grace);
+      }
       kill(pid_, SIGKILL);
       waitpid(pid_, &status, 0);
       break;
@@ -109,6 +105,19 @@ std::string read_text(const fs::path& file) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+int free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  const bool ok = fd >= 0 && bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+                  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+  if (fd >= 0) close(fd);
+  if (!ok) throw std::runtime_error("free_port: cannot bind a socket on 127.0.0.1");
+  return ntohs(address.sin_port);
 }
 
 }  // namespace ember_test

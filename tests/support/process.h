@@ -1,6 +1,9 @@
 #pragma once
-// Runs a program for a test, bounded in time: posix_spawn with stdout and
-// stderr captured in files, killed (SIGKILL) at the deadline.
+// Runs a program for a test, bounded in time: posix_spawn (a test binary may
+// have started ember's thread pool, so never fork()) with stdout and stderr
+// captured in files, stopped at the deadline. The multi-process tests
+// (launcher, distributed, the trainer under ember-run) all start their
+// programs through it.
 #include <sys/types.h>
 
 #include <chrono>
@@ -8,21 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "temp_dir.h"
+
 namespace ember_test {
-
-// A fresh directory under the system's temporary folder, removed with the object.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  std::string str() const { return path_.string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 struct ProcessResult {
   bool timed_out = false;  // killed at the deadline
@@ -44,8 +35,12 @@ class Process {
   Process& operator=(const Process&) = delete;
 
   pid_t pid() const { return pid_; }
-  // Waits until the process ends or `timeout` passes (then SIGKILL).
-  ProcessResult wait(std::chrono::milliseconds timeout = std::chrono::seconds(20));
+  const std::filesystem::path& stdout_path() const { return out_; }
+  // Waits until the process ends or `timeout` (from its start) passes; then
+  // SIGKILL, or first SIGTERM and `grace` to stop by itself (a launcher then
+  // stops its own children).
+  ProcessResult wait(std::chrono::milliseconds timeout = std::chrono::seconds(20),
+                     std::chrono::milliseconds grace = std::chrono::milliseconds(0));
 
  private:
   pid_t pid_ = -1;
@@ -59,5 +54,9 @@ bool wait_for_file(const std::filesystem::path& file,
                    std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
 std::string read_text(const std::filesystem::path& file);
+
+// A TCP port free now on 127.0.0.1 (bound to port 0, read, closed), so that
+// tests running at once do not meet on one port.
+int free_port();
 
 }  // namespace ember_test

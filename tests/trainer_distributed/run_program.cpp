@@ -1,95 +1,42 @@
 #include "run_program.h"
 
-#include <arpa/inet.h>
-#include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 
-extern char** environ;
+#include "process.h"
 
 namespace trainer_distributed_test {
 
 namespace fs = std::filesystem;
 
-namespace {
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-}  // namespace
+using ember_test::read_text;
 
 ProgramRun run_program(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                        const fs::path& dir, std::chrono::seconds deadline,
                        const std::function<void(pid_t, const fs::path&)>& while_running) {
-  // The test's environment, less the names set here.
-  auto name_of = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };
-  std::vector<std::string> args = argv, vars = env;
-  for (char** e = environ; *e; ++e) {
-    bool replaced = false;
-    for (const std::string& set : env) replaced |= name_of(set) == name_of(*e);
-    if (!replaced) vars.push_back(*e);
-  }
-  std::vector<char*> argv_c, env_c;
-  for (std::string& a : args) argv_c.push_back(a.data());
-  argv_c.push_back(nullptr);
-  for (std::string& v : vars) env_c.push_back(v.data());
-  env_c.push_back(nullptr);
-
-  const fs::path out = dir / "program.out", err = dir / "program.err";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  const auto start = std::chrono::steady_clock::now();
-  pid_t pid = -1;
-  const int error = posix_spawn(&pid, argv_c[0], &actions, nullptr, argv_c.data(), env_c.data());
-  posix_spawn_file_actions_destroy(&actions);
-  if (error != 0) throw std::runtime_error("posix_spawn " + argv[0] + ": " + std::strerror(error));
-
+  ember_test::Process program(argv, dir, env);
   if (while_running) {
     try {
-      while_running(pid, out);
+      while_running(program.pid(), program.stdout_path());
     } catch (...) {  // a failed check: stop the program (ember-run stops its ranks) first
-      kill(pid, SIGTERM);
-      waitpid(pid, nullptr, 0);
+      kill(program.pid(), SIGTERM);
+      program.wait(deadline);
       throw;
     }
   }
+  // ember-run's ranks lead their own process groups: at the deadline SIGTERM
+  // lets ember-run stop them, and SIGKILL follows 2 s later if it does not.
+  const ember_test::ProcessResult r = program.wait(deadline, std::chrono::seconds(2));
   ProgramRun run;
-  int status = 0;
-  while (true) {
-    const pid_t got = waitpid(pid, &status, WNOHANG);
-    if (got == pid) break;
-    if (got < 0 && errno != EINTR) throw std::runtime_error("waitpid failed");
-    if (std::chrono::steady_clock::now() - start >= deadline) {
-      // ember-run's ranks lead their own process groups: SIGTERM lets
-      // ember-run stop them; SIGKILL follows if it does not.
-      run.timed_out = true;
-      kill(pid, SIGTERM);
-      std::this_thread::sleep_for(std::chrono::seconds(2));
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (WIFEXITED(status) && !run.timed_out) run.exit_code = WEXITSTATUS(status);
-  run.out = read_text(out);
-  run.err = read_text(err);
+  run.timed_out = r.timed_out;
+  if (!r.timed_out && !r.signaled) run.exit_code = r.code;
+  run.out = r.out;
+  run.err = r.err;
+  run.seconds = r.seconds;
   return run;
 }
 
@@ -119,25 +66,9 @@ bool wait_for_text(const fs::path& file, const std::string& text, std::chrono::s
   return true;
 }
 
-int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = 0;
-  socklen_t length = sizeof address;
-  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-    if (fd >= 0) close(fd);
-    throw std::runtime_error("free_port: cannot bind a socket on 127.0.0.1");
-  }
-  close(fd);
-  return ntohs(address.sin_port);
-}
-
 std::vector<std::string> ember_run_train(int nproc, const std::vector<std::string>& args) {
   std::vector<std::string> argv = {EMBER_RUN_PATH, "--nproc-per-node", std::to_string(nproc),
-                                   "--master-port", std::to_string(free_port()), TRAIN_PATH};
+                                   "--master-port", std::to_string(ember_test::free_port()), TRAIN_PATH};
   argv.insert(argv.end(), args.begin(), args.end());
   return argv;
 }

@@ -1,7 +1,6 @@
 #pragma once
-// Runs ember-run with the trainer as a test's subprocess: posix_spawn (the
-// test binary may have started ember's thread pool, so no fork()), stdout and
-// stderr captured in files, killed at a deadline.
+// Runs ember-run with the trainer as a test's subprocess (through
+// tests/support/process.h: output captured, stopped at a deadline).
 #include <sys/types.h>
 
 #include <chrono>
@@ -9,6 +8,8 @@
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "process.h"  // free_port
 
 namespace trainer_distributed_test {
 
@@ -35,9 +36,6 @@ pid_t rank_pid(pid_t parent, int rank);
 bool wait_for_text(const std::filesystem::path& file, const std::string& text,
                    std::chrono::seconds timeout);
 
-// A TCP port free now on 127.0.0.1 (bound to port 0, read, closed): for
-// ember-run's --master-port, so that tests running at once do not meet.
-int free_port();
 
 // `ember-run --nproc-per-node N --master-port P TRAIN args...` as argv.
 std::vector<std::string> ember_run_train(int nproc, const std::vector<std::string>& args);
