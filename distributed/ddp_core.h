@@ -65,7 +65,6 @@ class DdpCore {
   const std::shared_ptr<distributed::ProcessGroup>& group() const { return group_; }
 
  private:
-  bool training_forward() const;
   void sync_buffers();
   void shadow_until_all_joined();
 
