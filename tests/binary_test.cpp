@@ -124,6 +124,32 @@ TEST_CASE("binary ops on a large input take the parallel loop", "[binary]") {
   }
 }
 
+// Outputs of 4 MiB and more are written with streaming stores
+// (kernels/cpu/loops.h): an unaligned head, whole vectors, a partial tail.
+TEST_CASE("binary ops writing 4 MiB or more match exact values whether aligned or not", "[binary]") {
+  constexpr int64_t n = (int64_t(1) << 21) + 37;  // 8 MiB of float, then 37 more
+  const int threads_before = get_num_threads();
+  for (const ScalarType dtype : {kFloat, kDouble}) {
+    for (const int threads : {1, 2}) {
+      set_num_threads(threads);
+      const Tensor i = arange(n + 3, TensorOptions().dtype(dtype));
+      // Out of place: a fresh output, inputs starting 3 elements into their storage.
+      const std::vector<double> sum = values(i.narrow(0, 3, n) + 2 * i.narrow(0, 0, n));
+      // In place through a view that starts one element into its storage.
+      Tensor dst = zeros({n + 1}, dtype);
+      dst.narrow(0, 1, n).add_(i.narrow(0, 0, n), 3);
+      const std::vector<double> in_place = values(dst);
+      REQUIRE(in_place[0] == 0.0);
+      for (int64_t k = 0; k < n; ++k) {
+        if (sum[size_t(k)] != double(3 * k + 3) || in_place[size_t(k + 1)] != double(3 * k))
+          FAIL("element " << k << " of " << dtype << ", " << threads << " thread(s): "
+                          << sum[size_t(k)] << " and " << in_place[size_t(k + 1)]);
+      }
+    }
+  }
+  set_num_threads(threads_before);
+}
+
 TEST_CASE("Scalar forms and operators of add, sub, mul, div, pow", "[binary]") {
   Tensor x = tensor({1.0, 2.0, 4.0}, kDouble);
   REQUIRE(values(x + 2) == std::vector<double>{3, 4, 6});

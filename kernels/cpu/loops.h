@@ -7,6 +7,7 @@
 // slices). Dims are coalesced first, so contiguous tensors become one flat run.
 // The innermost run is compiled once for every pattern of "input k repeats one
 // value" (stride 0), so x + bias and x * 2 vectorize like x + y does.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <utility>
@@ -67,17 +68,26 @@ namespace detail {
 constexpr int64_t kStreamingBytes = int64_t(4) << 20;
 
 #if defined(__AVX512F__)
-// out[i] = value(i) with 64-byte streaming stores (float or double).
+// out[i] = value(i) with 64-byte streaming stores (float or double). The
+// values are computed a page at a time into a buffer that stays in L1, by a
+// plain loop the compiler vectorizes, then streamed out: computed straight
+// into the stores, the 16 values of each vector were scalar code, and one
+// thread ran at 70% of the memory's speed.
 template <typename Out, typename Value>
 void streaming_run(Out* out, int64_t n, const Value& value) {
   constexpr int64_t kLanes = 64 / sizeof(Out);
+  constexpr int64_t kTile = 4 * kLanes;
   int64_t i = 0;
   for (; i < n && reinterpret_cast<uintptr_t>(out + i) % 64 != 0; ++i) out[i] = value(i);
-  for (; i + kLanes <= n; i += kLanes) {
-    alignas(64) Out block[kLanes];
-    for (int64_t j = 0; j < kLanes; ++j) block[j] = value(i + j);
-    if constexpr (std::is_same_v<Out, float>) _mm512_stream_ps(out + i, _mm512_load_ps(block));
-    else _mm512_stream_pd(out + i, _mm512_load_pd(block));
+  alignas(64) Out tile[kTile];
+  while (n - i >= kLanes) {
+    const int64_t m = std::min(kTile, (n - i) / kLanes * kLanes);
+    for (int64_t j = 0; j < m; ++j) tile[j] = value(i + j);
+    for (int64_t j = 0; j < m; j += kLanes) {
+      if constexpr (std::is_same_v<Out, float>) _mm512_stream_ps(out + i + j, _mm512_load_ps(tile + j));
+      else _mm512_stream_pd(out + i + j, _mm512_load_pd(tile + j));
+    }
+    i += m;
   }
   for (; i < n; ++i) out[i] = value(i);
   _mm_sfence();  // make the streamed lines visible before the op returns
