@@ -9,7 +9,10 @@
 #include <ember/kernels/cpu/conv.h>
 #include <ember/kernels/cpu/conv_algo_select.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -196,6 +199,73 @@ TEST_CASE("conv kernels: every algorithm's three passes match naive float64 loop
       check_algo_passes<float>(algo, p, 1e-4);
     }
   }
+}
+
+// ConvParams::relu: each forward's output is relu of what it computes without
+// the flag, bit for bit, and a NaN stays NaN (as relu).
+template <typename T>
+void check_fused_relu(ConvAlgo algo, const Problem& p) {
+  INFO(cpu::conv_algo_name(algo) << " on " << describe(p));
+  const ScalarType dt = scalar_type_of<T>;
+  ConvParams params = p.params(dt);
+  params.inference = true;  // Winograd's forwards are inference ones
+  if (!cpu::conv_algo_supports(algo, ConvPass::kForward, params)) return;
+  Tensor x = randn(p.x_shape(), dt);
+  x.view({-1})[x.numel() / 2].fill_(std::numeric_limits<double>::quiet_NaN());
+  const Tensor w = randn(p.w_shape(), dt), b = randn({p.k}, dt);
+  const auto forward = [&](bool relu) {
+    ConvParams q = params;
+    q.relu = relu;
+    Tensor y = full(p.y_shape(), 7.0, dt);
+    cpu::conv_forward<T>(algo, q, {x.data_ptr<T>(), w.data_ptr<T>(),
+                                   p.bias ? b.data_ptr<T>() : nullptr, y.data_ptr<T>()});
+    return values(y);
+  };
+  const std::vector<double> plain = forward(false), fused = forward(true);
+  int nans = 0;
+  for (size_t i = 0; i < plain.size(); ++i) {
+    if (std::isnan(plain[i])) {
+      ++nans;
+      REQUIRE(std::isnan(fused[i]));
+    } else {
+      REQUIRE(fused[i] == std::max(plain[i], 0.0));
+    }
+  }
+  REQUIRE(nans > 0);
+}
+
+TEST_CASE("conv kernels: every forward applies a fused ReLU to its own output exactly",
+          "[conv]") {
+  manual_seed(12);
+  std::vector<Problem> problems = small_problems();
+  problems.push_back({17, 16, 9, 9, 20, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true});  // Winograd
+  for (const Problem& p : problems)
+    for (ConvAlgo algo : kAlgos) {
+      check_fused_relu<double>(algo, p);
+      check_fused_relu<float>(algo, p);
+    }
+}
+
+TEST_CASE("conv2d_relu is relu(conv2d): values, gradients, and no graph under NoGradGuard",
+          "[conv]") {
+  manual_seed(13);
+  const Tensor x = rand_double({2, 3, 7, 6}) - 0.5, w = rand_double({4, 3, 3, 3}) - 0.5,
+               b = rand_double({4}) - 0.5;
+  {
+    NoGradGuard no_grad;
+    const Tensor fused = conv2d_relu(x, w, b, 2, 1);
+    REQUIRE(equal(fused, relu(conv2d(x, w, b, 2, 1))));
+    REQUIRE(conv2d_relu(x.slice(0, 0, 0), w, b, 2, 1).size(0) == 0);  // empty batch
+    const Tensor no_channels = conv2d_relu(zeros({1, 0, 4, 4}, kDouble), zeros({2, 0, 3, 3}, kDouble),
+                                           full({2}, -1.0, kDouble));
+    REQUIRE(no_channels.max().item<double>() == 0.0);  // relu of the bias alone
+  }
+  const Tensor xg = x.detach().requires_grad_(), wg = w.detach().requires_grad_(),
+               bg = b.detach().requires_grad_();
+  const Tensor y = conv2d_relu(xg, wg, bg, 2, 1);
+  REQUIRE(y.grad_fn() != nullptr);
+  auto fn = [](const tensor_list& in) { return conv2d_relu(in[0], in[1], in[2], {2, 1}, 1); };
+  REQUIRE_GRADCHECK(gradcheck(fn, {xg, wg, bg}));
 }
 
 TEST_CASE("conv kernels: 1x1, direct and channels-last support what they claim", "[conv]") {

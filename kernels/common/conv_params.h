@@ -20,6 +20,11 @@ struct ConvParams {
   // A forward whose output records no graph (inference, evaluation): its weights are likely
   // the same at the next call, which the Winograd algorithm's weight cache relies on.
   bool inference = false;
+  // The forward's output goes through ReLU before it is stored (an eval-time
+  // fusion, Note [Eval fusion of Conv2d, BatchNorm and ReLU]): forwards only, and
+  // only where no graph records. Every forward of the conv table honors it. It
+  // changes no algorithm's applicability, so the cache key leaves it out.
+  bool relu = false;
 
   int64_t out_h() const { return (h + 2 * padding[0] - dilation[0] * (r - 1) - 1) / stride[0] + 1; }
   int64_t out_w() const { return (w + 2 * padding[1] - dilation[1] * (s - 1) - 1) / stride[1] + 1; }

@@ -4,6 +4,8 @@
 
 #include <functional>
 
+#include "ember/core/parallel.h"
+#include "ember/kernels/common/unary_functors.h"
 #include "ember/kernels/cpu/conv_algo_select.h"
 
 namespace ember::cpu {
@@ -23,6 +25,21 @@ void run_pass(ConvPass pass, const ConvParams& p, const Run& run) {
 }
 
 }  // namespace
+
+bool conv_forward_fuses_relu(ConvAlgo algo) {
+  return algo == ConvAlgo::kDirect || algo == ConvAlgo::kImplicitGemm ||
+         algo == ConvAlgo::kWinograd;
+}
+
+template <typename T>
+void relu_in_place(T* y, int64_t n) {
+  parallel_for(0, n, int64_t(1) << 15, [&](int64_t begin, int64_t end) {
+    const functors::Relu<T> relu;
+    for (int64_t i = begin; i < end; ++i) y[i] = relu(y[i]);
+  });
+}
+template void relu_in_place<float>(float*, int64_t);
+template void relu_in_place<double>(double*, int64_t);
 
 void conv_forward_kernel(const Tensor& x, const Tensor& w, const Tensor& bias, const Tensor& y,
                          const ConvParams& p) {

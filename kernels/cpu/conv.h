@@ -77,22 +77,33 @@ bool conv_winograd_applies(const ConvParams& p);
 bool conv_winograd_preferred(const ConvParams& p);
 void conv_winograd_forward(const ConvParams& p, const ConvForwardArgs<float>& a);
 
+// Whether the algorithm applies ConvParams::relu in its own output pass;
+// conv_forward applies it afterwards for the others.
+bool conv_forward_fuses_relu(ConvAlgo algo);
+// y[i] = max(y[i], 0) over n elements (NaN stays NaN, as relu), in parallel.
+template <typename T>
+void relu_in_place(T* y, int64_t n);
+
 template <typename T>
 void conv_forward(ConvAlgo algo, const ConvParams& p, const ConvForwardArgs<T>& a) {
-  switch (algo) {
-    case ConvAlgo::kIm2colGemm: return conv_im2col_forward(p, a);
-    case ConvAlgo::kGemm1x1: return conv_gemm1x1_forward(p, a);
-    case ConvAlgo::kDirect: return conv_direct_forward(p, a);
-    case ConvAlgo::kIm2colNhwc: return conv_im2col_nhwc_forward(p, a);
-    case ConvAlgo::kImplicitGemm:
-      if constexpr (std::is_same_v<T, float>) return conv_implicit_gemm_forward(p, a);
-      break;
-    case ConvAlgo::kWinograd:
-      if constexpr (std::is_same_v<T, float>) return conv_winograd_forward(p, a);
-      break;
-  }
-  EMBER_ERROR("conv2d: the ", conv_algo_name(algo), " algorithm has no ", dtype_name(p.dtype),
-              " forward");
+  const auto run = [&] {
+    switch (algo) {
+      case ConvAlgo::kIm2colGemm: return conv_im2col_forward(p, a);
+      case ConvAlgo::kGemm1x1: return conv_gemm1x1_forward(p, a);
+      case ConvAlgo::kDirect: return conv_direct_forward(p, a);
+      case ConvAlgo::kIm2colNhwc: return conv_im2col_nhwc_forward(p, a);
+      case ConvAlgo::kImplicitGemm:
+        if constexpr (std::is_same_v<T, float>) return conv_implicit_gemm_forward(p, a);
+        break;
+      case ConvAlgo::kWinograd:
+        if constexpr (std::is_same_v<T, float>) return conv_winograd_forward(p, a);
+        break;
+    }
+    EMBER_ERROR("conv2d: the ", conv_algo_name(algo), " algorithm has no ", dtype_name(p.dtype),
+                " forward");
+  };
+  run();
+  if (p.relu && !conv_forward_fuses_relu(algo)) relu_in_place(a.y, p.n * p.k * p.out_h() * p.out_w());
 }
 template <typename T>
 void conv_backward_data(ConvAlgo algo, const ConvParams& p, const ConvBackwardDataArgs<T>& a) {

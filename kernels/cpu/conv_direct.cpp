@@ -4,6 +4,7 @@
 // and backward-weight passes read a padded, phase-split copy of the input
 // (Note [Phase-split input]) and keep blocks of output channels in vector
 // registers; backward-data is plain loops, parallel over the planes it writes.
+#include "ember/kernels/common/unary_functors.h"
 #include "ember/kernels/cpu/conv.h"
 #include "ember/kernels/cpu/conv_phase_split.h"
 #include "ember/kernels/cpu/conv_util.h"
@@ -26,9 +27,10 @@ constexpr int kDirectBlock = 16;
 // y[k0 + kk, oh, ow0 .. ow0 + V) for kk < KB: KB output channels times one
 // vector of outputs held in registers while every tap of the group adds in.
 // src: the phase-split input at (oh * sh, ow0); tap t = (c, r, s) reads src + taps[t].
+// relu: ReLU on the way out (ConvParams::relu).
 template <typename T, int KB>
 void direct_block(const ConvShape& g, const T* src, const int64_t* taps, const T* w,
-                  const T* bias, T* y, int64_t oh, int64_t ow0) {
+                  const T* bias, bool relu, T* y, int64_t oh, int64_t ow0) {
   constexpr int64_t V = PhaseSplitLayout<T>::kVec;
   T acc[KB][V];
   for (int kk = 0; kk < KB; ++kk)
@@ -44,6 +46,10 @@ void direct_block(const ConvShape& g, const T* src, const int64_t* taps, const T
   // Constant-length stores for a full block: a loop of runtime length compiles
   // to `rep movs`, whose start-up cost would exceed the block's FMAs.
   const int64_t n = std::min<int64_t>(V, g.ow - ow0);
+  if (relu)
+    for (int kk = 0; kk < KB; ++kk)
+#pragma omp simd
+      for (int64_t v = 0; v < V; ++v) acc[kk][v] = functors::Relu<T>{}(acc[kk][v]);
   for (int kk = 0; kk < KB; ++kk) {
     T* out = y + kk * g.ohw + oh * g.ow + ow0;
     if (n == V) {
@@ -59,22 +65,22 @@ void direct_block(const ConvShape& g, const T* src, const int64_t* taps, const T
 // Blocks of kDirectBlock output channels, then of 8, 4 and 1 for the rest of a group.
 template <typename T>
 void direct_channels(const ConvShape& g, const T* src, const int64_t* taps, const T* w,
-                     const T* bias, T* y, int64_t nk, int64_t oh, int64_t ow0) {
+                     const T* bias, bool relu, T* y, int64_t nk, int64_t oh, int64_t ow0) {
   for (int64_t kk = 0; kk < nk;) {
     const T* wk = w + kk * g.crs_g;
     const T* bk = bias ? bias + kk : nullptr;
     T* yk = y + kk * g.ohw;
     if (nk - kk >= kDirectBlock) {
-      direct_block<T, kDirectBlock>(g, src, taps, wk, bk, yk, oh, ow0);
+      direct_block<T, kDirectBlock>(g, src, taps, wk, bk, relu, yk, oh, ow0);
       kk += kDirectBlock;
     } else if (nk - kk >= 8) {
-      direct_block<T, 8>(g, src, taps, wk, bk, yk, oh, ow0);
+      direct_block<T, 8>(g, src, taps, wk, bk, relu, yk, oh, ow0);
       kk += 8;
     } else if (nk - kk >= 4) {
-      direct_block<T, 4>(g, src, taps, wk, bk, yk, oh, ow0);
+      direct_block<T, 4>(g, src, taps, wk, bk, relu, yk, oh, ow0);
       kk += 4;
     } else {
-      direct_block<T, 1>(g, src, taps, wk, bk, yk, oh, ow0);
+      direct_block<T, 1>(g, src, taps, wk, bk, relu, yk, oh, ow0);
       kk += 1;
     }
   }
@@ -113,7 +119,8 @@ void conv_direct_forward(const ConvParams& p, const ConvForwardArgs<T>& a) {
       for (int64_t oh = 0; oh < g.oh; ++oh)
         for (int64_t ow0 = 0; ow0 < g.ow; ow0 += V)
           direct_channels(g, x_group + oh * g.sh * in.phases * in.len + ow0, tap_offsets,
-                          a.w + k0 * g.crs_g, a.bias ? a.bias + k0 : nullptr, y, nk, oh, ow0);
+                          a.w + k0 * g.crs_g, a.bias ? a.bias + k0 : nullptr, p.relu, y, nk,
+                          oh, ow0);
     }
   };
   if (parts == 1) return run_part(0);

@@ -238,9 +238,9 @@ int64_t part_scratch_floats(const Plan& plan) {
 }
 
 // Panels [first, last) of group grp, on the calling thread, with `scratch`
-// (part_scratch_floats) to itself.
-void run_panels(const Plan& plan, const ConvForwardArgs<float>& a, int64_t grp, int64_t first,
-                int64_t last, float* scratch) {
+// (part_scratch_floats) to itself; ReLU on each finished panel when relu is set.
+void run_panels(const Plan& plan, const ConvForwardArgs<float>& a, bool relu, int64_t grp,
+                int64_t first, int64_t last, float* scratch) {
   const ConvShape& g = plan.g;
   float* weights = scratch;
   float* planes = scratch + g.kg * g.crs_g;
@@ -284,6 +284,16 @@ void run_panels(const Plan& plan, const ConvForwardArgs<float>& a, int64_t grp, 
                            b == 0 ? 0.0f : 1.0f);
         }
       }
+      if (relu)  // the panel's outputs are complete and still in L1/L2
+        for (int v = 0; v < kNV; ++v) {
+          if (!out.mask[v]) continue;
+          for (int64_t i = 0; i < g.kg; ++i) {
+            float* row = vec[v].out + i * g.ohw;  // max(0, x) keeps a NaN x, as relu
+            _mm512_mask_storeu_ps(row, out.mask[v],
+                                  _mm512_max_ps(_mm512_setzero_ps(),
+                                                _mm512_maskz_loadu_ps(out.mask[v], row)));
+          }
+        }
     }
   }
 }
@@ -311,7 +321,8 @@ void conv_implicit_gemm_forward(const ConvParams& p, const ConvForwardArgs<float
   const auto run_part = [&](int64_t part) {
     const int64_t first = plan.panels * part / parts, last = plan.panels * (part + 1) / parts;
     float* own = scratch.data_ptr<float>() + part * scratch_floats;
-    for (int64_t grp = 0; grp < g.groups; ++grp) run_panels(plan, a, grp, first, last, own);
+    for (int64_t grp = 0; grp < g.groups; ++grp)
+      run_panels(plan, a, p.relu, grp, first, last, own);
   };
   if (parts == 1) return run_part(0);
   parallel_for(0, parts, 1, [&](int64_t begin, int64_t end) {

@@ -283,9 +283,10 @@ void input_phase(const Plan& plan, const float* q, int64_t c, float* v) {
 
 // Output channels [k0, k1) of y for the group's images, from m (the block's M_t: point t's
 // rows at m + t * (k1 - k0) * columns): the sum over the phases of AT M_t A, plus the bias, as
-// AT (M_00 A + M_01) + M_10 A + M_11 (each transform applied once per line).
+// AT (M_00 A + M_01) + M_10 A + M_11 (each transform applied once per line); then ReLU
+// when relu is set.
 void output_tiles(const Plan& plan, const float* m, int64_t k0, int64_t k1, const float* bias,
-                  int64_t first, float* y) {
+                  bool relu, int64_t first, float* y) {
   const ConvShape& g = plan.g;
   const int64_t point = (k1 - k0) * plan.columns;  // floats per point in m
   for (int64_t k = k0; k < k1; ++k)
@@ -326,7 +327,8 @@ void output_tiles(const Plan& plan, const float* m, int64_t k0, int64_t k1, cons
           // 16 pixels x 16 images -> per image its 4x4 tile, row by row
           __m512 r[16];
 #pragma GCC unroll 16
-          for (int e = 0; e < 16; ++e) r[e] = out[e / 4][e % 4];
+          for (int e = 0; e < 16; ++e)  // max(0, x) keeps a NaN x, as relu
+            r[e] = relu ? _mm512_max_ps(_mm512_setzero_ps(), out[e / 4][e % 4]) : out[e / 4][e % 4];
           transpose16(r);
           const __mmask8 row_lanes =
               static_cast<__mmask8>(low_mask(std::min<int64_t>(4, g.ow - 4 * tj)));
@@ -348,7 +350,7 @@ void output_tiles(const Plan& plan, const float* m, int64_t k0, int64_t k1, cons
 
 // One group of images: planes, input transform, 81 GEMMs, output transform.
 void run_group(const Plan& plan, const ConvForwardArgs<float>& a, const float* u_packed,
-               int64_t group, float* scratch) {
+               bool relu, int64_t group, float* scratch) {
   const ConvShape& g = plan.g;
   float* q = scratch;
   float* v = q + plan.q_floats();
@@ -380,7 +382,7 @@ void run_group(const Plan& plan, const ConvForwardArgs<float>& a, const float* u
         }
       }
     }
-    output_tiles(plan, m, k0, k1, a.bias, first, a.y);
+    output_tiles(plan, m, k0, k1, a.bias, relu, first, a.y);
   }
 }
 
@@ -412,7 +414,7 @@ void conv_winograd_forward(const ConvParams& p, const ConvForwardArgs<float>& a)
     float* own = scratch.data_ptr<float>() + part * per_part;
     for (int64_t group = plan.groups * part / parts; group < plan.groups * (part + 1) / parts;
          ++group)
-      run_group(plan, a, u_packed, group, own);
+      run_group(plan, a, u_packed, p.relu, group, own);
   };
   if (parts == 1) return run_part(0);
   parallel_for(0, parts, 1, [&](int64_t begin, int64_t end) {

@@ -25,6 +25,7 @@
 #include "ember/kernels/cuda/cudnn_handle.h"
 #include "ember/core/cuda/runtime.h"
 #include "ember/kernels/cuda/device_guard.h"
+#include "ember/kernels/cuda/elementwise.h"
 #include "ember/kernels/common/cuda_plans/host_helpers.h"
 #include "ember/core/cuda/sync_count.h"
 
@@ -372,6 +373,9 @@ void cudnn_conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, co
                                {xa.data_ptr(), wa.data_ptr(), y.data_ptr()});
   run_pass<CudnnForwardPass>(c);
   if (ba.defined()) add_bias(c, ba, c.desc.y.get(), c.buffers.y);
+  // ConvParams::relu: one more pass over y, on the same stream (cuDNN's fused
+  // bias-activation forward would save it; this path has not run on a GPU yet).
+  if (p.relu) unary_kernel("relu", UnaryOp::kRelu, y, y, Scalar(), Scalar(), Scalar());
 }
 
 void cudnn_conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& bias,

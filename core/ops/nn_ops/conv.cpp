@@ -22,6 +22,7 @@
 
 #include "ember/autograd/function.h"
 #include "ember/core/ops/elementwise/elementwise_helpers.h"
+#include "ember/core/ops/elementwise/unary.h"
 #include "ember/core/ops/creation/factory.h"
 #include "ember/core/ops/nn_ops/pad.h"
 #include "ember/core/ops/reduction/reduce.h"
@@ -35,8 +36,9 @@ namespace {
 
 // user_call: false for the forwards that backward passes run (their weights are gradients or
 // change at every step), so they are never treated as inference (ConvParams::inference).
+// relu: the output goes through relu, in the kernel's output pass when nothing records.
 Tensor conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvParams& p,
-                    bool user_call = true);
+                    bool user_call = true, bool relu = false);
 Tensor conv_backward_data(const Tensor& gy, const Tensor& w, const Tensor& bias,
                           const ConvParams& p);
 Tensor conv_backward_weight(const Tensor& x, const Tensor& gy, const ConvParams& p);
@@ -54,16 +56,19 @@ Tensor bias_only(IntArrayRef shape, const Tensor& bias, const TensorOptions& opt
 }
 
 Tensor conv_forward(const Tensor& x, const Tensor& w, const Tensor& bias, const ConvParams& p,
-                    bool user_call) {
+                    bool user_call, bool relu) {
   Tensor y;
   const bool records = autograd::needs_grad_list({x, w, bias});
+  if (relu && records) return ember::relu(conv_forward(x, w, bias, p, user_call));
   ConvParams pass_params = p;
   pass_params.inference = user_call && !records;
+  pass_params.relu = relu;
   {
     NoGradGuard no_grad;
     const DimVector shape{p.n, p.k, p.out_h(), p.out_w()};
     if (p.n * p.k == 0 || p.c == 0) {
       y = bias_only(shape, bias, x.options());
+      if (relu) y = ember::relu(y);
     } else {
       y = empty(shape, x.options());
       const Tensor xc = x.contiguous(), wc = w.contiguous(), bc = contiguous_or_undefined(bias);
@@ -199,9 +204,11 @@ Tensor with_batch_dim(const Tensor& input, const F& f) {
 }  // namespace
 
 // x: (N, C, H, W), weight: (K, C/groups, R, S), bias: (K) -> (N, K, OH, OW)
-Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
-              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
-  constexpr const char* op = "conv2d";
+namespace {
+
+Tensor conv2d_checked(const char* op, const Tensor& input, const Tensor& weight,
+                      const Tensor& bias, IntArrayRef stride, IntArrayRef padding,
+                      IntArrayRef dilation, int64_t groups, bool relu) {
   check_tensors(op, input, weight, bias);
   ConvParams p;
   check_geometry(op, p, stride, padding, dilation, groups);
@@ -225,8 +232,20 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
                 " padded by ", padding, " is [", padded_h, ", ", padded_w,
                 "], smaller than the kernel of weight ", weight.sizes(), " with dilation ",
                 dilation, ", which spans [", span_h, ", ", span_w, "]");
-    return conv_forward(x, weight, bias, p);
+    return conv_forward(x, weight, bias, p, true, relu);
   });
+}
+
+}  // namespace
+
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+              IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  return conv2d_checked("conv2d", input, weight, bias, stride, padding, dilation, groups, false);
+}
+
+Tensor conv2d_relu(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                   IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  return conv2d_checked("conv2d", input, weight, bias, stride, padding, dilation, groups, true);
 }
 
 // x: (N, C_in, H, W), weight: (C_in, C_out/groups, R, S), bias: (C_out) -> (N, C_out, H', W')
