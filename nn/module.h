@@ -154,6 +154,10 @@ class Module : public std::enable_shared_from_this<Module> {
                     BackwardHook(adapt_hook<const Tensor&, const Tensor&>(std::move(fn))));
   }
 
+  // Whether any forward-pre, forward or backward hook is registered (a
+  // container fuses no module that has one).
+  bool has_hooks() const;
+
   // Runs forward(input) between this module's hooks. Holders' operator(),
   // containers and the built-in layers' forward call it; a call nested in
   // one already running for this module runs forward alone, so hooks fire
@@ -219,7 +223,6 @@ class Module : public std::enable_shared_from_this<Module> {
     });
   }
 
-  bool has_hooks() const;
   Tensor run_forward_pre_hooks(const Tensor& input);
   Tensor run_forward_hooks(const Tensor& input, const Tensor& output);
   bool wants_backward_hooks() const;

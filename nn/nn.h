@@ -8,6 +8,7 @@
 #include "ember/nn/modules/activation.h"
 #include "ember/nn/modules/batchnorm.h"
 #include "ember/nn/modules/container/any.h"
+#include "ember/nn/modules/container/eval_fusion.h"
 #include "ember/nn/modules/container/module_dict.h"
 #include "ember/nn/modules/container/module_list.h"
 #include "ember/nn/modules/container/sequential.h"

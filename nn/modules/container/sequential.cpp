@@ -1,6 +1,10 @@
 #include "ember/nn/modules/container/sequential.h"
 
+#include "ember/nn/modules/container/eval_fusion.h"
+
 namespace ember::nn {
+
+std::shared_ptr<EvalFusion> make_eval_fusion() { return std::make_shared<EvalFusion>(); }
 
 SequentialImpl::SequentialImpl(std::initializer_list<NamedAnyModule> named_modules) {
   for (const auto& named : named_modules) push_back(named.name(), named.module());
@@ -10,7 +14,15 @@ Tensor SequentialImpl::forward(const Tensor& input) {
   EMBER_CHECK(!modules_.empty(), "Sequential: cannot call forward() on an empty Sequential");
   return call_with_hooks(input, [this](const Tensor& x) {
     Tensor out = x;
-    for (const AnyModule& module : modules_) out = module.forward(out);
+    for (size_t i = 0; i < modules_.size();) {
+      Tensor fused;
+      if (const size_t ran = fusion_->run(modules_, i, out, fused)) {
+        out = std::move(fused);
+        i += ran;
+      } else {
+        out = modules_[i++].forward(out);
+      }
+    }
     return out;
   });
 }

@@ -4,12 +4,16 @@
 //   Sequential seq(Conv2d(3, 8, 3), BatchNorm2d(8), ReLU());
 //   Sequential named({{"conv", Conv2d(3, 8, 3)}, {"relu", ReLU()}});
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "ember/nn/modules/container/any.h"
 
 namespace ember::nn {
+
+class EvalFusion;
+std::shared_ptr<EvalFusion> make_eval_fusion();
 
 class SequentialImpl : public Module {
  public:
@@ -20,7 +24,9 @@ class SequentialImpl : public Module {
   }
   explicit SequentialImpl(std::initializer_list<NamedAnyModule> named_modules);
 
-  // x -> modules[n-1](...modules[0](x)); an error when empty.
+  // x -> modules[n-1](...modules[0](x)); an error when empty. With grad mode
+  // off, Conv2d -> BatchNorm2d (eval) [-> ReLU] runs as one conv (Note [Eval
+  // fusion of Conv2d, BatchNorm and ReLU], eval_fusion.h).
   Tensor forward(const Tensor& input);
 
   void push_back(AnyModule module);
@@ -46,6 +52,7 @@ class SequentialImpl : public Module {
  private:
   const AnyModule& at_any(size_t index) const;
   std::vector<AnyModule> modules_;
+  std::shared_ptr<EvalFusion> fusion_ = make_eval_fusion();
 };
 
 class Sequential : public ModuleHolder<SequentialImpl> {

@@ -1,0 +1,202 @@
+// Eval fusion of Conv2d -> BatchNorm2d [-> ReLU] in Sequential
+// (nn/modules/container/eval_fusion.h): the fused forward against the modules
+// run one by one, the folded weights kept until a source tensor changes, and
+// every case that must not fuse.
+#include "test_helpers.h"
+
+#include <functional>
+#include <utility>
+#include <vector>
+
+using namespace ember;
+
+namespace {
+
+// A Conv2d -> BatchNorm2d [-> ReLU] block whose BatchNorm has statistics and an
+// affine map far from the identity, so that a wrong fold shows.
+struct Block {
+  nn::Conv2d conv;
+  nn::BatchNorm2d bn;
+  nn::ReLU relu;
+  nn::Sequential seq;
+
+  Block(ScalarType dtype, bool conv_bias, bool with_relu, int64_t stride = 2)
+      : conv(nn::Conv2dOptions(3, 8, 3).stride(stride).padding(1).bias(conv_bias)),
+        bn(8) {
+    seq->push_back(conv);
+    seq->push_back(bn);
+    if (with_relu) seq->push_back(relu);
+    seq->to(dtype);
+    NoGradGuard no_grad;
+    bn->running_mean.copy_(randn({8}, dtype));
+    bn->running_var.copy_(rand({8}, dtype) * 3 + 0.1);
+    bn->weight.copy_(randn({8}, dtype));
+    bn->bias.copy_(randn({8}, dtype));
+    seq->eval();
+  }
+
+  // The modules one by one, never fused.
+  Tensor unfused(const Tensor& x) {
+    Tensor y = bn->forward(conv->forward(x));
+    return seq->size() == 3 ? relu->forward(y) : y;
+  }
+};
+
+double max_abs_diff(const Tensor& a, const Tensor& b) { return (a - b).abs().max().item<double>(); }
+
+// The process-wide fusion counters' growth since construction.
+struct EvalFusionStatsProbe {
+  nn::EvalFusionStats start = nn::eval_fusion_stats();
+  int64_t fused_runs() const { return nn::eval_fusion_stats().fused_runs - start.fused_runs; }
+  int64_t folds() const { return nn::eval_fusion_stats().folds - start.folds; }
+};
+
+}  // namespace
+
+TEST_CASE("eval fusion: Conv2d, BatchNorm2d and ReLU in eval under NoGradGuard equal the modules "
+          "run one by one",
+          "[eval_fusion]") {
+  manual_seed(31);
+  for (const bool conv_bias : {false, true})
+    for (const bool with_relu : {false, true}) {
+      INFO("conv bias " << conv_bias << ", relu " << with_relu);
+      for (const ScalarType dtype : {kFloat, kDouble}) {
+        Block b(dtype, conv_bias, with_relu);
+        const Tensor x = randn({5, 3, 12, 11}, dtype);
+        NoGradGuard no_grad;
+        const EvalFusionStatsProbe probe;
+        const Tensor fused = b.seq->forward(x);
+        REQUIRE(probe.fused_runs() == 1);
+        const Tensor want = b.unfused(x);
+        REQUIRE(fused.sizes() == want.sizes());
+        // Folding rounds w * scale once more than the two passes do.
+        const double tol = dtype == kFloat ? 2e-5 : 1e-12;
+        REQUIRE(max_abs_diff(fused, want) <= tol * (1 + want.abs().max().item<double>()));
+        if (with_relu) REQUIRE(fused.min().item<double>() == 0.0);
+      }
+    }
+}
+
+TEST_CASE("eval fusion: the folded weights are computed once, and again after any source changes",
+          "[eval_fusion]") {
+  manual_seed(32);
+  Block b(kFloat, true, true);
+  const Tensor x = randn({4, 3, 10, 10});
+  NoGradGuard no_grad;
+  const EvalFusionStatsProbe probe;
+  b.seq->forward(x);
+  b.seq->forward(x);
+  REQUIRE(probe.folds() == 1);
+  REQUIRE(probe.fused_runs() == 2);
+  // Each change of a source tensor in place (its version moves) folds again,
+  // and the output follows it.
+  const std::vector<std::pair<const char*, std::function<void()>>> changes{
+      {"conv weight", [&] { b.conv->weight.mul_(1.5); }},
+      {"conv bias", [&] { b.conv->bias.add_(0.25); }},
+      {"bn weight", [&] { b.bn->weight.mul_(-1); }},
+      {"bn bias", [&] { b.bn->bias.sub_(0.5); }},
+      {"running mean", [&] { b.bn->running_mean.add_(1); }},
+      {"running var", [&] { b.bn->running_var.mul_(4); }},
+      {"eps", [&] { b.bn->options.eps(0.5); }},
+  };
+  int64_t folds = 1;
+  for (const auto& [what, change] : changes) {
+    INFO(what);
+    change();
+    const Tensor fused = b.seq->forward(x);
+    REQUIRE(probe.folds() == ++folds);
+    const Tensor want = b.unfused(x);
+    REQUIRE(max_abs_diff(fused, want) <= 2e-5 * (1 + want.abs().max().item<double>()));
+  }
+  // A state_dict loaded into the model copies into every tensor: one more fold.
+  Block other(kFloat, true, true);
+  load_state_dict(*b.seq, state_dict(*other.seq));
+  const Tensor after_load = b.seq->forward(x);
+  REQUIRE(probe.folds() == folds + 1);
+  const Tensor want = b.unfused(x);  // the loaded tensors, with b's own eps (an option)
+  REQUIRE(max_abs_diff(after_load, want) <= 2e-5 * (1 + want.abs().max().item<double>()));
+}
+
+TEST_CASE("eval fusion: nothing fuses with grad mode on, in training, with a hook, without running "
+          "stats, or when switched off",
+          "[eval_fusion]") {
+  manual_seed(33);
+  const Tensor x = randn({4, 3, 9, 9});
+  SECTION("grad mode on: the graph is recorded and gradients flow") {
+    Block b(kFloat, true, true);
+    const EvalFusionStatsProbe probe;
+    const Tensor y = b.seq->forward(x);
+    REQUIRE(probe.fused_runs() == 0);
+    REQUIRE(y.grad_fn() != nullptr);
+    y.sum().backward();
+    REQUIRE(b.conv->weight.grad().defined());
+  }
+  SECTION("BatchNorm2d in training normalizes with the batch and updates its statistics") {
+    Block b(kFloat, false, true);
+    b.seq->train();
+    NoGradGuard no_grad;
+    const Tensor mean_before = b.bn->running_mean.clone();
+    const EvalFusionStatsProbe probe;
+    b.seq->forward(x);
+    REQUIRE(probe.fused_runs() == 0);
+    REQUIRE(max_abs_diff(b.bn->running_mean, mean_before) > 0);
+  }
+  SECTION("a forward hook on the BatchNorm sees its output") {
+    Block b(kFloat, true, true);
+    int calls = 0;
+    b.bn->register_forward_hook([&](nn::Module&, const Tensor&, const Tensor&) { ++calls; });
+    NoGradGuard no_grad;
+    const EvalFusionStatsProbe probe;
+    b.seq->forward(x);
+    REQUIRE(calls == 1);
+    REQUIRE(probe.fused_runs() == 0);
+  }
+  SECTION("BatchNorm2d without running statistics uses the batch's own, unfused") {
+    nn::Sequential seq(nn::Conv2d(nn::Conv2dOptions(3, 4, 3)),
+                       nn::BatchNorm2d(nn::BatchNormOptions(4).track_running_stats(false)));
+    seq->eval();
+    NoGradGuard no_grad;
+    const EvalFusionStatsProbe probe;
+    const Tensor y = seq->forward(x);
+    REQUIRE(probe.fused_runs() == 0);
+    REQUIRE(y.mean({0, 2, 3}).abs().max().item<double>() < 1e-5);  // normalized per batch
+  }
+  SECTION("set_eval_fusion(false) runs the modules one by one, bit for bit") {
+    Block b(kFloat, true, true);
+    NoGradGuard no_grad;
+    nn::set_eval_fusion(false);
+    const EvalFusionStatsProbe probe;
+    const Tensor y = b.seq->forward(x);
+    nn::set_eval_fusion(true);
+    REQUIRE(probe.fused_runs() == 0);
+    REQUIRE(equal(y, b.unfused(x)));
+  }
+}
+
+TEST_CASE("eval fusion: the sample model's blocks fuse, and its eval accuracy path is unchanged",
+          "[eval_fusion]") {
+  manual_seed(34);
+  // Three Conv2d(stride 2) + BatchNorm2d + ReLU blocks, Flatten, Linear: the trainer's model.
+  nn::Sequential seq;
+  int64_t in = 3;
+  for (int64_t out : {32, 64, 128}) {
+    seq->push_back(nn::Conv2d(nn::Conv2dOptions(in, out, 3).stride(2).padding(1).bias(false)));
+    seq->push_back(nn::BatchNorm2d(out));
+    seq->push_back(nn::ReLU());
+    in = out;
+  }
+  seq->push_back(nn::Flatten());
+  seq->push_back(nn::Linear(128 * 4 * 4, 10));
+  const Tensor x = randn({16, 3, 32, 32});
+  for (int step = 0; step < 3; ++step) seq->forward(x).sum().backward();  // running stats move
+  seq->eval();
+  NoGradGuard no_grad;
+  const EvalFusionStatsProbe probe;
+  const Tensor fused = seq->forward(x);
+  REQUIRE(probe.fused_runs() == 3);
+  nn::set_eval_fusion(false);
+  const Tensor plain = seq->forward(x);
+  nn::set_eval_fusion(true);
+  REQUIRE(max_abs_diff(fused, plain) <= 1e-4 * (1 + plain.abs().max().item<double>()));
+  REQUIRE(equal(fused.argmax(1), plain.argmax(1)));
+}
