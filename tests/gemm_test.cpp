@@ -183,11 +183,26 @@ TEST_CASE("cpu::gemm's Eigen path split over the pool's threads equals a float64
           "[gemm]") {
   std::mt19937 gen(7);
   set_num_threads(2);
-  // 20 columns: too few for the packed kernel, and past 4 MFLOP, so c's rows are
-  // split in two; an odd row count leaves the halves unequal.
-  REQUIRE_FALSE(cpu::sgemm_avx512_pays(301, 20, 800));
-  check_all_layouts(cpu_gemm, 301, 20, 800, 1.5f, 0.5f, 1.0f, gen);
-  check_all_layouts(cpu_gemm, 301, 20, 800, 1.0f, 0.0f, std::nanf(""), gen);
+  // 16 columns: too few for the packed kernel either way round, and past 4 MFLOP,
+  // so c's rows are split in two; an odd row count leaves the halves unequal.
+  REQUIRE_FALSE(cpu::sgemm_avx512_pays(301, 16, 800));
+  REQUIRE_FALSE(cpu::sgemm_avx512_pays_transposed(301, 16, 800));
+  check_all_layouts(cpu_gemm, 301, 16, 800, 1.5f, 0.5f, 1.0f, gen);
+  check_all_layouts(cpu_gemm, 301, 16, 800, 1.0f, 0.0f, std::nanf(""), gen);
+}
+
+TEST_CASE("cpu::gemm computes products of 20-31 columns as c^T = b^T a^T and equals a float64 "
+          "triple loop",
+          "[gemm]") {
+  std::mt19937 gen(8);
+  set_num_threads(2);
+  // A first conv layer's weight gradient (32 x 27, a long reduction), an odd one, and
+  // 20 columns with 301 rows (one thread's rows and the other's).
+  for (auto [m, n, k] : {std::array<int64_t, 3>{32, 27, 3000}, {50, 23, 700}, {301, 20, 800}}) {
+    REQUIRE(cpu::sgemm_avx512_pays_transposed(m, n, k) == cpu::sgemm_avx512_available());
+    check_all_layouts(cpu_gemm, m, n, k, 1.5f, 0.5f, 1.0f, gen);
+    check_all_layouts(cpu_gemm, m, n, k, -1.0f, 0.0f, std::nanf(""), gen);  // c not read
+  }
 }
 
 TEST_CASE("sgemm_avx512_narrow equals a float64 triple loop for few columns", "[gemm]") {

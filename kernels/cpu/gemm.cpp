@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <type_traits>
+#include <vector>
 
 #include "ember/core/parallel.h"
 #include "ember/kernels/cpu/sgemm_avx512.h"
@@ -50,6 +51,20 @@ void gemm_rows(int64_t m, int64_t n, int64_t k, T alpha, MatrixRef<T> a, MatrixR
   else gemm_maps<T, Col, Col>(m, n, k, alpha, a, b, beta, c);
 }
 
+// c = alpha * a @ b + beta * c as c^T = alpha * b^T @ a^T on the packed kernel into a
+// per-thread buffer (n x m), then transposed into c.
+void sgemm_transposed(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float> a,
+                      MatrixRef<float> b, float beta, float* c, int64_t ldc) {
+  thread_local std::vector<float> buffer;
+  buffer.resize(static_cast<size_t>(m * n));
+  float* ct = buffer.data();
+  sgemm_avx512(n, m, k, alpha, {b.data, b.ld, !b.col_major}, {a.data, a.ld, !a.col_major}, 0.0f,
+               ct, m);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      c[i * ldc + j] = beta == 0.0f ? ct[j * m + i] : ct[j * m + i] + beta * c[i * ldc + j];
+}
+
 }  // namespace
 
 template <typename T>
@@ -60,6 +75,7 @@ void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixRef<T> a, MatrixRef<T>
     if (sgemm_avx512_pays(m, n, k)) return sgemm_avx512(m, n, k, alpha, a, b, beta, c, ldc);
     if (sgemm_avx512_narrow_applies(m, n, k, a, b))
       return sgemm_avx512_narrow(m, n, k, alpha, a, b, beta, c, ldc);
+    if (sgemm_avx512_pays_transposed(m, n, k)) return sgemm_transposed(m, n, k, alpha, a, b, beta, c, ldc);
   }
   OutMatrixMap<T> C(c, m, n, Eigen::OuterStride<>(ldc));
   if (k == 0) {  // an empty sum: alpha * 0 + beta * c

@@ -180,6 +180,12 @@ bool sgemm_avx512_pays(int64_t m, int64_t n, int64_t k) {
          (m >= 32 || work >= (int64_t(1) << 22));
 }
 
+bool sgemm_avx512_pays_transposed(int64_t m, int64_t n, int64_t k) {
+  const int64_t padded_m = (m + kNR - 1) / kNR * kNR, padded_n = (n + kMR - 1) / kMR * kMR;
+  return !sgemm_avx512_pays(m, n, k) && m >= kNR && 4 * m >= 3 * padded_m &&
+         10 * n >= 7 * padded_n && m * n * k >= (int64_t(1) << 16);
+}
+
 void sgemm_avx512(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float> a,
                   MatrixRef<float> b, float beta, float* c, int64_t ldc) {
   if (m == 0 || n == 0) return;
@@ -213,6 +219,7 @@ void sgemm_avx512(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float>
 bool sgemm_avx512_available() { return false; }
 
 bool sgemm_avx512_pays(int64_t, int64_t, int64_t) { return false; }
+bool sgemm_avx512_pays_transposed(int64_t, int64_t, int64_t) { return false; }
 
 void sgemm_avx512(int64_t, int64_t, int64_t, float, MatrixRef<float>, MatrixRef<float>, float,
                   float*, int64_t) {

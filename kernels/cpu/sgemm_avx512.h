@@ -17,6 +17,11 @@ bool sgemm_avx512_available();
 // docs/benchmarks.md). False when the build has no AVX-512.
 bool sgemm_avx512_pays(int64_t m, int64_t n, int64_t k);
 
+// Whether a product the packed kernel does not take as it is, because its n leaves the
+// 32-column tiles part empty, fills them as c^T = b^T @ a^T (m a whole number of tiles,
+// near enough, and n filling the 14-row tiles): a conv's weight gradient with 27 columns.
+bool sgemm_avx512_pays_transposed(int64_t m, int64_t n, int64_t k);
+
 // c (m, n, row-major, leading dimension ldc) = alpha * a (m, k) @ b (k, n) + beta * c, with
 // the contract of cpu::gemm (beta == 0 does not read c). Threads: up to get_num_threads(),
 // one when called inside a parallel region. Error when the build has no AVX-512.
