@@ -36,6 +36,21 @@ struct NormalizationKernels {
               const Tensor& dbias)>
       batch_norm_backward;
 
+  // ---- batch norm followed by ReLU, in training (the CPU has them; elsewhere
+  // the op composes relu(batch_norm(...))) ----
+
+  // As batch_norm_train_forward, then y = max(y, 0) (NaN kept) in the same pass.
+  Kernel<void(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps,
+              const Tensor& y, const Tensor& mean, const Tensor& var, const Tensor& invstd)>
+      batch_norm_relu_train_forward;
+  // As batch_norm_backward in training mode for relu(batch_norm(x)): dy reaches the
+  // batch norm where its output z = (x - mean) * invstd * weight + bias, recomputed from x
+  // exactly as the forward computed it, is not <= 0 (relu's derivative from its output).
+  Kernel<void(const Tensor& x, const Tensor& dy, const Tensor& mean, const Tensor& invstd,
+              const Tensor& weight, const Tensor& bias, const Tensor& dx, const Tensor& dweight,
+              const Tensor& dbias)>
+      batch_norm_relu_backward;
+
   // ---- cuDNN's training-mode batch norm (CUDA only) ----
 
   // Whether batch_norm of x with eps and these running statistics goes

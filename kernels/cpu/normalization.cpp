@@ -147,10 +147,14 @@ std::pair<double, double> moments(const Sums& s, double shift, int64_t count) {
   return {m.mean, m.var};
 }
 
-// y = (x - mean) * scale + shift over a run of n values.
-template <typename T>
+// y = (x - mean) * scale + shift over a run of n values; then max(y, 0) with Relu (NaN
+// kept, as relu).
+template <bool Relu = false, typename T>
 void affine_run(const T* x, T* y, int64_t n, T mean, T scale, T shift) {
-  for (int64_t i = 0; i < n; ++i) y[i] = functors::normalize_affine(x[i], mean, scale, shift);
+  for (int64_t i = 0; i < n; ++i) {
+    const T z = functors::normalize_affine(x[i], mean, scale, shift);
+    y[i] = Relu && z < T(0) ? T(0) : z;
+  }
 }
 
 template <typename T>
@@ -168,9 +172,12 @@ int64_t grain_for(int64_t work_per_task) {
 
 }  // namespace
 
-void batch_norm_train_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps,
-                              const Tensor& y, const Tensor& mean, const Tensor& var,
-                              const Tensor& invstd) {
+namespace {
+
+// batch_norm_train_forward, and with Relu its relu form.
+template <bool Relu>
+void train_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps,
+                   const Tensor& y, const Tensor& mean, const Tensor& var, const Tensor& invstd) {
   const NCS d = ncs_of(x);
   dispatch_floating(x.scalar_type(), "batch_norm", [&]<typename T>() {
     const T* xp = x.data_ptr<T>();
@@ -203,11 +210,25 @@ void batch_norm_train_forward(const Tensor& x, const Tensor& weight, const Tenso
         for (int64_t i = 0; i < d.n; ++i)
           for (int64_t k = 0; k < count; ++k) {
             const int64_t at = (i * d.c + c0 + k) * d.s;
-            affine_run(xp + at, yp + at, d.s, m[k], scale[k], offset[k]);
+            affine_run<Relu>(xp + at, yp + at, d.s, m[k], scale[k], offset[k]);
           }
       }
     });
   });
+}
+
+}  // namespace
+
+void batch_norm_train_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps,
+                              const Tensor& y, const Tensor& mean, const Tensor& var,
+                              const Tensor& invstd) {
+  train_forward<false>(x, weight, bias, eps, y, mean, var, invstd);
+}
+
+void batch_norm_relu_train_forward(const Tensor& x, const Tensor& weight, const Tensor& bias,
+                                   double eps, const Tensor& y, const Tensor& mean,
+                                   const Tensor& var, const Tensor& invstd) {
+  train_forward<true>(x, weight, bias, eps, y, mean, var, invstd);
 }
 
 void batch_norm_apply(const Tensor& x, const Tensor& mean, const Tensor& invstd,
@@ -229,13 +250,23 @@ void batch_norm_apply(const Tensor& x, const Tensor& mean, const Tensor& invstd,
   });
 }
 
-void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean,
-                         const Tensor& invstd, const Tensor& weight, bool training,
-                         const Tensor& dx, const Tensor& dweight, const Tensor& dbias) {
+namespace {
+
+// batch_norm_backward, and with Relu batch_norm_relu_backward: dy counts only where
+// the forward's z = normalize_affine(x, mean, weight * invstd, bias) is not <= 0,
+// recomputed with the forward's own expression and operands.
+template <bool Relu>
+void backward(const Tensor& x, const Tensor& dy, const Tensor& mean, const Tensor& invstd,
+              const Tensor& weight, const Tensor& bias, bool training, const Tensor& dx,
+              const Tensor& dweight, const Tensor& dbias) {
   const NCS d = ncs_of(x);
   dispatch_floating(x.scalar_type(), "batch_norm_backward", [&]<typename T>() {
     const T *xp = x.data_ptr<T>(), *gp = dy.data_ptr<T>();
     const T *mp = mean.data_ptr<T>(), *ip = invstd.data_ptr<T>(), *w = data_or_null<T>(weight);
+    const T* b = data_or_null<T>(bias);
+    // The forward's scale and shift of channel c, for the relu mask.
+    const auto scale_of = [&](int64_t c) { return w ? w[c] * ip[c] : ip[c]; };
+    const auto shift_of = [&](int64_t c) { return b ? b[c] : T(0); };
     T *dxp = mutable_data_or_null<T>(dx), *dwp = mutable_data_or_null<T>(dweight),
       *dbp = mutable_data_or_null<T>(dbias);
     const double count_per_channel = static_cast<double>(d.n * d.s);
@@ -248,8 +279,14 @@ void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean,
           channel_block_sums<T>(
               d, c0, count,
               [&](const auto& at, int64_t c) {
-                const auto dyv = at(gp);
-                return std::pair{dyv, dyv * (at(xp) - mp[c])};
+                const auto xv = at(xp);
+                auto dyv = at(gp);
+                if constexpr (Relu) {
+                  // normalize_affine's expression, on a vector or a tail element
+                  const auto z = (xv - mp[c]) * scale_of(c) + shift_of(c);
+                  dyv = z <= T(0) ? decltype(dyv){} : dyv;
+                }
+                return std::pair{dyv, dyv * (xv - mp[c])};
               },
               g);
         }
@@ -272,12 +309,31 @@ void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean,
             const T *xr = xp + at, *gr = gp + at;
             T* out = dxp + at;
             const T mk = m[k], kk = k_xmu[k], mdy = mean_dy[k], ck = coef[k];
-            for (int64_t j = 0; j < d.s; ++j)
-              out[j] = functors::batch_norm_grad_input(gr[j], xr[j], mk, mdy, kk, ck);
+            const T sk = scale_of(c0 + k), bk = shift_of(c0 + k);
+            for (int64_t j = 0; j < d.s; ++j) {
+              T g = gr[j];
+              if constexpr (Relu)
+                g = functors::normalize_affine(xr[j], mk, sk, bk) <= T(0) ? T(0) : g;
+              out[j] = functors::batch_norm_grad_input(g, xr[j], mk, mdy, kk, ck);
+            }
           }
       }
     });
   });
+}
+
+}  // namespace
+
+void batch_norm_backward(const Tensor& x, const Tensor& dy, const Tensor& mean,
+                         const Tensor& invstd, const Tensor& weight, bool training,
+                         const Tensor& dx, const Tensor& dweight, const Tensor& dbias) {
+  backward<false>(x, dy, mean, invstd, weight, Tensor(), training, dx, dweight, dbias);
+}
+
+void batch_norm_relu_backward(const Tensor& x, const Tensor& dy, const Tensor& mean,
+                              const Tensor& invstd, const Tensor& weight, const Tensor& bias,
+                              const Tensor& dx, const Tensor& dweight, const Tensor& dbias) {
+  backward<true>(x, dy, mean, invstd, weight, bias, true, dx, dweight, dbias);
 }
 
 void layer_norm_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps,

@@ -22,6 +22,10 @@ decltype(NormalizationKernels::batch_norm_apply)::Signature batch_norm_apply;
 // training: mean and invstd are the batch's (dx sees their dependence on x);
 // else they are constants.
 decltype(NormalizationKernels::batch_norm_backward)::Signature batch_norm_backward;
+// The same two for relu(batch_norm(x)) in training.
+decltype(NormalizationKernels::batch_norm_relu_train_forward)::Signature
+    batch_norm_relu_train_forward;
+decltype(NormalizationKernels::batch_norm_relu_backward)::Signature batch_norm_relu_backward;
 
 // ---- layer norm: x, y, dy, dx: M rows of K (any shape); mean, rstd: (M); weight, bias: K ----
 

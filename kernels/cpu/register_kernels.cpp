@@ -55,6 +55,8 @@ void register_kernels(KernelRegistry& r) {
   r.normalization.batch_norm_train_forward.set(kCPU, &batch_norm_train_forward);
   r.normalization.batch_norm_apply.set(kCPU, &batch_norm_apply);
   r.normalization.batch_norm_backward.set(kCPU, &batch_norm_backward);
+  r.normalization.batch_norm_relu_train_forward.set(kCPU, &batch_norm_relu_train_forward);
+  r.normalization.batch_norm_relu_backward.set(kCPU, &batch_norm_relu_backward);
   r.normalization.layer_norm_forward.set(kCPU, &layer_norm_forward);
   r.normalization.layer_norm_backward.set(kCPU, &layer_norm_backward);
 

@@ -6,6 +6,7 @@
 #include "ember/core/ops/nn_ops/normalization.h"
 
 #include "ember/autograd/function.h"
+#include "ember/core/ops/elementwise/binary.h"
 #include "ember/core/ops/elementwise/elementwise_helpers.h"
 #include "ember/core/ops/creation/factory.h"
 #include "ember/core/ops/reduction/reduce.h"
@@ -115,6 +116,43 @@ tensor_list batch_norm_backward_fused(const Tensor& g, const Tensor& x, const Te
   return {dx, dw, db};
 }
 
+// running = (1 - momentum) * running + momentum * batch, with the batch's unbiased
+// variance; nothing without running statistics.
+void update_running_stats(const Tensor& x, const Tensor& running_mean,
+                          const Tensor& running_var, const Tensor& mean, const Tensor& var,
+                          double momentum) {
+  if (!running_mean.defined()) return;
+  NoGradGuard guard;
+  const double count = static_cast<double>(x.numel() / x.size(1));
+  Tensor rm = running_mean, rv = running_var;
+  rm.mul_(1 - momentum).add_(mean, momentum);
+  rv.mul_(1 - momentum).add_(var, momentum * count / (count - 1));
+}
+
+// batch_norm_relu's backward: relu's mask from z = (x - mean) * invstd * weight + bias,
+// then batch norm's training-mode gradients. With create_graph, composed of ops.
+tensor_list batch_norm_relu_backward(const Tensor& g, const Tensor& x, const Tensor& weight,
+                                     const Tensor& bias, const Tensor& mean,
+                                     const Tensor& invstd, double eps, Node& n) {
+  if (GradMode::is_enabled()) {
+    const DimVector cshape = channel_shape(x);
+    Tensor scale = invstd.view(cshape);
+    if (weight.defined()) scale = scale * weight.view(cshape);
+    Tensor z = (x.detach() - mean.view(cshape)) * scale.detach();
+    if (bias.defined()) z = z + bias.detach().view(cshape);
+    const Tensor masked = where(z <= 0, zeros({}, g.options()), g);
+    return batch_norm_backward_composed(masked, x, weight, mean, invstd, true, eps, n);
+  }
+  const int64_t c = x.size(1);
+  const Tensor dx = n.needs_input_grad(0) ? empty(x.sizes(), x.options()) : Tensor();
+  const Tensor dw = n.needs_input_grad(1) ? empty({c}, x.options()) : Tensor();
+  const Tensor db = n.needs_input_grad(2) ? empty({c}, x.options()) : Tensor();
+  kernels().normalization.batch_norm_relu_backward.on(x.device(), "batch_norm_relu_backward")(
+      detail::contiguous_for_kernel(x), detail::contiguous_for_kernel(g), mean, invstd,
+      contiguous_or_undefined(weight), contiguous_or_undefined(bias), dx, dw, db);
+  return {dx, dw, db};
+}
+
 void check_batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
                       const Tensor& running_mean, const Tensor& running_var, bool training) {
   EMBER_CHECK(x.dim() >= 2, "batch_norm: expected an input of shape (N, C) or (N, C, *), got ",
@@ -214,13 +252,7 @@ Tensor batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
       const Tensor var = empty({c}, x.options());
       kernels().normalization.batch_norm_train_forward.on(x.device(), "batch_norm")(
           xc, w, b, eps, y, mean, var, invstd);
-      if (running_mean.defined()) {
-        NoGradGuard guard;
-        const double count = static_cast<double>(x.numel() / c);
-        Tensor rm = running_mean, rv = running_var;
-        rm.mul_(1 - momentum).add_(mean, momentum);
-        rv.mul_(1 - momentum).add_(var, momentum * count / (count - 1));  // unbiased variance
-      }
+      update_running_stats(x, running_mean, running_var, mean, var, momentum);
     }
   } else {
     NoGradGuard guard;
@@ -243,6 +275,39 @@ Tensor batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
         });
     node->save(x);
     node->save(weight);
+    node->save(mean);
+    node->save(invstd);
+    autograd::set_history(y, node);
+  }
+  return y;
+}
+
+Tensor batch_norm_relu(const Tensor& x, const Tensor& weight, const Tensor& bias,
+                       const Tensor& running_mean, const Tensor& running_var, bool training,
+                       double momentum, double eps) {
+  check_batch_norm(x, weight, bias, running_mean, running_var, training);
+  const NormalizationKernels& k = kernels().normalization;
+  if (!training || x.numel() == 0 || !k.batch_norm_relu_train_forward.has(x.device().type()) ||
+      uses_cudnn(x, eps, running_mean, running_var))
+    return relu(batch_norm(x, weight, bias, running_mean, running_var, training, momentum, eps));
+  const int64_t c = x.size(1);
+  const Tensor w = contiguous_or_undefined(weight), b = contiguous_or_undefined(bias);
+  Tensor y = empty(x.sizes(), x.options());
+  const Tensor mean = empty({c}, x.options()), var = empty({c}, x.options()),
+               invstd = empty({c}, x.options());
+  k.batch_norm_relu_train_forward.on(x.device(), "batch_norm")(detail::contiguous_for_kernel(x),
+                                                              w, b, eps, y, mean, var, invstd);
+  update_running_stats(x, running_mean, running_var, mean, var, momentum);
+  if (autograd::needs_grad(x, weight, bias)) {
+    auto node = autograd::make_node(
+        // derivative of batch_norm_relu: batch_norm's (training) of g where z = batch_norm(x) > 0, else 0
+        "BatchNormReluBackward", {x, weight, bias}, [eps](Node& n, const tensor_list& g) {
+          return batch_norm_relu_backward(g[0], n.saved(0), n.saved(1), n.saved(2), n.saved(3),
+                                          n.saved(4), eps, n);
+        });
+    node->save(x);
+    node->save(weight);
+    node->save(bias);
     node->save(mean);
     node->save(invstd);
     autograd::set_history(y, node);

@@ -16,6 +16,15 @@ Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
                   const Tensor& running_mean, const Tensor& running_var, bool training,
                   double momentum, double eps, bool cudnn_enabled = true);
 
+// relu(batch_norm(...)), arguments as batch_norm's. In training on a device
+// with the fused kernels (the CPU), one pass writes the relu'd output and
+// backward recomputes relu's mask from x, so the batch norm's output is never
+// stored nor read again; elsewhere it is relu(batch_norm(...)). ember's own
+// (Sequential runs a BatchNorm -> ReLU pair through it in training).
+Tensor batch_norm_relu(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                       const Tensor& running_mean, const Tensor& running_var, bool training,
+                       double momentum, double eps);
+
 // Normalizes over the trailing dims given by normalized_shape.
 Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight = {},
                   const Tensor& bias = {}, double eps = 1e-5);
