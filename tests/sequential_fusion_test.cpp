@@ -1,7 +1,7 @@
-// Eval fusion of Conv2d -> BatchNorm2d [-> ReLU] in Sequential
-// (nn/modules/container/eval_fusion.h): the fused forward against the modules
-// run one by one, the folded weights kept until a source tensor changes, and
-// every case that must not fuse.
+// Fusion in Sequential (nn/modules/container/sequential_fusion.h): Conv2d ->
+// BatchNorm2d [-> ReLU] in eval and BatchNorm -> ReLU in training against the
+// modules run one by one, the folded weights kept until a source tensor
+// changes, every case that must not fuse, and batch_norm_relu's gradients.
 #include "test_helpers.h"
 
 #include <functional>
@@ -45,17 +45,17 @@ struct Block {
 double max_abs_diff(const Tensor& a, const Tensor& b) { return (a - b).abs().max().item<double>(); }
 
 // The process-wide fusion counters' growth since construction.
-struct EvalFusionStatsProbe {
-  nn::EvalFusionStats start = nn::eval_fusion_stats();
-  int64_t fused_runs() const { return nn::eval_fusion_stats().fused_runs - start.fused_runs; }
-  int64_t folds() const { return nn::eval_fusion_stats().folds - start.folds; }
+struct FusionStatsProbe {
+  nn::SequentialFusionStats start = nn::sequential_fusion_stats();
+  int64_t conv_bn_runs() const { return nn::sequential_fusion_stats().conv_bn_runs - start.conv_bn_runs; }
+  int64_t folds() const { return nn::sequential_fusion_stats().folds - start.folds; }
 };
 
 }  // namespace
 
 TEST_CASE("eval fusion: Conv2d, BatchNorm2d and ReLU in eval under NoGradGuard equal the modules "
           "run one by one",
-          "[eval_fusion]") {
+          "[sequential_fusion]") {
   manual_seed(31);
   for (const bool conv_bias : {false, true})
     for (const bool with_relu : {false, true}) {
@@ -64,9 +64,9 @@ TEST_CASE("eval fusion: Conv2d, BatchNorm2d and ReLU in eval under NoGradGuard e
         Block b(dtype, conv_bias, with_relu);
         const Tensor x = randn({5, 3, 12, 11}, dtype);
         NoGradGuard no_grad;
-        const EvalFusionStatsProbe probe;
+        const FusionStatsProbe probe;
         const Tensor fused = b.seq->forward(x);
-        REQUIRE(probe.fused_runs() == 1);
+        REQUIRE(probe.conv_bn_runs() == 1);
         const Tensor want = b.unfused(x);
         REQUIRE(fused.sizes() == want.sizes());
         // Folding rounds w * scale once more than the two passes do.
@@ -78,16 +78,16 @@ TEST_CASE("eval fusion: Conv2d, BatchNorm2d and ReLU in eval under NoGradGuard e
 }
 
 TEST_CASE("eval fusion: the folded weights are computed once, and again after any source changes",
-          "[eval_fusion]") {
+          "[sequential_fusion]") {
   manual_seed(32);
   Block b(kFloat, true, true);
   const Tensor x = randn({4, 3, 10, 10});
   NoGradGuard no_grad;
-  const EvalFusionStatsProbe probe;
+  const FusionStatsProbe probe;
   b.seq->forward(x);
   b.seq->forward(x);
   REQUIRE(probe.folds() == 1);
-  REQUIRE(probe.fused_runs() == 2);
+  REQUIRE(probe.conv_bn_runs() == 2);
   // Each change of a source tensor in place (its version moves) folds again,
   // and the output follows it.
   const std::vector<std::pair<const char*, std::function<void()>>> changes{
@@ -119,14 +119,14 @@ TEST_CASE("eval fusion: the folded weights are computed once, and again after an
 
 TEST_CASE("eval fusion: nothing fuses with grad mode on, in training, with a hook, without running "
           "stats, or when switched off",
-          "[eval_fusion]") {
+          "[sequential_fusion]") {
   manual_seed(33);
   const Tensor x = randn({4, 3, 9, 9});
   SECTION("grad mode on: the graph is recorded and gradients flow") {
     Block b(kFloat, true, true);
-    const EvalFusionStatsProbe probe;
+    const FusionStatsProbe probe;
     const Tensor y = b.seq->forward(x);
-    REQUIRE(probe.fused_runs() == 0);
+    REQUIRE(probe.conv_bn_runs() == 0);
     REQUIRE(y.grad_fn() != nullptr);
     y.sum().backward();
     REQUIRE(b.conv->weight.grad().defined());
@@ -136,9 +136,9 @@ TEST_CASE("eval fusion: nothing fuses with grad mode on, in training, with a hoo
     b.seq->train();
     NoGradGuard no_grad;
     const Tensor mean_before = b.bn->running_mean.clone();
-    const EvalFusionStatsProbe probe;
+    const FusionStatsProbe probe;
     b.seq->forward(x);
-    REQUIRE(probe.fused_runs() == 0);
+    REQUIRE(probe.conv_bn_runs() == 0);
     REQUIRE(max_abs_diff(b.bn->running_mean, mean_before) > 0);
   }
   SECTION("a forward hook on the BatchNorm sees its output") {
@@ -146,35 +146,35 @@ TEST_CASE("eval fusion: nothing fuses with grad mode on, in training, with a hoo
     int calls = 0;
     b.bn->register_forward_hook([&](nn::Module&, const Tensor&, const Tensor&) { ++calls; });
     NoGradGuard no_grad;
-    const EvalFusionStatsProbe probe;
+    const FusionStatsProbe probe;
     b.seq->forward(x);
     REQUIRE(calls == 1);
-    REQUIRE(probe.fused_runs() == 0);
+    REQUIRE(probe.conv_bn_runs() == 0);
   }
   SECTION("BatchNorm2d without running statistics uses the batch's own, unfused") {
     nn::Sequential seq(nn::Conv2d(nn::Conv2dOptions(3, 4, 3)),
                        nn::BatchNorm2d(nn::BatchNormOptions(4).track_running_stats(false)));
     seq->eval();
     NoGradGuard no_grad;
-    const EvalFusionStatsProbe probe;
+    const FusionStatsProbe probe;
     const Tensor y = seq->forward(x);
-    REQUIRE(probe.fused_runs() == 0);
+    REQUIRE(probe.conv_bn_runs() == 0);
     REQUIRE(y.mean({0, 2, 3}).abs().max().item<double>() < 1e-5);  // normalized per batch
   }
-  SECTION("set_eval_fusion(false) runs the modules one by one, bit for bit") {
+  SECTION("set_sequential_fusion(false) runs the modules one by one, bit for bit") {
     Block b(kFloat, true, true);
     NoGradGuard no_grad;
-    nn::set_eval_fusion(false);
-    const EvalFusionStatsProbe probe;
+    nn::set_sequential_fusion(false);
+    const FusionStatsProbe probe;
     const Tensor y = b.seq->forward(x);
-    nn::set_eval_fusion(true);
-    REQUIRE(probe.fused_runs() == 0);
+    nn::set_sequential_fusion(true);
+    REQUIRE(probe.conv_bn_runs() == 0);
     REQUIRE(equal(y, b.unfused(x)));
   }
 }
 
 TEST_CASE("eval fusion: the sample model's blocks fuse, and its eval accuracy path is unchanged",
-          "[eval_fusion]") {
+          "[sequential_fusion]") {
   manual_seed(34);
   // Three Conv2d(stride 2) + BatchNorm2d + ReLU blocks, Flatten, Linear: the trainer's model.
   nn::Sequential seq;
@@ -191,12 +191,98 @@ TEST_CASE("eval fusion: the sample model's blocks fuse, and its eval accuracy pa
   for (int step = 0; step < 3; ++step) seq->forward(x).sum().backward();  // running stats move
   seq->eval();
   NoGradGuard no_grad;
-  const EvalFusionStatsProbe probe;
+  const FusionStatsProbe probe;
   const Tensor fused = seq->forward(x);
-  REQUIRE(probe.fused_runs() == 3);
-  nn::set_eval_fusion(false);
+  REQUIRE(probe.conv_bn_runs() == 3);
+  nn::set_sequential_fusion(false);
   const Tensor plain = seq->forward(x);
-  nn::set_eval_fusion(true);
+  nn::set_sequential_fusion(true);
   REQUIRE(max_abs_diff(fused, plain) <= 1e-4 * (1 + plain.abs().max().item<double>()));
   REQUIRE(equal(fused.argmax(1), plain.argmax(1)));
+}
+
+namespace {
+
+// A BatchNorm (2d for 4-D x, else 1d) -> ReLU pair with a non-trivial affine map.
+nn::Sequential bn_relu_pair(const Tensor& x) {
+  const int64_t c = x.size(1);
+  nn::Sequential seq;
+  if (x.dim() == 4) seq->push_back(nn::BatchNorm2d(c));
+  else seq->push_back(nn::BatchNorm1d(c));
+  seq->push_back(nn::ReLU());
+  seq->to(x.scalar_type());
+  NoGradGuard no_grad;
+  for (auto& p : seq->parameters()) p.copy_(randn(p.sizes(), x.scalar_type()));
+  return seq;
+}
+
+struct PairResult {
+  Tensor y, gx, gw, gb, running_mean, running_var, batches;
+};
+
+PairResult run_pair(const Tensor& x_in, const Tensor& gy, bool fused) {
+  manual_seed(40);
+  nn::Sequential seq = bn_relu_pair(x_in);
+  nn::set_sequential_fusion(fused);
+  const Tensor x = x_in.detach().requires_grad_();
+  const Tensor y = seq->forward(x);
+  nn::set_sequential_fusion(true);
+  (y * gy).sum().backward();
+  const auto params = seq->named_parameters();
+  const auto buffers = seq->named_buffers();
+  return {y.detach(), x.grad(), params["0.weight"].grad(), params["0.bias"].grad(),
+          buffers["0.running_mean"], buffers["0.running_var"], buffers["0.num_batches_tracked"]};
+}
+
+}  // namespace
+
+TEST_CASE("BatchNorm -> ReLU in training runs as batch_norm_relu and equals the modules one by "
+          "one",
+          "[sequential_fusion]") {
+  manual_seed(35);
+  for (const ScalarType dtype : {kFloat, kDouble})
+    for (const std::vector<int64_t>& shape :
+         {std::vector<int64_t>{8, 5, 6, 7}, {16, 6}, {4, 3, 33}}) {
+      INFO(dtype << " " << shape.size() << "-D");
+      const Tensor x = randn(shape, dtype) * 2 + 0.5, gy = randn(shape, dtype);
+      const int64_t before = nn::sequential_fusion_stats().bn_relu_runs;
+      const PairResult fused = run_pair(x, gy, true);
+      REQUIRE(nn::sequential_fusion_stats().bn_relu_runs == before + 1);
+      const PairResult plain = run_pair(x, gy, false);
+      REQUIRE(nn::sequential_fusion_stats().bn_relu_runs == before + 1);
+      REQUIRE(fused.y.min().item<double>() == 0.0);
+      REQUIRE(equal(fused.y, plain.y));
+      // The gradients' arithmetic is the same; the compiler may contract it into
+      // FMAs differently in the two kernels (an ulp).
+      const double tol = dtype == kFloat ? 1e-5 : 1e-13;
+      for (const auto& [f, p] : {std::pair{fused.gx, plain.gx}, {fused.gw, plain.gw},
+                                 {fused.gb, plain.gb}})
+        REQUIRE(max_abs_diff(f, p) <= tol * (1 + p.abs().max().item<double>()));
+      REQUIRE(equal(fused.running_mean, plain.running_mean));
+      REQUIRE(equal(fused.running_var, plain.running_var));
+      REQUIRE(fused.batches.item<int64_t>() == 1);
+    }
+}
+
+TEST_CASE("batch_norm_relu: gradcheck and gradgradcheck in training, with and without affine",
+          "[sequential_fusion]") {
+  manual_seed(36);
+  // Inputs away from relu's kink: shifted so few outputs sit near 0.
+  const Tensor x = (randn({4, 3, 5}, kDouble) + 0.3).requires_grad_();
+  const Tensor w = (rand({3}, kDouble) + 0.5).requires_grad_();
+  const Tensor b = (randn({3}, kDouble) * 0.1).requires_grad_();
+  auto affine = [](const tensor_list& in) {
+    return batch_norm_relu(in[0], in[1], in[2], {}, {}, true, 0.1, 1e-5);
+  };
+  REQUIRE_GRADCHECK(autograd::gradcheck(affine, {x, w, b}));
+  REQUIRE_GRADCHECK(autograd::gradgradcheck(affine, {x, w, b}));
+  auto plain = [](const tensor_list& in) {
+    return batch_norm_relu(in[0], {}, {}, {}, {}, true, 0.1, 1e-5);
+  };
+  REQUIRE_GRADCHECK(autograd::gradcheck(plain, {x}));
+  // Not training: relu(batch_norm(...)) with the running statistics.
+  const Tensor rm = randn({3}, kDouble), rv = rand({3}, kDouble) + 0.5;
+  NoGradGuard no_grad;
+  REQUIRE(equal(batch_norm_relu(x, w, b, rm, rv, false, 0.1, 1e-5),
+                relu(batch_norm(x, w, b, rm, rv, false, 0.1, 1e-5))));
 }

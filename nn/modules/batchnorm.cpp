@@ -1,6 +1,7 @@
 #include "ember/nn/modules/batchnorm.h"
 
 #include "ember/core/ops/creation/factory.h"
+#include "ember/core/ops/nn_ops/normalization.h"
 #include "ember/nn/functional/normalization.h"
 #include "ember/nn/init.h"
 
@@ -41,28 +42,37 @@ void BatchNormImpl<D>::reset_parameters() {
 
 template <int D>
 Tensor BatchNormImpl<D>::forward(const Tensor& input) {
+  return this->call_with_hooks(input, [this](const Tensor& x) { return normalize(x, false); });
+}
+
+template <int D>
+Tensor BatchNormImpl<D>::forward_relu(const Tensor& input) {
+  return normalize(input, true);
+}
+
+template <int D>
+Tensor BatchNormImpl<D>::normalize(const Tensor& x, bool relu) {
   if constexpr (D == 1)
-    EMBER_CHECK(input.dim() == 2 || input.dim() == 3,
-                "BatchNorm1d: expected a 2-D or 3-D input (N, C) or (N, C, L), got ",
-                input.sizes());
+    EMBER_CHECK(x.dim() == 2 || x.dim() == 3,
+                "BatchNorm1d: expected a 2-D or 3-D input (N, C) or (N, C, L), got ", x.sizes());
   else
-    EMBER_CHECK(input.dim() == 4, "BatchNorm2d: expected a 4-D input (N, C, H, W), got ",
-                input.sizes());
-  return this->call_with_hooks(input, [this](const Tensor& x) {
-    if (this->is_training() && options.track_running_stats()) {
-      NoGradGuard no_grad;
-      num_batches_tracked.add_(1);
-    }
-    // Without running stats, eval normalizes with the batch's own, as PyTorch.
-    const bool use_batch_stats = this->is_training() || !options.track_running_stats();
-    return functional::batch_norm(x, running_mean, running_var,
-                                  functional::BatchNormFuncOptions()
-                                      .weight(weight)
-                                      .bias(bias)
-                                      .training(use_batch_stats)
-                                      .momentum(options.momentum())
-                                      .eps(options.eps()));
-  });
+    EMBER_CHECK(x.dim() == 4, "BatchNorm2d: expected a 4-D input (N, C, H, W), got ", x.sizes());
+  if (this->is_training() && options.track_running_stats()) {
+    NoGradGuard no_grad;
+    num_batches_tracked.add_(1);
+  }
+  // Without running stats, eval normalizes with the batch's own, as PyTorch.
+  const bool use_batch_stats = this->is_training() || !options.track_running_stats();
+  if (relu)
+    return batch_norm_relu(x, weight, bias, running_mean, running_var, use_batch_stats,
+                           options.momentum(), options.eps());
+  return functional::batch_norm(x, running_mean, running_var,
+                                functional::BatchNormFuncOptions()
+                                    .weight(weight)
+                                    .bias(bias)
+                                    .training(use_batch_stats)
+                                    .momentum(options.momentum())
+                                    .eps(options.eps()));
 }
 
 template <int D>

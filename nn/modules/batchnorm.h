@@ -20,6 +20,10 @@ class BatchNormImpl : public Module {
   // running statistics (batch ones without track_running_stats).
   // BatchNorm1d: x (N, C) or (N, C, L); BatchNorm2d: x (N, C, H, W).
   Tensor forward(const Tensor& input);
+  // relu(forward(input)) as one op (ember::batch_norm_relu), without this
+  // module's hooks: Sequential runs a hook-free BatchNorm -> ReLU pair
+  // through it (Note [Fusion in Sequential]).
+  Tensor forward_relu(const Tensor& input);
   void reset_running_stats();
   void reset_parameters();
   void pretty_print(std::ostream& stream) const override;
@@ -30,6 +34,9 @@ class BatchNormImpl : public Module {
   Tensor running_mean;
   Tensor running_var;
   Tensor num_batches_tracked;
+
+ private:
+  Tensor normalize(const Tensor& input, bool relu);
 };
 
 class BatchNorm1dImpl : public BatchNormImpl<1> {

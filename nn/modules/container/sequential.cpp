@@ -1,10 +1,12 @@
 #include "ember/nn/modules/container/sequential.h"
 
-#include "ember/nn/modules/container/eval_fusion.h"
+#include "ember/nn/modules/container/sequential_fusion.h"
 
 namespace ember::nn {
 
-std::shared_ptr<EvalFusion> make_eval_fusion() { return std::make_shared<EvalFusion>(); }
+std::shared_ptr<SequentialFusion> make_sequential_fusion() {
+  return std::make_shared<SequentialFusion>();
+}
 
 SequentialImpl::SequentialImpl(std::initializer_list<NamedAnyModule> named_modules) {
   for (const auto& named : named_modules) push_back(named.name(), named.module());

@@ -12,8 +12,8 @@
 
 namespace ember::nn {
 
-class EvalFusion;
-std::shared_ptr<EvalFusion> make_eval_fusion();
+class SequentialFusion;
+std::shared_ptr<SequentialFusion> make_sequential_fusion();
 
 class SequentialImpl : public Module {
  public:
@@ -24,9 +24,10 @@ class SequentialImpl : public Module {
   }
   explicit SequentialImpl(std::initializer_list<NamedAnyModule> named_modules);
 
-  // x -> modules[n-1](...modules[0](x)); an error when empty. With grad mode
-  // off, Conv2d -> BatchNorm2d (eval) [-> ReLU] runs as one conv (Note [Eval
-  // fusion of Conv2d, BatchNorm and ReLU], eval_fusion.h).
+  // x -> modules[n-1](...modules[0](x)); an error when empty. Conv2d ->
+  // BatchNorm2d [-> ReLU] in eval under no-grad, and BatchNorm -> ReLU in
+  // training, run as one op each (Note [Fusion in Sequential],
+  // sequential_fusion.h).
   Tensor forward(const Tensor& input);
 
   void push_back(AnyModule module);
@@ -52,7 +53,7 @@ class SequentialImpl : public Module {
  private:
   const AnyModule& at_any(size_t index) const;
   std::vector<AnyModule> modules_;
-  std::shared_ptr<EvalFusion> fusion_ = make_eval_fusion();
+  std::shared_ptr<SequentialFusion> fusion_ = make_sequential_fusion();
 };
 
 class Sequential : public ModuleHolder<SequentialImpl> {

@@ -1,5 +1,5 @@
-// Note [Eval fusion of Conv2d, BatchNorm and ReLU] (eval_fusion.h).
-#include "ember/nn/modules/container/eval_fusion.h"
+// Note [Fusion in Sequential] (sequential_fusion.h).
+#include "ember/nn/modules/container/sequential_fusion.h"
 
 #include <atomic>
 #include <typeinfo>
@@ -16,7 +16,7 @@ namespace ember::nn {
 namespace {
 
 std::atomic<bool> enabled{true};
-std::atomic<int64_t> fused_runs{0}, folds{0};
+std::atomic<int64_t> conv_bn_runs{0}, folds{0}, bn_relu_runs{0};
 
 // The module itself when it is exactly of type M (a subclass may override
 // what fusion would skip), and has no hook.
@@ -31,16 +31,34 @@ uint32_t version_or_zero(const Tensor& t) { return t.defined() ? t._version() : 
 
 }  // namespace
 
-void set_eval_fusion(bool on) { enabled.store(on, std::memory_order_relaxed); }
-bool eval_fusion() { return enabled.load(std::memory_order_relaxed); }
+void set_sequential_fusion(bool on) { enabled.store(on, std::memory_order_relaxed); }
+bool sequential_fusion() { return enabled.load(std::memory_order_relaxed); }
 
-EvalFusionStats eval_fusion_stats() {
-  return {fused_runs.load(std::memory_order_relaxed), folds.load(std::memory_order_relaxed)};
+SequentialFusionStats sequential_fusion_stats() {
+  return {conv_bn_runs.load(std::memory_order_relaxed), folds.load(std::memory_order_relaxed),
+          bn_relu_runs.load(std::memory_order_relaxed)};
 }
 
-size_t EvalFusion::run(const std::vector<AnyModule>& modules, size_t first, const Tensor& x,
-                       Tensor& out) {
-  if (GradMode::is_enabled() || !eval_fusion() || first + 1 >= modules.size()) return 0;
+size_t SequentialFusion::run(const std::vector<AnyModule>& modules, size_t first,
+                             const Tensor& x, Tensor& out) {
+  if (!sequential_fusion() || first + 1 >= modules.size()) return 0;
+  if (const size_t ran = run_conv_bn(modules, first, x, out)) return ran;
+  if (!exactly<ReLUImpl>(modules[first + 1])) return 0;
+  // BatchNorm -> ReLU: in training only (in eval the pair after a conv has folded above).
+  if (auto* bn = exactly<BatchNorm2dImpl>(modules[first]); bn && bn->is_training()) {
+    out = bn->forward_relu(x);
+  } else if (auto* bn1 = exactly<BatchNorm1dImpl>(modules[first]); bn1 && bn1->is_training()) {
+    out = bn1->forward_relu(x);
+  } else {
+    return 0;
+  }
+  bn_relu_runs.fetch_add(1, std::memory_order_relaxed);
+  return 2;
+}
+
+size_t SequentialFusion::run_conv_bn(const std::vector<AnyModule>& modules, size_t first,
+                                     const Tensor& x, Tensor& out) {
+  if (GradMode::is_enabled()) return 0;
   const Conv2dImpl* conv = exactly<Conv2dImpl>(modules[first]);
   const BatchNorm2dImpl* bn = conv ? exactly<BatchNorm2dImpl>(modules[first + 1]) : nullptr;
   if (bn == nullptr || bn->is_training() || !bn->options.track_running_stats()) return 0;
@@ -86,7 +104,7 @@ size_t EvalFusion::run(const std::vector<AnyModule>& modules, size_t first, cons
                            o.groups())
              : conv2d(x, folded->weight, folded->bias, o.stride(), *padding, o.dilation(),
                       o.groups());
-  fused_runs.fetch_add(1, std::memory_order_relaxed);
+  conv_bn_runs.fetch_add(1, std::memory_order_relaxed);
   return relu ? 3 : 2;
 }
 
