@@ -11,7 +11,7 @@
 //                   backward, Adam), batch 64, 3x32x32
 //   eval_forward    ms of its forward under NoGradGuard in eval mode
 //
-//   head_to_head [--threads N] [--reps R] [--steps S]
+//   head_to_head [--threads N] [--reps R] [--steps S] [--only ops|model]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -136,10 +136,12 @@ void model_figures(int steps) {
 
 int main(int argc, char** argv) {
   int threads = 2, reps = 15, steps = 60;
+  std::string only = "all";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const int v = std::max(1, std::atoi(argv[i + 1]));
-    if (flag == "--threads") threads = v;
+    if (flag == "--only") only = argv[i + 1];
+    else if (flag == "--threads") threads = v;
     else if (flag == "--reps") reps = v;
     else if (flag == "--steps") steps = v;
     else {
@@ -152,13 +154,15 @@ int main(int argc, char** argv) {
   ember::backends::cpu::set_benchmark(true);  // as the sample trainer runs
 #endif
   std::printf("head_to_head: %s, %d threads\n", kLibrary, threads);
-  report("add_1", add_overhead_us(reps), "us");
-  {
-    const lib::Tensor a = lib::rand({int64_t(1) << 24}), b = lib::rand({int64_t(1) << 24});
-    report("add_16m", add_bandwidth(a, b, reps), "GB/s");
+  if (only != "model") {
+    report("add_1", add_overhead_us(reps), "us");
+    {
+      const lib::Tensor a = lib::rand({int64_t(1) << 24}), b = lib::rand({int64_t(1) << 24});
+      report("add_16m", add_bandwidth(a, b, reps), "GB/s");
+    }
+    report("memcpy_16m", memcpy_bandwidth(size_t(4) << 24, threads, reps), "GB/s");
+    report("matmul_1024", matmul_gflops(reps), "GFLOP/s");
   }
-  report("memcpy_16m", memcpy_bandwidth(size_t(4) << 24, threads, reps), "GB/s");
-  report("matmul_1024", matmul_gflops(reps), "GFLOP/s");
-  model_figures(steps);
+  if (only != "ops") model_figures(steps);
   return 0;
 }

@@ -9,22 +9,28 @@
 # Debian's libopenblas0-openmp is installed (the reference BLAS runs a matmul
 # at 6 GFLOP/s).
 #
-#   scripts/head-to-head.sh [--rounds N] [--threads "1 2"] [--steps S] [--build DIR]
+#   scripts/head-to-head.sh [--rounds N] [--threads "1 2"] [--steps S] [--only ops|model]
+#                           [--build DIR]
 #
 # Prints each figure per round and the ratio ember / libtorch of times (for
-# rates, libtorch's over ember's), so below 1 means ember is faster; and
-# ember's add over the memcpy measured in the same process.
+# rates, libtorch's over ember's), so below 1 means ember is faster, then the
+# median of each figure's per-round ratios; and ember's add over the memcpy
+# measured in the same process. On a shared host the machine's speed drifts
+# between minutes: many short rounds (--only model --steps 30) and the
+# median ratio say more than one long round.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rounds=3 threads="1 2" steps=60 build=build
+rounds=3 threads="1 2" steps=60 only=all build=build
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --rounds) rounds="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
     --steps) steps="$2"; shift 2 ;;
+    --only) only="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
-    *) echo "usage: $0 [--rounds N] [--threads \"1 2\"] [--steps S] [--build DIR]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--rounds N] [--threads \"1 2\"] [--steps S] [--only ops|model] [--build DIR]" >&2
+       exit 2 ;;
   esac
 done
 
@@ -51,11 +57,11 @@ results=$(mktemp)
 trap 'rm -f "$results"' EXIT
 for ((r = 1; r <= rounds; ++r)); do
   for t in $threads; do
-    "${realtime[@]}" "$ember_bin" --threads "$t" --steps "$steps" |
+    "${realtime[@]}" "$ember_bin" --threads "$t" --steps "$steps" --only "$only" |
       awk -v r="$r" -v t="$t" 'NF == 3 { print r, t, "ember", $1, $2, $3 }' >> "$results"
     if [[ -n "$torch_bin" ]]; then
       GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=17179869184 \
-        "${realtime[@]}" "$torch_bin" --threads "$t" --steps "$steps" |
+        "${realtime[@]}" "$torch_bin" --threads "$t" --steps "$steps" --only "$only" |
         awk -v r="$r" -v t="$t" 'NF == 3 { print r, t, "libtorch", $1, $2, $3 }' >> "$results"
     fi
   done
@@ -80,9 +86,23 @@ awk -v rounds="$rounds" '
         }
         print line
       }
-      line = sprintf("%-22s", "ember add / memcpy")
-      for (r = 1; r <= rounds; ++r)
-        line = line sprintf("  %.2f", v[r, t, "ember", "add_16m"] / v[r, t, "ember", "memcpy_16m"])
-      print line
+      if ((1, t, "ember", "add_16m") in v) {
+        line = sprintf("%-22s", "ember add / memcpy")
+        for (r = 1; r <= rounds; ++r)
+          line = line sprintf("  %.2f", v[r, t, "ember", "add_16m"] / v[r, t, "ember", "memcpy_16m"])
+        print line
+      }
+      for (j = 1; j <= nn; ++j) {
+        n = names[j]; k = 0
+        for (r = 1; r <= rounds; ++r) {
+          e = v[r, t, "ember", n]; l = v[r, t, "libtorch", n]
+          if (l != "") qs[++k] = rate(unit[n]) ? l / e : e / l
+        }
+        if (k == 0) continue
+        for (a = 1; a <= k; ++a)
+          for (b = a + 1; b <= k; ++b)
+            if (qs[b] < qs[a]) { tmp = qs[a]; qs[a] = qs[b]; qs[b] = tmp }
+        printf "median ratio %-13s %.2f (%.2f-%.2f over %d rounds)\n", n, qs[int(k / 2) + 1], qs[1], qs[k], k
+      }
     }
   }' "$results"
