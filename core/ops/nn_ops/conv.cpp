@@ -203,9 +203,10 @@ Tensor with_batch_dim(const Tensor& input, const F& f) {
 
 }  // namespace
 
-// x: (N, C, H, W), weight: (K, C/groups, R, S), bias: (K) -> (N, K, OH, OW)
 namespace {
 
+// x: (N, C, H, W), weight: (K, C/groups, R, S), bias: (K) -> (N, K, OH, OW); op names the
+// errors.
 Tensor conv2d_checked(const char* op, const Tensor& input, const Tensor& weight,
                       const Tensor& bias, IntArrayRef stride, IntArrayRef padding,
                       IntArrayRef dilation, int64_t groups, bool relu) {

@@ -90,6 +90,7 @@ size_t SequentialFusion::run_conv_bn(const std::vector<AnyModule>& modules, size
     if (bn->weight.defined()) scale = scale * bn->weight;
     auto next = std::make_shared<Folded>();
     next->sources = sources;
+    for (size_t i = 0; i < from.size(); ++i) next->held[i] = *from[i];
     next->weight = conv->weight * scale.reshape({-1, 1, 1, 1});
     next->bias = ((conv->bias.defined() ? conv->bias - bn->running_mean : -bn->running_mean) *
                   scale);

@@ -69,6 +69,9 @@ class SequentialFusion {
   };
   struct Folded {
     Sources sources;
+    // The source tensors themselves: held, their storage cannot be freed and
+    // reused at the same address while the fold is compared against it.
+    std::array<Tensor, 6> held;
     Tensor weight, bias;
   };
   std::mutex mutex_;  // eval forwards may run on several threads at once
