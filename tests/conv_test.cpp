@@ -208,7 +208,7 @@ void check_fused_relu(ConvAlgo algo, const Problem& p) {
   INFO(cpu::conv_algo_name(algo) << " on " << describe(p));
   const ScalarType dt = scalar_type_of<T>;
   ConvParams params = p.params(dt);
-  params.inference = true;  // Winograd's forwards are inference ones
+  params.inference = true;  // Winograd with its weight cache
   if (!cpu::conv_algo_supports(algo, ConvPass::kForward, params)) return;
   Tensor x = randn(p.x_shape(), dt);
   x.view({-1})[x.numel() / 2].fill_(std::numeric_limits<double>::quiet_NaN());
@@ -397,11 +397,20 @@ TEST_CASE("conv kernels: the stride-2 Winograd matches naive loops at its edges"
   CHECK(supports(applies, ConvPass::kForward, kFloat) == avx512);
   CHECK_FALSE(supports(applies, ConvPass::kForward, kDouble));
   CHECK_FALSE(supports(applies, ConvPass::kBackwardData, kFloat));
-  Problem training = applies, stride1 = applies, dilated = applies, grouped = applies,
-          five = applies;
-  training.inference = false;  // offered for inference forwards only
+  // Training forwards too (benchmark mode may take it there), but the heuristic
+  // takes it for inference forwards only.
+  Problem training = applies;
+  training.inference = false;
+  CHECK(supports(training, ConvPass::kForward, kFloat) == avx512);
+  Problem big = training;  // what conv_winograd_preferred asks for: 16+ channels
+  big.c = 32;
+  CHECK(cpu::conv_heuristic_algo(ConvPass::kForward, big.params(kFloat)) != ConvAlgo::kWinograd);
+  big.inference = true;
+  CHECK((cpu::conv_heuristic_algo(ConvPass::kForward, big.params(kFloat)) ==
+         ConvAlgo::kWinograd) == avx512);
+  Problem stride1 = applies, dilated = applies, grouped = applies, five = applies;
   stride1.stride = {1, 1}, dilated.dil = {2, 2}, grouped.groups = 2, five.r = five.s = 5;
-  for (const Problem& p : {training, stride1, dilated, grouped, five})
+  for (const Problem& p : {stride1, dilated, grouped, five})
     CHECK_FALSE(supports(p, ConvPass::kForward, kFloat));
   if (!avx512) return;  // nothing to run
   manual_seed(15);
@@ -420,8 +429,10 @@ TEST_CASE("conv kernels: the stride-2 Winograd matches naive loops at its edges"
   // than the direct algorithms' 1e-4 (measured worst on the model's layers: 1.3e-4),
   // still far below what a wrong tap or tile would give.
   for (Problem& p : problems) {
-    p.inference = true;
-    CHECK(check_algo_passes<float>(ConvAlgo::kWinograd, p, 5e-4) == 1);
+    for (const bool inference : {true, false}) {  // cached weights, or transformed per call
+      p.inference = inference;
+      CHECK(check_algo_passes<float>(ConvAlgo::kWinograd, p, 5e-4) == 1);
+    }
   }
 }
 

@@ -11,7 +11,7 @@ std::string ConvParams::key() const {
   os << "n" << n << ",c" << c << ",h" << h << ",w" << w << ",k" << k << ",r" << r << ",s" << s
      << ",g" << groups << ",st" << stride[0] << "x" << stride[1] << ",pad" << padding[0] << "x"
      << padding[1] << ",dil" << dilation[0] << "x" << dilation[1] << "," << dtype_name(dtype);
-  if (inference) os << ",inference";  // Winograd is a candidate only there
+  if (inference) os << ",inference";  // Winograd keeps its transformed weights there
   return os.str();
 }
 

@@ -18,7 +18,7 @@ struct ConvParams {
   std::array<int64_t, 2> stride{1, 1}, padding{0, 0}, dilation{1, 1};
   ScalarType dtype = ScalarType::Float;
   // A forward whose output records no graph (inference, evaluation): its weights are likely
-  // the same at the next call, which the Winograd algorithm's weight cache relies on.
+  // the same at the next call, so the Winograd algorithm keeps their transform.
   bool inference = false;
   // The forward's output goes through ReLU before it is stored (an eval-time
   // fusion, Note [Eval fusion of Conv2d, BatchNorm and ReLU]): forwards only, and

@@ -31,8 +31,7 @@ bool conv_algo_supports(ConvAlgo algo, ConvPass pass, const ConvParams& p) {
     case ConvAlgo::kImplicitGemm:
       return pass == ConvPass::kForward && p.dtype == ScalarType::Float &&
              conv_implicit_gemm_available();
-    case ConvAlgo::kWinograd:
-      return pass == ConvPass::kForward && p.inference && conv_winograd_applies(p);
+    case ConvAlgo::kWinograd: return pass == ConvPass::kForward && conv_winograd_applies(p);
   }
   return false;
 }
@@ -54,7 +53,12 @@ bool conv_algo_supports(ConvAlgo algo, ConvPass pass, const ConvParams& p) {
 //   32x14x14->64  0.58-0.60 vs 0.78      vs 0.66-0.67
 //   64x7x7->128   0.50-0.58 vs 0.79-0.87 vs 0.86-1.14
 // Its rounding error is several times the others' (at most 1.3e-4 relative on
-// these layers, against 2-4e-5): the price of 81 products instead of 144.
+// these layers, against 2-4e-5): the price of 81 products instead of 144. So
+// the heuristic leaves training forwards to the implicit GEMM, but benchmark
+// mode also times Winograd there, with its weights transformed at every call
+// (training forwards, batch 64, ms, Winograd vs implicit GEMM, benchmark
+// mode's own timings): 32x16x16->64 1.45 vs 1.73 (1 thread), 0.64 vs 0.79
+// (2 threads); 64x8x8->128 1.24 vs 1.56, 0.74 vs 0.87.
 // Forwards, conv_bench (batch 64, 2 threads, median of 41, ms), implicit GEMM
 // vs the algorithm the heuristic took before it:
 //   3x32x32->32    0.32 vs 0.31 (direct)   1x28x28->32   0.086 vs 0.143 (direct)

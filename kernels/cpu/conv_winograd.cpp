@@ -397,15 +397,27 @@ bool conv_winograd_applies(const ConvParams& p) {
 // 1 or 3 leave the micro-kernel idle; transformed weights of at most 16 MiB: larger ones
 // stream from memory at every call.
 bool conv_winograd_preferred(const ConvParams& p) {
-  return conv_winograd_applies(p) && p.c >= 16 && kPoints * p.k * p.c <= (int64_t(1) << 22);
+  return conv_winograd_applies(p) && p.inference && p.c >= 16 &&
+         kPoints * p.k * p.c <= (int64_t(1) << 22);
 }
 
 void conv_winograd_forward(const ConvParams& p, const ConvForwardArgs<float>& a) {
   EMBER_CHECK(conv_winograd_applies(p), "conv2d: the Winograd algorithm takes float32 3x3 "
               "convolutions with stride 2, no dilation and one group, got ", p.key());
   const Plan plan{ConvShape(p)};
-  const std::shared_ptr<const WeightCache::Entry> weights = weight_cache().get(plan, a.w);
-  const float* u_packed = weights->packed.data();
+  // Inference: the transformed weights are kept for the next call. Training: its
+  // weights change at every step, so they are transformed into scratch each time.
+  std::shared_ptr<const WeightCache::Entry> weights;
+  Tensor transformed;
+  const float* u_packed;
+  if (p.inference) {
+    weights = weight_cache().get(plan, a.w);
+    u_packed = weights->packed.data();
+  } else {
+    transformed = conv_detail::scratch<float>(kPoints * p.k * p.c);
+    transform_weights(plan, a.w, transformed.data_ptr<float>());
+    u_packed = transformed.data_ptr<float>();
+  }
   int64_t parts = std::min<int64_t>(get_num_threads(), plan.groups);
   if (ember::detail::in_parallel_region()) parts = 1;
   const int64_t per_part = plan.q_floats() + plan.v_floats() + plan.m_floats();
