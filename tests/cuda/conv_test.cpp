@@ -427,6 +427,43 @@ TEST_CASE("cudnn conv: non-contiguous GPU views and unbatched inputs match the C
                   conv_transpose2d(xu, wt, {}, 2, 1), 1e-10);
 }
 
+TEST_CASE("cudnn conv: conv2d_relu, Sequential's eval fusion and batch_norm_relu match the CPU",
+          "[cudnn]") {
+  manual_seed(7);
+  CudnnSwitches switches;
+  const Tensor x = random({3, 4, 9, 8}, kDouble), w = random({6, 4, 3, 3}, kDouble),
+               b = random({6}, kDouble);
+  {
+    NoGradGuard no_grad;  // ConvParams::relu: ReLU after the cuDNN forward
+    check_same(conv2d_relu(x.to(kGpu), w.to(kGpu), b.to(kGpu), 2, 1),
+               conv2d_relu(x, w, b, 2, 1), 1e-10);
+  }
+  // Recorded: conv2d then relu, and their gradients.
+  const Tensor xg = x.to(kGpu).requires_grad_(), xc = x.clone().requires_grad_();
+  const Tensor gy = random({3, 6, 5, 4}, kDouble);
+  const tensor_list g = autograd::grad({conv2d_relu(xg, w.to(kGpu), b.to(kGpu), 2, 1)}, {xg},
+                                       {gy.to(kGpu)});
+  const tensor_list gc = autograd::grad({conv2d_relu(xc, w, b, 2, 1)}, {xc}, {gy});
+  check_same(g[0], gc[0], 1e-10);
+
+  // The eval fusion folds on the GPU as on the CPU.
+  nn::Sequential seq(nn::Conv2d(nn::Conv2dOptions(4, 6, 3).stride(2).padding(1)),
+                     nn::BatchNorm2d(6), nn::ReLU());
+  seq->to(kDouble);
+  seq->train();
+  for (int step = 0; step < 2; ++step) seq->forward(x);  // running statistics move
+  seq->eval();
+  NoGradGuard no_grad;
+  const Tensor on_cpu = seq->forward(x);
+  seq->to(kGpu);
+  check_same(seq->forward(x.to(kGpu)), on_cpu, 1e-10);
+
+  // batch_norm_relu in training: composed on CUDA, fused kernels on the CPU.
+  const Tensor bw = random({4}, kDouble), bb = random({4}, kDouble);
+  check_same(batch_norm_relu(x.to(kGpu), bw.to(kGpu), bb.to(kGpu), {}, {}, true, 0.1, 1e-5),
+             batch_norm_relu(x, bw, bb, {}, {}, true, 0.1, 1e-5), 1e-10);
+}
+
 TEST_CASE("cudnn conv: tensors on different devices raise an error naming both", "[cudnn]") {
   const Tensor x = ones({1, 1, 4, 4}).to(kGpu), w = ones({1, 1, 3, 3});
   REQUIRE_THROWS_WITH(conv2d(x, w),
