@@ -6,7 +6,6 @@
 #include <variant>
 
 #include "ember/autograd/grad_mode.h"
-#include "ember/core/ops/elementwise/unary.h"
 #include "ember/core/ops/nn_ops/conv.h"
 #include "ember/nn/modules/activation.h"
 #include "ember/nn/modules/batchnorm.h"
