@@ -5,6 +5,7 @@
 #include "test_helpers.h"
 
 #include <functional>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -285,4 +286,28 @@ TEST_CASE("batch_norm_relu: gradcheck and gradgradcheck in training, with and wi
   NoGradGuard no_grad;
   REQUIRE(equal(batch_norm_relu(x, w, b, rm, rv, false, 0.1, 1e-5),
                 relu(batch_norm(x, w, b, rm, rv, false, 0.1, 1e-5))));
+}
+
+TEST_CASE("eval fusion: several threads running one Sequential at once fold it and agree",
+          "[sequential_fusion]") {
+  manual_seed(37);
+  Block b(kFloat, true, true);
+  const Tensor x = randn({4, 3, 10, 10});
+  Tensor want;
+  {
+    NoGradGuard no_grad;
+    want = b.seq->forward(x);
+    b.conv->weight.mul_(0.5);  // the next forwards all see a stale fold and race to refold
+    want = b.unfused(x);
+  }
+  std::vector<Tensor> got(4);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < got.size(); ++t)
+    threads.emplace_back([&, t] {
+      NoGradGuard no_grad;  // grad mode is per thread
+      for (int i = 0; i < 5; ++i) got[t] = b.seq->forward(x);
+    });
+  for (auto& th : threads) th.join();
+  for (const Tensor& y : got)
+    REQUIRE(max_abs_diff(y, want) <= 2e-5 * (1 + want.abs().max().item<double>()));
 }
