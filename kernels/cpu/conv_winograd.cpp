@@ -136,14 +136,16 @@ void transform_weights(const Plan& plan, const float* w, float* u_packed) {
 
 // Note [Winograd weight cache]
 // Transforming the weights writes 81 values per (output, input) channel pair,
-// which for 64 -> 128 channels is 2.6 MB per call and, on two cores, as slow as
-// the products themselves. The algorithm runs only inference forwards
-// (ConvParams::inference), where the weights usually repeat from call to
-// call, so the transformed weights are kept, with a copy of the weights they
-// came from: a call whose weights compare equal, bit for bit, reuses them (the
-// comparison reads the weights once, 9x less than the transform writes), and
-// any change, in place or not, makes a new entry. The few most recent entries
-// are kept, within a bound on their total size.
+// which for 64 -> 128 channels is 2.6 MB per call (3-4% of the sample model's
+// training step). In inference forwards (ConvParams::inference) the weights
+// usually repeat from call to call, so the transformed weights are kept, with a
+// copy of the weights they came from: a call whose weights compare equal, bit
+// for bit, reuses them (the comparison reads the weights once, 9x less than the
+// transform writes), and any change, in place or not, makes a new entry. The
+// few most recent entries are kept, within a bound on their total size.
+// Training forwards, whose weights change at every step, transform into
+// scratch instead and keep nothing; benchmark mode's timing of them includes
+// the transform.
 class WeightCache {
  public:
   struct Entry {
