@@ -45,6 +45,11 @@ struct Block {
 
 double max_abs_diff(const Tensor& a, const Tensor& b) { return (a - b).abs().max().item<double>(); }
 
+// got equals want within tol relative to want's largest magnitude (at least 1).
+bool near_within(const Tensor& got, const Tensor& want, double tol) {
+  return max_abs_diff(got, want) <= tol * (1 + want.abs().max().item<double>());
+}
+
 // The process-wide fusion counters' growth since construction.
 struct FusionStatsProbe {
   nn::SequentialFusionStats start = nn::sequential_fusion_stats();
@@ -72,7 +77,7 @@ TEST_CASE("eval fusion: Conv2d, BatchNorm2d and ReLU in eval under NoGradGuard e
         REQUIRE(fused.sizes() == want.sizes());
         // Folding rounds w * scale once more than the two passes do.
         const double tol = dtype == kFloat ? 2e-5 : 1e-12;
-        REQUIRE(max_abs_diff(fused, want) <= tol * (1 + want.abs().max().item<double>()));
+        REQUIRE(near_within(fused, want, tol));
         if (with_relu) REQUIRE(fused.min().item<double>() == 0.0);
       }
     }
@@ -107,7 +112,7 @@ TEST_CASE("eval fusion: the folded weights are computed once, and again after an
     const Tensor fused = b.seq->forward(x);
     REQUIRE(probe.folds() == ++folds);
     const Tensor want = b.unfused(x);
-    REQUIRE(max_abs_diff(fused, want) <= 2e-5 * (1 + want.abs().max().item<double>()));
+    REQUIRE(near_within(fused, want, 2e-5));
   }
   // A state_dict loaded into the model copies into every tensor: one more fold.
   Block other(kFloat, true, true);
@@ -115,7 +120,7 @@ TEST_CASE("eval fusion: the folded weights are computed once, and again after an
   const Tensor after_load = b.seq->forward(x);
   REQUIRE(probe.folds() == folds + 1);
   const Tensor want = b.unfused(x);  // the loaded tensors, with b's own eps (an option)
-  REQUIRE(max_abs_diff(after_load, want) <= 2e-5 * (1 + want.abs().max().item<double>()));
+  REQUIRE(near_within(after_load, want, 2e-5));
 }
 
 TEST_CASE("eval fusion: nothing fuses with grad mode on, in training, with a hook, without running "
@@ -198,7 +203,7 @@ TEST_CASE("eval fusion: the sample model's blocks fuse, and its eval accuracy pa
   nn::set_sequential_fusion(false);
   const Tensor plain = seq->forward(x);
   nn::set_sequential_fusion(true);
-  REQUIRE(max_abs_diff(fused, plain) <= 1e-4 * (1 + plain.abs().max().item<double>()));
+  REQUIRE(near_within(fused, plain, 1e-4));
   REQUIRE(equal(fused.argmax(1), plain.argmax(1)));
 }
 
@@ -258,7 +263,7 @@ TEST_CASE("BatchNorm -> ReLU in training runs as batch_norm_relu and equals the 
       const double tol = dtype == kFloat ? 1e-5 : 1e-13;
       for (const auto& [f, p] : {std::pair{fused.gx, plain.gx}, {fused.gw, plain.gw},
                                  {fused.gb, plain.gb}})
-        REQUIRE(max_abs_diff(f, p) <= tol * (1 + p.abs().max().item<double>()));
+        REQUIRE(near_within(f, p, tol));
       REQUIRE(equal(fused.running_mean, plain.running_mean));
       REQUIRE(equal(fused.running_var, plain.running_var));
       REQUIRE(fused.batches.item<int64_t>() == 1);
@@ -296,8 +301,8 @@ TEST_CASE("eval fusion: several threads running one Sequential at once fold it a
   Tensor want;
   {
     NoGradGuard no_grad;
-    want = b.seq->forward(x);
-    b.conv->weight.mul_(0.5);  // the next forwards all see a stale fold and race to refold
+    b.seq->forward(x);         // a fold, which the change below makes stale:
+    b.conv->weight.mul_(0.5);  // the forwards below all see it and race to refold
     want = b.unfused(x);
   }
   std::vector<Tensor> got(4);
@@ -309,5 +314,5 @@ TEST_CASE("eval fusion: several threads running one Sequential at once fold it a
     });
   for (auto& th : threads) th.join();
   for (const Tensor& y : got)
-    REQUIRE(max_abs_diff(y, want) <= 2e-5 * (1 + want.abs().max().item<double>()));
+    REQUIRE(near_within(y, want, 2e-5));
 }
