@@ -157,6 +157,19 @@ void affine_run(const T* x, T* y, int64_t n, T mean, T scale, T shift) {
   }
 }
 
+// Channel c's affine map after normalizing: y = (x - mean) * scale + shift with
+// scale = weight * invstd (from the stored invstd) and shift = bias. The forward
+// passes and batch_norm_relu's backward mask take them from here, so the mask sees
+// the very values the forward computed.
+template <typename T>
+T channel_scale(const T* w, const T* invstd, int64_t c) {
+  return w ? w[c] * invstd[c] : invstd[c];
+}
+template <typename T>
+T channel_shift(const T* b, int64_t c) {
+  return b ? b[c] : T(0);
+}
+
 template <typename T>
 const T* data_or_null(const Tensor& t) {
   return t.defined() ? t.data_ptr<T>() : nullptr;
@@ -204,8 +217,8 @@ void train_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, do
           vp[c] = static_cast<T>(var_c);
           ip[c] = static_cast<T>(inv);
           // From the stored invstd, as batch_norm_apply and the CUDA kernel.
-          scale[k] = w ? w[c] * ip[c] : ip[c];
-          offset[k] = b ? b[c] : T(0);
+          scale[k] = channel_scale(w, ip, c);
+          offset[k] = channel_shift(b, c);
         }
         for (int64_t i = 0; i < d.n; ++i)
           for (int64_t k = 0; k < count; ++k) {
@@ -243,7 +256,7 @@ void batch_norm_apply(const Tensor& x, const Tensor& mean, const Tensor& invstd,
     parallel_for(0, d.n * d.c, grain_for(d.s), [&](int64_t r0, int64_t r1) {
       for (int64_t r = r0; r < r1; ++r) {
         const int64_t c = r % d.c;
-        const T scale = w ? w[c] * ip[c] : ip[c], offset = b ? b[c] : T(0);
+        const T scale = channel_scale(w, ip, c), offset = channel_shift(b, c);
         affine_run(xp + r * d.s, yp + r * d.s, d.s, mp[c], scale, offset);
       }
     });
@@ -264,9 +277,6 @@ void backward(const Tensor& x, const Tensor& dy, const Tensor& mean, const Tenso
     const T *xp = x.data_ptr<T>(), *gp = dy.data_ptr<T>();
     const T *mp = mean.data_ptr<T>(), *ip = invstd.data_ptr<T>(), *w = data_or_null<T>(weight);
     const T* b = data_or_null<T>(bias);
-    // The forward's scale and shift of channel c, for the relu mask.
-    const auto scale_of = [&](int64_t c) { return w ? w[c] * ip[c] : ip[c]; };
-    const auto shift_of = [&](int64_t c) { return b ? b[c] : T(0); };
     T *dxp = mutable_data_or_null<T>(dx), *dwp = mutable_data_or_null<T>(dweight),
       *dbp = mutable_data_or_null<T>(dbias);
     const double count_per_channel = static_cast<double>(d.n * d.s);
@@ -283,7 +293,7 @@ void backward(const Tensor& x, const Tensor& dy, const Tensor& mean, const Tenso
                 auto dyv = at(gp);
                 if constexpr (Relu) {
                   // normalize_affine's expression, on a vector or a tail element
-                  const auto z = (xv - mp[c]) * scale_of(c) + shift_of(c);
+                  const auto z = (xv - mp[c]) * channel_scale(w, ip, c) + channel_shift(b, c);
                   dyv = z <= T(0) ? decltype(dyv){} : dyv;
                 }
                 return std::pair{dyv, dyv * (xv - mp[c])};
@@ -309,7 +319,7 @@ void backward(const Tensor& x, const Tensor& dy, const Tensor& mean, const Tenso
             const T *xr = xp + at, *gr = gp + at;
             T* out = dxp + at;
             const T mk = m[k], kk = k_xmu[k], mdy = mean_dy[k], ck = coef[k];
-            const T sk = scale_of(c0 + k), bk = shift_of(c0 + k);
+            const T sk = channel_scale(w, ip, c0 + k), bk = channel_shift(b, c0 + k);
             for (int64_t j = 0; j < d.s; ++j) {
               T g = gr[j];
               if constexpr (Relu)
