@@ -288,10 +288,10 @@ void run_panels(const Plan& plan, const ConvForwardArgs<float>& a, bool relu, in
         for (int v = 0; v < kNV; ++v) {
           if (!out.mask[v]) continue;
           for (int64_t i = 0; i < g.kg; ++i) {
-            float* row = vec[v].out + i * g.ohw;  // max(0, x) keeps a NaN x, as relu
-            _mm512_mask_storeu_ps(row, out.mask[v],
-                                  _mm512_max_ps(_mm512_setzero_ps(),
-                                                _mm512_maskz_loadu_ps(out.mask[v], row)));
+            float* row = vec[v].out + i * g.ohw;
+            _mm512_mask_storeu_ps(
+                row, out.mask[v],
+                conv_detail::relu_ps(_mm512_maskz_loadu_ps(out.mask[v], row)));
           }
         }
     }

@@ -50,6 +50,10 @@ inline std::pair<int64_t, int64_t> valid_range(int64_t out, int64_t in, int64_t 
 inline __mmask16 low_lanes(int n) {
   return n <= 0 ? 0 : n >= 16 ? 0xFFFF : static_cast<__mmask16>((1u << n) - 1);
 }
+
+// relu of 16 floats (ConvParams::relu): max(0, x) keeps a NaN x, as relu, because
+// vmaxps returns its second operand when either is NaN.
+inline __m512 relu_ps(__m512 x) { return _mm512_max_ps(_mm512_setzero_ps(), x); }
 #endif
 
 // out[j] = in[j * stride] for j in [0, n).

@@ -329,8 +329,8 @@ void output_tiles(const Plan& plan, const float* m, int64_t k0, int64_t k1, cons
           // 16 pixels x 16 images -> per image its 4x4 tile, row by row
           __m512 r[16];
 #pragma GCC unroll 16
-          for (int e = 0; e < 16; ++e)  // max(0, x) keeps a NaN x, as relu
-            r[e] = relu ? _mm512_max_ps(_mm512_setzero_ps(), out[e / 4][e % 4]) : out[e / 4][e % 4];
+          for (int e = 0; e < 16; ++e)
+            r[e] = relu ? conv_detail::relu_ps(out[e / 4][e % 4]) : out[e / 4][e % 4];
           transpose16(r);
           const __mmask8 row_lanes =
               static_cast<__mmask8>(low_mask(std::min<int64_t>(4, g.ow - 4 * tj)));
