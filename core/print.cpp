@@ -2,6 +2,7 @@
 // aligned to the widest printed value, then a line with the shape, dtype and
 // device.
 #include <algorithm>
+#include <iomanip>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -19,8 +20,8 @@ template <typename T>
 std::string format_value(T v) {
   if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
   std::ostringstream os;
-  if constexpr (!std::is_integral_v<T>) os.precision(4);
-  os << v;
+  if constexpr (std::is_integral_v<T>) os << static_cast<int64_t>(v);  // int8 is not a char here
+  else os << std::setprecision(4) << static_cast<opmath_t<T>>(v);
   return os.str();
 }
 
@@ -69,7 +70,7 @@ void print_dims(std::ostream& os, const Tensor& t, int64_t dim, const T* p, bool
 std::ostream& operator<<(std::ostream& os, const Tensor& t) {
   if (!t.defined()) return os << "[ Tensor (undefined) ]";
   const Tensor host = t.is_cpu() ? t : t.cpu();
-  dispatch_all(host.scalar_type(), "print", [&]<typename T>() {
+  dispatch_storage(host.scalar_type(), "print", [&]<typename T>() {
     const T* data = static_cast<const T*>(host.data_ptr());
     const bool summarize = host.numel() > kSummarizeAbove;
     size_t width = 0;

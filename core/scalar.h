@@ -45,7 +45,10 @@ class Scalar {
         EMBER_ERROR("Scalar: cannot convert ", d_, " to ", std::is_signed_v<T> ? "int" : "uint",
                     8 * sizeof(T), ": not finite or out of the integer type's range");
     }
-    return type_ == kDouble ? static_cast<T>(d_) : static_cast<T>(i_);
+    if constexpr (is_reduced_float_v<T>)  // through float, as PyTorch converts doubles
+      return type_ == kDouble ? T(static_cast<float>(d_)) : T(static_cast<float>(i_));
+    else
+      return type_ == kDouble ? static_cast<T>(d_) : static_cast<T>(i_);
   }
   double toDouble() const { return to<double>(); }
   float toFloat() const { return to<float>(); }
@@ -68,15 +71,28 @@ class Scalar {
 };
 
 // Whether v converts to dtype t without overflow, as PyTorch requires of fill
-// values (the conversion is undefined in C++ otherwise): a floating v fits
-// int64 only when finite and in range, and float32 when NaN, infinite or
-// within its largest finite value. Integers and bools fit every dtype.
+// values (the conversion is undefined in C++ otherwise): a floating v fits an
+// integer type only when finite and in range, and a floating type when NaN,
+// infinite or within its largest finite value. An integer v must lie in the
+// integer type's range, where uint8 also takes -255..-1 (they wrap, as
+// PyTorch allows), and within a floating type's largest finite value (65504
+// for float16); bools fit every dtype.
 inline bool converts_without_overflow(const Scalar& v, ScalarType t) {
-  if (!v.is_floating_point()) return true;
-  const double d = v.toDouble();
-  if (t == kLong) return fits_integer<int64_t>(d);
-  if (t == kFloat) return !std::isfinite(d) || std::abs(d) <= std::numeric_limits<float>::max();
-  return true;
+  if (v.is_bool()) return true;
+  return dispatch_storage(t, "fill", [&]<typename T>() {
+    if constexpr (std::is_same_v<T, bool>) {
+      return true;
+    } else if constexpr (std::numeric_limits<T>::is_integer) {
+      if (v.is_floating_point()) return fits_integer<T>(v.toDouble());
+      const int64_t i = v.toLong();
+      const int64_t hi = static_cast<int64_t>(std::numeric_limits<T>::max());
+      const int64_t lo = std::is_signed_v<T> ? static_cast<int64_t>(std::numeric_limits<T>::lowest()) : -hi;
+      return i >= lo && i <= hi;
+    } else {
+      const double d = v.toDouble();
+      return !std::isfinite(d) || std::abs(d) <= static_cast<double>(std::numeric_limits<T>::max());
+    }
+  });
 }
 
 }  // namespace ember

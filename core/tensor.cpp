@@ -47,7 +47,13 @@ T* Tensor::data_ptr() const {
   return static_cast<T*>(impl_->data());
 }
 template bool* Tensor::data_ptr<bool>() const;
+template uint8_t* Tensor::data_ptr<uint8_t>() const;
+template int8_t* Tensor::data_ptr<int8_t>() const;
+template int16_t* Tensor::data_ptr<int16_t>() const;
+template int32_t* Tensor::data_ptr<int32_t>() const;
 template int64_t* Tensor::data_ptr<int64_t>() const;
+template Half* Tensor::data_ptr<Half>() const;
+template BFloat16* Tensor::data_ptr<BFloat16>() const;
 template float* Tensor::data_ptr<float>() const;
 template double* Tensor::data_ptr<double>() const;
 
@@ -55,7 +61,7 @@ Scalar Tensor::item() const {
   EMBER_CHECK(numel() == 1, "item: a tensor with ", numel(), " elements (shape ", sizes(),
               ") cannot be converted to a scalar; item() needs exactly one element");
   const Tensor host = is_cpu() ? *this : cpu();
-  return dispatch_all(scalar_type(), "item", [&]<typename T>() -> Scalar {
+  return dispatch_storage(scalar_type(), "item", [&]<typename T>() -> Scalar {
     return Scalar(*static_cast<const T*>(host.impl_->data()));
   });
 }

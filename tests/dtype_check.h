@@ -10,7 +10,13 @@
 
 namespace ember::dtype_check {
 
+// The dtypes every kernel computes in natively: the families that take no
+// others yet are checked on these.
 inline const ScalarType kDtypes[] = {kBool, kLong, kFloat, kDouble};
+// Every dtype: the families that convert the others (the copies, the
+// elementwise and reduce op tables) are checked on these.
+inline const ScalarType kEveryDtype[] = {kBool, kByte, kChar, kShort, kInt,
+                                         kLong, kHalf, kBFloat16, kFloat, kDouble};
 
 // The Error of a dtype the op does not take.
 inline auto refuses(const char* op, ScalarType t) {

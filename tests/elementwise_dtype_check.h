@@ -13,13 +13,13 @@
 
 namespace ember::elementwise_dtype_check {
 
-using dtype_check::kDtypes;
+using dtype_check::kEveryDtype;
 using dtype_check::refuses;
 
 inline void check_device(Device device) {
   const ElementwiseKernels& k = kernels().elementwise;
   const TensorOptions opts = TensorOptions().device(device);
-  for (ScalarType t : kDtypes) {
+  for (ScalarType t : kEveryDtype) {
     const Tensor a = ones({3}, opts.dtype(t)), b = ones({3}, opts.dtype(t));
     const Tensor c = ones({3}, opts.dtype(t));
     const Scalar one(1);

@@ -13,7 +13,7 @@
 
 namespace ember::indexing_dtype_check {
 
-using dtype_check::kDtypes;
+using dtype_check::kEveryDtype;
 using dtype_check::refuses;
 
 inline void check_device(Device device) {
@@ -21,7 +21,7 @@ inline void check_device(Device device) {
   const TensorOptions opts = TensorOptions().device(device);
   // (2, 3) indexed along dim 1 at 0 and 2; index_select's index is 1-d.
   const Tensor index = zeros({2, 2}, opts.dtype(kLong)), line = zeros({2}, opts.dtype(kLong));
-  for (ScalarType t : kDtypes) {
+  for (ScalarType t : kEveryDtype) {
     INFO(t);
     const Tensor self = zeros({2, 3}, opts.dtype(t)), out = empty({2, 2}, opts.dtype(t));
     CHECK_NOTHROW(k.gather.on(device, "gather")("gather", out, self, 1, index));

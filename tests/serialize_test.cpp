@@ -99,6 +99,14 @@ TEST_CASE("safetensors round-trips every dtype bit-exactly, incl. 0-dim and empt
                                 std::numeric_limits<int64_t>::max()},
                                kLong));
   tensors.insert("bool", tensor({true, false, true}, kBool));
+  const Tensor small = tensor({-128.0, -1.0, 0.0, 127.0, 255.0}, kDouble);
+  tensors.insert("u8", small.to(kByte));
+  tensors.insert("i8", small.to(kChar));
+  tensors.insert("i16", (small * 250).to(kShort));
+  tensors.insert("i32", (small * 1e7).to(kInt));
+  const Tensor special = floats({1.5f, -0.0f, nan, inf, 65504.0f, 6e-8f, 1e-40f});
+  tensors.insert("f16", special.to(kHalf));
+  tensors.insert("bf16", special.to(kBFloat16));
   tensors.insert("scalar", tensor(2.75, kDouble));
   tensors.insert("empty", empty({0, 3}, kFloat));
   tensors.insert("layer.0/weight", tensor({{1.0, 2.0}, {3.0, 4.0}}, kFloat));
@@ -196,6 +204,44 @@ TEST_CASE("a golden safetensors file written byte by byte loads with the right v
   ember_test::require_values(f.tensors["bias"], {0.5, -1.0});
 }
 
+TEST_CASE("a golden safetensors file of the 16-bit floats and narrow integers loads bit for bit",
+          "[serialize]") {
+  ember_test::TempDir dir("serialize_test");
+  // Little-endian, as the format says: bf16 1.5 = 0x3fc0 and -2 = 0xc000;
+  // f16 1.5 = 0x3e00 and 65504 = 0x7bff; u8 200; i8 -3; i16 -2; i32 70000 =
+  // 0x11170. Data in order of falling element size, as PyTorch writes it;
+  // 326 header bytes + 2 spaces = 328 = 0x148.
+  const std::string header =
+      R"({"bf":{"dtype":"BF16","shape":[2],"data_offsets":[4,8]},)"
+      R"("h":{"dtype":"F16","shape":[2],"data_offsets":[8,12]},)"
+      R"("i":{"dtype":"I32","shape":[1],"data_offsets":[0,4]},)"
+      R"("s":{"dtype":"I16","shape":[1],"data_offsets":[12,14]},)"
+      R"("b":{"dtype":"U8","shape":[1],"data_offsets":[14,15]},)"
+      R"("c":{"dtype":"I8","shape":[1],"data_offsets":[15,16]}}  )";
+  REQUIRE(header.size() == 0x148);
+  const std::string golden = "\x48\x01\x00\x00\x00\x00\x00\x00"s + header +
+                             "\x70\x11\x01\x00"s + "\xc0\x3f\x00\xc0"s + "\x00\x3e\xff\x7b"s +
+                             "\xfe\xff"s + "\xc8"s + "\xfd"s;
+  write_bytes(dir.file("golden16.safetensors"), golden);
+  const SafetensorsFile f = load_safetensors(dir.file("golden16.safetensors"));
+  REQUIRE(f.tensors["bf"].scalar_type() == kBFloat16);
+  ember_test::require_values(f.tensors["bf"].to(kDouble), {1.5, -2.0});
+  REQUIRE(f.tensors["h"].scalar_type() == kHalf);
+  ember_test::require_values(f.tensors["h"].to(kDouble), {1.5, 65504.0});
+  REQUIRE(f.tensors["i"].scalar_type() == kInt);
+  REQUIRE(f.tensors["i"].item<int64_t>() == 70000);
+  REQUIRE(f.tensors["s"].scalar_type() == kShort);
+  REQUIRE(f.tensors["s"].item<int64_t>() == -2);
+  REQUIRE(f.tensors["b"].scalar_type() == kByte);
+  REQUIRE(f.tensors["b"].item<int64_t>() == 200);
+  REQUIRE(f.tensors["c"].scalar_type() == kChar);
+  REQUIRE(f.tensors["c"].item<int64_t>() == -3);
+  // Saved again, the bytes are the golden file's data in header order.
+  save_safetensors(dir.file("again.safetensors"), f.tensors);
+  const std::string again = read_bytes(dir.file("again.safetensors"));
+  REQUIRE(again.substr(again.size() - 16) == golden.substr(golden.size() - 16));
+}
+
 TEST_CASE("load_safetensors rejects each malformed file with an Error naming file and problem",
           "[serialize]") {
   ember_test::TempDir dir("serialize_test");
@@ -226,8 +272,8 @@ TEST_CASE("load_safetensors rejects each malformed file with an Error naming fil
                 eight.substr(0, 4)),
        "tensor 'a': unknown field 'x'"},
       {"unsupported dtype",
-       st_bytes(R"({"a":{"dtype":"F16","shape":[2],"data_offsets":[0,4]}})", eight.substr(0, 4)),
-       "tensor 'a': unsupported dtype 'F16'"},
+       st_bytes(R"({"a":{"dtype":"F8_E4M3","shape":[2],"data_offsets":[0,2]}})", eight.substr(0, 2)),
+       "tensor 'a': unsupported dtype 'F8_E4M3'"},
       {"unknown dtype",
        st_bytes(R"({"a":{"dtype":"Q7","shape":[2],"data_offsets":[0,4]}})", eight.substr(0, 4)),
        "unsupported dtype 'Q7'"},

@@ -262,7 +262,7 @@ TEST_CASE("ops that PyTorch rejects for bool tensors throw and name the op", "[u
 TEST_CASE("gelu and leaky_relu need floating inputs", "[unary]") {
   Tensor i = tensor({1, 2}, kLong);
   REQUIRE_THROWS_WITH(i.gelu(), Catch::Contains("gelu: dtype int64 is not supported") &&
-                                    Catch::Contains("float32 or float64"));
+                                    Catch::Contains("a floating dtype"));
   REQUIRE_THROWS_WITH(i.leaky_relu(), Catch::Contains("leaky_relu: dtype int64 is not supported"));
 }
 

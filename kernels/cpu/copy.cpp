@@ -9,15 +9,15 @@
 namespace ember::cpu {
 
 void copy_kernel(const Tensor& dst, const Tensor& src) {
-  dispatch_all(dst.scalar_type(), "copy_", [&]<typename Out>() {
-    dispatch_all(src.scalar_type(), "copy_", [&]<typename In>() {
+  dispatch_storage(dst.scalar_type(), "copy_", [&]<typename Out>() {
+    dispatch_storage(src.scalar_type(), "copy_", [&]<typename In>() {
       cpu::elementwise<Out, In>(dst, {&src}, [](In v) { return static_cast<Out>(v); });
     });
   });
 }
 
 void fill_kernel(const Tensor& t, const Scalar& value) {
-  dispatch_all(t.scalar_type(), "fill_", [&]<typename T>() {
+  dispatch_storage(t.scalar_type(), "fill_", [&]<typename T>() {
     const T v = value.to<T>();
     if (t.is_contiguous()) {
       T* p = t.data_ptr<T>();

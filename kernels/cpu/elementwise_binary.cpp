@@ -1,7 +1,7 @@
 // The CPU binary kernels: one case per row of EMBER_BINARY_OPS, each
 // instantiated for the dtypes of its row.
 #include "ember/kernels/cpu/elementwise.h"
-#include "ember/kernels/cpu/loops.h"
+#include "ember/kernels/cpu/compute_loops.h"
 
 namespace ember::cpu {
 
@@ -11,8 +11,8 @@ void binary_kernel(const char* name, BinaryOp op, const Tensor& out, const Tenso
   switch (op) {
 #define EMBER_CASE(op_name, dtypes, functor)                                             \
   case BinaryOp::k##op_name:                                                             \
-    return dispatch_dtypes<DtypeSet::dtypes>(out.scalar_type(), name, [&]<typename T>() { \
-      elementwise<T, T, T>(out, {&a, &b}, functor);                                      \
+    return dispatch_compute<DtypeSet::dtypes>(out.scalar_type(), name, [&]<typename T>() { \
+      compute_elementwise<T, T, T>(out, {&a, &b}, functor);                                      \
     });
     EMBER_BINARY_OPS(EMBER_CASE)
 #undef EMBER_CASE

@@ -2,7 +2,7 @@
 // kernels: one case per row of EMBER_COMPARE_OPS, EMBER_TERNARY_OPS and
 // EMBER_LOSS_OPS, each instantiated for the dtypes of its row.
 #include "ember/kernels/cpu/elementwise.h"
-#include "ember/kernels/cpu/loops.h"
+#include "ember/kernels/cpu/compute_loops.h"
 
 namespace ember::cpu {
 
@@ -12,8 +12,8 @@ void compare_kernel(const char* name, CompareOp op, const Tensor& out, const Ten
   switch (op) {
 #define EMBER_CASE(op_name, dtypes, functor)                                           \
   case CompareOp::k##op_name:                                                          \
-    return dispatch_dtypes<DtypeSet::dtypes>(a.scalar_type(), name, [&]<typename T>() { \
-      elementwise<bool, T, T>(out, {&a, &b}, functor);                                 \
+    return dispatch_compute<DtypeSet::dtypes>(a.scalar_type(), name, [&]<typename T>() { \
+      compute_elementwise<bool, T, T>(out, {&a, &b}, functor);                                 \
     });
     EMBER_COMPARE_OPS(EMBER_CASE)
 #undef EMBER_CASE
@@ -27,8 +27,8 @@ void ternary_kernel(const char* name, TernaryOp op, const Tensor& out, const Ten
   switch (op) {
 #define EMBER_CASE(op_name, dtypes, functor)                                             \
   case TernaryOp::k##op_name:                                                            \
-    return dispatch_dtypes<DtypeSet::dtypes>(out.scalar_type(), name, [&]<typename T>() { \
-      elementwise<T, T, T, T>(out, {&a, &b, &c}, functor);                               \
+    return dispatch_compute<DtypeSet::dtypes>(out.scalar_type(), name, [&]<typename T>() { \
+      compute_elementwise<T, T, T, T>(out, {&a, &b, &c}, functor);                               \
     });
     EMBER_TERNARY_OPS(EMBER_CASE)
 #undef EMBER_CASE
@@ -37,8 +37,8 @@ void ternary_kernel(const char* name, TernaryOp op, const Tensor& out, const Ten
 }
 
 void where_kernel(const Tensor& out, const Tensor& condition, const Tensor& a, const Tensor& b) {
-  dispatch_all(out.scalar_type(), "where", [&]<typename T>() {
-    elementwise<T, bool, T, T>(out, {&condition, &a, &b},
+  dispatch_compute<DtypeSet::kAll>(out.scalar_type(), "where", [&]<typename T>() {
+    compute_elementwise<T, bool, T, T>(out, {&condition, &a, &b},
                                [](bool c, T x, T y) { return c ? x : y; });
   });
 }
@@ -52,7 +52,7 @@ using same_t = T;
 template <typename T, size_t... K, typename F>
 void loss_loop(const Tensor& out, const Tensor* const* inputs, std::index_sequence<K...>,
                const F& f) {
-  elementwise<T, same_t<K, T>...>(out, {inputs[K]...}, f);
+  compute_elementwise<T, same_t<K, T>...>(out, {inputs[K]...}, f);
 }
 
 }  // namespace
@@ -60,7 +60,7 @@ void loss_loop(const Tensor& out, const Tensor* const* inputs, std::index_sequen
 void loss_kernel(const char* name, LossOp op, const Tensor& out,
                  std::initializer_list<const Tensor*> inputs) {
   using namespace functors;
-  dispatch_floating(out.scalar_type(), name, [&]<typename T>() {
+  dispatch_compute<DtypeSet::kFloating>(out.scalar_type(), name, [&]<typename T>() {
     switch (op) {
 #define EMBER_CASE(op_name, arity, functor)                                                   \
   case LossOp::k##op_name:                                                                    \

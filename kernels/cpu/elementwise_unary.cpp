@@ -2,7 +2,7 @@
 // instantiated for the dtypes of its row. Parameters arrive as Scalars holding
 // values of the compute dtype, so to<T>() is exact.
 #include "ember/kernels/cpu/elementwise.h"
-#include "ember/kernels/cpu/loops.h"
+#include "ember/kernels/cpu/compute_loops.h"
 
 namespace ember::cpu {
 
@@ -12,8 +12,8 @@ void unary_kernel(const char* name, UnaryOp op, const Tensor& out, const Tensor&
   switch (op) {
 #define EMBER_CASE(op_name, dtypes, out_kind, functor)                                    \
   case UnaryOp::k##op_name:                                                               \
-    return dispatch_dtypes<DtypeSet::dtypes>(x.scalar_type(), name, [&]<typename T>() {   \
-      elementwise<unary_out_t<UnaryOut::out_kind, T>, T>(out, {&x}, functor);             \
+    return dispatch_compute<DtypeSet::dtypes>(x.scalar_type(), name, [&]<typename T>() {   \
+      compute_elementwise<unary_out_t<UnaryOut::out_kind, T>, T>(out, {&x}, functor);             \
     });
     EMBER_UNARY_OPS(EMBER_CASE)
 #undef EMBER_CASE

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "ember/kernels/common/dtype_set.h"
 #include "ember/kernels/cpu/loops.h"
 
 namespace ember::cpu {
@@ -86,30 +87,33 @@ std::optional<int64_t> find_out_of_range(const Tensor& index, int64_t low, int64
   return bad;
 }
 
+// gather and scatter only move elements: one instantiation per element size.
 void gather(const char* /*op*/, const Tensor& out, const Tensor& self, int64_t dim,
             const Tensor& index) {
-  dispatch_all(self.scalar_type(), "gather", [&]<typename T>() {
+  dispatch_element_bits(self.scalar_type(), [&]<typename T>() {
     index_walk<T>(self, dim, index, out, /*race_free=*/true, [](const T* s, T* o) { *o = *s; });
   });
 }
 
+// Each add rounds to self's dtype, as T's own += does (bfloat16: in float).
 void scatter_add(const char* /*op*/, const Tensor& self, int64_t dim, const Tensor& index,
                  const Tensor& src) {
-  dispatch_numeric(self.scalar_type(), "scatter_add", [&]<typename T>() {
-    index_walk<T>(self, dim, index, src, /*race_free=*/false, [](T* s, const T* v) { *s += *v; });
+  dispatch_numeric_storage(self.scalar_type(), "scatter_add", [&]<typename T>() {
+    index_walk<T>(self, dim, index, src, /*race_free=*/false,
+                  [](T* s, const T* v) { *s = static_cast<T>(*s + *v); });
   });
 }
 
 void scatter(const char* /*op*/, const Tensor& self, int64_t dim, const Tensor& index,
              const Tensor& src) {
-  dispatch_all(self.scalar_type(), "scatter", [&]<typename T>() {
+  dispatch_element_bits(self.scalar_type(), [&]<typename T>() {
     index_walk<T>(self, dim, index, src, /*race_free=*/false, [](T* s, const T* v) { *s = *v; });
   });
 }
 
 void scatter_reduce(const char* /*op*/, const Tensor& self, int64_t dim, const Tensor& index,
                     const Tensor& src, functors::ScatterReduce reduce) {
-  dispatch_numeric(self.scalar_type(), "scatter_reduce", [&]<typename T>() {
+  dispatch_numeric_storage(self.scalar_type(), "scatter_reduce", [&]<typename T>() {
     auto walk = [&](auto combine) {
       index_walk<T>(self, dim, index, src, /*race_free=*/false,
                     [combine](T* s, const T* v) { *s = combine(*s, *v); });

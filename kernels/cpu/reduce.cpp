@@ -4,6 +4,7 @@
 // of optim_kernels.cpp.
 #include "ember/kernels/cpu/reduce.h"
 
+#include "ember/kernels/common/reduce_converted.h"
 #include "ember/kernels/cpu/optim_kernels.h"
 #include "ember/kernels/cpu/reduce_loops.h"
 
@@ -11,6 +12,7 @@ namespace ember::cpu {
 
 void reduce_kernel(const char* name, ReduceOp op, const Tensor& out, const Tensor& in,
                    IntArrayRef keep_sizes, double param) {
+  if (reduce_converted(name, op, out, in, keep_sizes, param, reduce_kernel)) return;
   using namespace functors;
   switch (op) {
 #define EMBER_CASE(op_name, dtypes, acc_type, out_kind, make_ops)                          \

@@ -45,8 +45,8 @@ void strided_copy(void* dst, ScalarType dst_dtype, const void* src, ScalarType s
                   const CopyGeometry& g, int64_t numel, int device) {
   if (numel == 0) return;
   DeviceGuard guard(device);
-  dispatch_all(dst_dtype, "copy_", [&]<typename Out>() {
-    dispatch_all(src_dtype, "copy_", [&]<typename In>() {
+  dispatch_storage(dst_dtype, "copy_", [&]<typename Out>() {
+    dispatch_storage(src_dtype, "copy_", [&]<typename In>() {
       strided_copy_kernel<Out, In><<<grid_for(numel), kThreads>>>(
           static_cast<Out*>(dst), static_cast<const In*>(src), g, numel);
       EMBER_CUDA_CHECK_LAUNCH();
@@ -58,7 +58,7 @@ void strided_fill(void* dst, ScalarType dtype, const Scalar& value, const CopyGe
                   int64_t numel, int device) {
   if (numel == 0) return;
   DeviceGuard guard(device);
-  dispatch_all(dtype, "fill_", [&]<typename T>() {
+  dispatch_storage(dtype, "fill_", [&]<typename T>() {
     strided_fill_kernel<T><<<grid_for(numel), kThreads>>>(static_cast<T*>(dst), value.to<T>(), g,
                                                            numel);
     EMBER_CUDA_CHECK_LAUNCH();
@@ -78,7 +78,7 @@ bool same_dense_layout(const Tensor& dst, const Tensor& src) {
 
 // Whether value, as t's dtype, is all zero bytes (then a memset writes it; -0.0 is not).
 bool is_zero_bytes(const Tensor& t, const Scalar& value) {
-  return dispatch_all(t.scalar_type(), "fill_", [&]<typename T>() {
+  return dispatch_storage(t.scalar_type(), "fill_", [&]<typename T>() {
     const T v = value.to<T>(), zero{};
     return std::memcmp(&v, &zero, sizeof(T)) == 0;
   });

@@ -14,7 +14,7 @@ void binary_kernel(const char* name, BinaryOp op, const Tensor& out, const Tenso
   switch (op) {
 #define EMBER_CASE(op_name, dtypes, functor)                                           \
   case BinaryOp::k##op_name:                                                           \
-    return dispatch_dtypes<DtypeSet::dtypes>(l.out_dtype, name, [&]<typename T>() {    \
+    return dispatch_compute<DtypeSet::dtypes>(l.out_dtype, name, [&]<typename T>() {    \
       loops::launch<T, T, T>(l, functor);                                              \
     });
     EMBER_BINARY_OPS(EMBER_CASE)

@@ -22,7 +22,7 @@ void compare_kernel(const char* name, CompareOp op, const Tensor& out, const Ten
   switch (op) {
 #define EMBER_CASE(op_name, dtypes, functor)                                                \
   case CompareOp::k##op_name:                                                               \
-    return dispatch_dtypes<DtypeSet::dtypes>(l.input_dtypes[0], name, [&]<typename T>() {   \
+    return dispatch_compute<DtypeSet::dtypes>(l.input_dtypes[0], name, [&]<typename T>() {   \
       loops::launch<bool, T, T>(l, functor);                                                \
     });
     EMBER_COMPARE_OPS(EMBER_CASE)
@@ -34,7 +34,7 @@ void compare_kernel(const char* name, CompareOp op, const Tensor& out, const Ten
 void where_kernel(const Tensor& out, const Tensor& condition, const Tensor& a, const Tensor& b) {
   if (out.numel() == 0) return;
   const ElementwiseLaunch l = plan_elementwise("where", out, {&condition, &a, &b});
-  dispatch_all(l.out_dtype, "where",
+  dispatch_compute<DtypeSet::kAll>(l.out_dtype, "where",
                [&]<typename T>() { loops::launch<T, bool, T, T>(l, Select<T>{}); });
 }
 

@@ -1,6 +1,6 @@
 // The CUDA per-element losses (log_sigmoid, binary cross-entropy with and
 // without logits): one case per row of EMBER_LOSS_OPS (kernels/common/
-// elementwise_ops.h) over loops.cuh, for float32 and float64.
+// elementwise_ops.h) over loops.cuh, for the floating dtypes.
 #include <utility>
 
 #include "ember/kernels/cuda/elementwise.h"
@@ -25,7 +25,7 @@ void loss_kernel(const char* name, LossOp op, const Tensor& out,
   if (out.numel() == 0) return;
   const ElementwiseLaunch l = plan_elementwise(name, out, inputs);
   using namespace functors;
-  dispatch_floating(l.out_dtype, name, [&]<typename T>() {
+  dispatch_compute<DtypeSet::kFloating>(l.out_dtype, name, [&]<typename T>() {
     switch (op) {
 #define EMBER_CASE(op_name, arity, functor)                                               \
   case LossOp::k##op_name:                                                                \

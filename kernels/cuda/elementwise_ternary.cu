@@ -14,7 +14,7 @@ void ternary_kernel(const char* name, TernaryOp op, const Tensor& out, const Ten
   switch (op) {
 #define EMBER_CASE(op_name, dtypes, functor)                                          \
   case TernaryOp::k##op_name:                                                         \
-    return dispatch_dtypes<DtypeSet::dtypes>(l.out_dtype, name, [&]<typename T>() {   \
+    return dispatch_compute<DtypeSet::dtypes>(l.out_dtype, name, [&]<typename T>() {   \
       loops::launch<T, T, T, T>(l, functor);                                          \
     });
     EMBER_TERNARY_OPS(EMBER_CASE)

@@ -15,7 +15,7 @@ void unary_kernel(const char* name, UnaryOp op, const Tensor& out, const Tensor&
   switch (op) {
 #define EMBER_CASE(op_name, dtypes, out_kind, functor)                                    \
   case UnaryOp::k##op_name:                                                               \
-    return dispatch_dtypes<DtypeSet::dtypes>(l.input_dtypes[0], name, [&]<typename T>() { \
+    return dispatch_compute<DtypeSet::dtypes>(l.input_dtypes[0], name, [&]<typename T>() { \
       loops::launch<unary_out_t<UnaryOut::out_kind, T>, T>(l, functor);                   \
     });
     EMBER_UNARY_OPS(EMBER_CASE)

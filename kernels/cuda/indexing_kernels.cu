@@ -1,9 +1,10 @@
 // The CUDA indexing kernels: a grid-stride walk over the iteration shape of an
 // IndexLaunch (kernels/common/cuda_plans/indexing_plan.h). gather and scatter move
 // elements by size (one instantiation per element width, not per dtype);
-// scatter_add adds with atomics, so repeated indices accumulate (atomicAdd:
-// float and double sums land in no fixed order, so they are not
-// deterministic); scatter_reduce's prod/amax/amin combine by compare-and-swap.
+// scatter_add adds with atomics, so repeated indices accumulate (atomicAdd,
+// compare-and-swap for the 1- and 2-byte dtypes: floating sums land in no
+// fixed order, so they are not deterministic); scatter_reduce's
+// prod/amax/amin combine by compare-and-swap.
 // Below them, the CUDA entry points of the indexing family's table
 // (kernels/common/indexing_kernels.h): plan, then launch.
 #include "ember/kernels/cuda/indexing_launch.h"
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "ember/kernels/common/dtype_set.h"
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
 #include "ember/kernels/common/cuda_plans/host_helpers.h"
@@ -55,6 +57,49 @@ __global__ void gather_kernel(IndexLaunch l, T* dense, const T* indexed, const i
   }
 }
 
+// *p = combine(*p, v) atomically by compare-and-swap. A 4- or 8-byte T
+// swaps its own bits; a 1- or 2-byte T (uint8, int8, int16, float16,
+// bfloat16) swaps the aligned 4-byte word that holds it, its neighbours'
+// bytes unchanged.
+template <typename T, typename Combine>
+__device__ __forceinline__ void atomic_combine(T* p, T v, Combine combine) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
+  if constexpr (sizeof(T) < 4) {
+    using Narrow = std::conditional_t<sizeof(T) == 1, uint8_t, uint16_t>;
+    const uintptr_t address = reinterpret_cast<uintptr_t>(p);
+    auto* word = reinterpret_cast<unsigned int*>(address & ~uintptr_t(3));
+    const unsigned shift = static_cast<unsigned>(address & 3) * 8;
+    constexpr unsigned kMask = sizeof(T) == 1 ? 0xffu : 0xffffu;
+    unsigned int seen = *word, old;
+    do {
+      old = seen;
+      const Narrow current_bits = static_cast<Narrow>((old >> shift) & kMask);
+      T current;
+      memcpy(&current, &current_bits, sizeof(T));
+      const T next = combine(current, v);
+      Narrow next_bits;
+      memcpy(&next_bits, &next, sizeof(T));
+      if (next_bits == current_bits) return;  // unchanged: nothing to write
+      const unsigned int next_word = (old & ~(kMask << shift)) | (unsigned(next_bits) << shift);
+      seen = atomicCAS(word, old, next_word);
+    } while (seen != old);
+  } else {
+    using Bits = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
+    Bits* bits = reinterpret_cast<Bits*>(p);
+    Bits seen = *bits, old;
+    do {
+      old = seen;
+      T current;
+      memcpy(&current, &old, sizeof(T));
+      const T next = combine(current, v);
+      Bits next_bits;
+      memcpy(&next_bits, &next, sizeof(T));
+      if (next_bits == old) return;  // unchanged: nothing to write
+      seen = atomicCAS(bits, old, next_bits);
+    } while (seen != old);
+  }
+}
+
 __device__ __forceinline__ void atomic_add(float* p, float v) { atomicAdd(p, v); }
 __device__ __forceinline__ void atomic_add(double* p, double v) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 600
@@ -73,6 +118,13 @@ __device__ __forceinline__ void atomic_add(double* p, double v) {
 // Two's complement: an unsigned 64-bit add is the signed one.
 __device__ __forceinline__ void atomic_add(int64_t* p, int64_t v) {
   atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+}
+__device__ __forceinline__ void atomic_add(int32_t* p, int32_t v) { atomicAdd(p, v); }
+// The 1- and 2-byte dtypes: a compare-and-swap add (float16 and bfloat16 add
+// in float and round once per add, as their += does).
+template <typename T>
+__device__ __forceinline__ void atomic_add(T* p, T v) {
+  atomic_combine(p, v, [](T a, T b) { return static_cast<T>(a + b); });
 }
 
 template <typename T>
@@ -97,25 +149,6 @@ __global__ void scatter_kernel(IndexLaunch l, const T* dense, T* indexed, const 
     if (!element_index(l, i, index, op, errors, off, k)) continue;
     indexed[off[kIndexedOperand] + k * l.indexed_stride] = dense[off[kDenseOperand]];
   }
-}
-
-// *p = combine(*p, v) atomically, on the bits of a 4- or 8-byte T.
-template <typename T, typename Combine>
-__device__ __forceinline__ void atomic_combine(T* p, T v, Combine combine) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "atomic_combine: 4- or 8-byte types");
-  using Bits = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
-  Bits* bits = reinterpret_cast<Bits*>(p);
-  Bits seen = *bits, old;
-  do {
-    old = seen;
-    T current;
-    memcpy(&current, &old, sizeof(T));
-    const T next = combine(current, v);
-    Bits next_bits;
-    memcpy(&next_bits, &next, sizeof(T));
-    if (next_bits == old) return;  // unchanged: nothing to write
-    seen = atomicCAS(bits, old, next_bits);
-  } while (seen != old);
 }
 
 template <typename T, typename Combine>
@@ -168,6 +201,7 @@ void launch_gather(const char* op, const IndexLaunch& l, ScalarType dtype, void*
   DeviceGuard guard(device);
   switch (element_size(dtype)) {
     case 1: return gather_as<uint8_t>(op, l, dense, indexed, index, errors);
+    case 2: return gather_as<uint16_t>(op, l, dense, indexed, index, errors);
     case 4: return gather_as<uint32_t>(op, l, dense, indexed, index, errors);
     case 8: return gather_as<uint64_t>(op, l, dense, indexed, index, errors);
   }
@@ -177,7 +211,7 @@ void launch_gather(const char* op, const IndexLaunch& l, ScalarType dtype, void*
 void launch_scatter_add(const char* op, const IndexLaunch& l, ScalarType dtype,
                         const void* dense, void* indexed, const int64_t* index, int device,
                         const IndexErrorSink& errors) {
-  dispatch_numeric(dtype, op, [&]<typename T>() {
+  dispatch_numeric_storage(dtype, op, [&]<typename T>() {
     if (l.numel == 0) return;
     DeviceGuard guard(device);
     scatter_add_kernel<T><<<grid_for(l.numel), kThreads, 0, 0>>>(
@@ -193,6 +227,7 @@ void launch_scatter(const char* op, const IndexLaunch& l, ScalarType dtype, cons
   DeviceGuard guard(device);
   switch (element_size(dtype)) {
     case 1: return scatter_as<uint8_t>(op, l, dense, indexed, index, errors);
+    case 2: return scatter_as<uint16_t>(op, l, dense, indexed, index, errors);
     case 4: return scatter_as<uint32_t>(op, l, dense, indexed, index, errors);
     case 8: return scatter_as<uint64_t>(op, l, dense, indexed, index, errors);
   }
@@ -202,7 +237,7 @@ void launch_scatter(const char* op, const IndexLaunch& l, ScalarType dtype, cons
 void launch_scatter_reduce(const char* op, const IndexLaunch& l, ScalarType dtype,
                            const void* dense, void* indexed, const int64_t* index, int device,
                            const IndexErrorSink& errors, functors::ScatterReduce reduce) {
-  dispatch_numeric(dtype, op, [&]<typename T>() {
+  dispatch_numeric_storage(dtype, op, [&]<typename T>() {
     if (l.numel == 0) return;
     DeviceGuard guard(device);
     auto launch = [&](auto combine) {
@@ -264,7 +299,7 @@ void index_select(const char* op, const Tensor& out, const Tensor& self, int64_t
 
 void scatter_add(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
                  const Tensor& src) {
-  dispatch_numeric(self.scalar_type(), op, [&]<typename>() {});  // as the CPU, even when empty
+  dispatch_numeric_storage(self.scalar_type(), op, [&]<typename>() {});  // as the CPU, even when empty
   detail::raise_reported_index_error();
   if (index.numel() == 0) return;
   detail::launch_scatter_add(op, plan_scatter_add(op, self, dim, index, src),
@@ -284,7 +319,7 @@ void scatter(const char* op, const Tensor& self, int64_t dim, const Tensor& inde
 
 void scatter_reduce(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
                     const Tensor& src, functors::ScatterReduce reduce) {
-  dispatch_numeric(self.scalar_type(), op, [&]<typename>() {});  // as the CPU, even when empty
+  dispatch_numeric_storage(self.scalar_type(), op, [&]<typename>() {});  // as the CPU, even when empty
   detail::raise_reported_index_error();
   if (index.numel() == 0) return;
   detail::launch_scatter_reduce(op, plan_scatter_add(op, self, dim, index, src),

@@ -5,11 +5,19 @@
 //   aligned; each thread moves kVectorBytes of the widest operand per access,
 //   the last numel % width elements one at a time;
 // - index: the offsets of each operand from the merged geometry
-//   (operand_offsets), for strided and broadcast operands.
+//   (operand_offsets), for strided and broadcast operands, and for operands
+//   whose dtype is not their compute type (bfloat16 and float16 read as
+//   float, the narrow integers as int64; compute_dtype): each element is
+//   converted on load and rounded once on store, the dtype a runtime value
+//   that is the same for every thread.
+// Out and In... are compute types, so an op is compiled once per compute
+// type, not once per dtype.
 // A host scalar (ElementwiseLaunch::input_by_value) rides in the parameters.
 // Both are grid-stride loops on the legacy default stream (as the copies).
 #include <algorithm>
 #include <cstddef>
+#include <limits>
+#include <type_traits>
 #include <utility>
 
 #include "ember/kernels/cuda/cuda_check.h"
@@ -105,44 +113,112 @@ __global__ void vector_kernel(F f, Out* out, Inputs in, int64_t n) {
     scalar_step<Out, In...>(f, out, in, i, Seq{});
 }
 
+// Whether elements of storage type S compute in C (compute_dtype).
+template <typename S, typename C>
+constexpr bool computes_in =
+    std::is_same_v<S, C> || std::is_same_v<opmath_t<S>, C> ||
+    (std::is_same_v<C, int64_t> && std::numeric_limits<S>::is_integer && !std::is_same_v<S, bool>);
+
+// Element `offset` of p, of dtype d, as its compute type C.
+template <typename C>
+__device__ __forceinline__ C load_as(const void* p, ScalarType d, int64_t offset) {
+  switch (d) {
+#define EMBER_LOAD_CASE(dtype, S) \
+  case dtype:                     \
+    if constexpr (computes_in<S, C>) return static_cast<C>(static_cast<const S*>(p)[offset]); \
+    break;
+    EMBER_LOAD_CASE(kBool, bool)
+    EMBER_LOAD_CASE(kByte, uint8_t)
+    EMBER_LOAD_CASE(kChar, int8_t)
+    EMBER_LOAD_CASE(kShort, int16_t)
+    EMBER_LOAD_CASE(kInt, int32_t)
+    EMBER_LOAD_CASE(kLong, int64_t)
+    EMBER_LOAD_CASE(kHalf, Half)
+    EMBER_LOAD_CASE(kBFloat16, BFloat16)
+    EMBER_LOAD_CASE(kFloat, float)
+    EMBER_LOAD_CASE(kDouble, double)
+#undef EMBER_LOAD_CASE
+  }
+  return C{};  // unreachable: the host checked every operand's dtype
+}
+
+// A host scalar's bytes, of dtype d, as its compute type C.
+template <typename C>
+__device__ __forceinline__ C value_as(const ScalarBits& bits, ScalarType d) {
+  return load_as<C>(bits.bytes, d, 0);
+}
+
+// Element `offset` of p, of dtype d, = v rounded to d.
+template <typename C>
+__device__ __forceinline__ void store_as(void* p, ScalarType d, int64_t offset, C v) {
+  switch (d) {
+#define EMBER_STORE_CASE(dtype, S) \
+  case dtype:                      \
+    if constexpr (computes_in<S, C>) static_cast<S*>(p)[offset] = static_cast<S>(v); \
+    return;
+    EMBER_STORE_CASE(kBool, bool)
+    EMBER_STORE_CASE(kByte, uint8_t)
+    EMBER_STORE_CASE(kChar, int8_t)
+    EMBER_STORE_CASE(kShort, int16_t)
+    EMBER_STORE_CASE(kInt, int32_t)
+    EMBER_STORE_CASE(kLong, int64_t)
+    EMBER_STORE_CASE(kHalf, Half)
+    EMBER_STORE_CASE(kBFloat16, BFloat16)
+    EMBER_STORE_CASE(kFloat, float)
+    EMBER_STORE_CASE(kDouble, double)
+#undef EMBER_STORE_CASE
+  }
+}
+
+// The operands' dtypes, for the index kernel.
+struct Dtypes {
+  ScalarType out;
+  ScalarType in[kMaxElementwiseInputs];
+};
+
 template <typename Out, typename... In, typename F, size_t... I>
-__device__ __forceinline__ void index_step(const F& f, Out* out, const Inputs& in,
-                                           const ElementwiseGeometry& g, int64_t i,
-                                           std::index_sequence<I...>) {
+__device__ __forceinline__ void index_step(const F& f, void* out, const Inputs& in,
+                                           const Dtypes& dt, const ElementwiseGeometry& g,
+                                           int64_t i, std::index_sequence<I...>) {
   int64_t offsets[sizeof...(In) + 1];
   operand_offsets(g, i, offsets);
-  out[offsets[0]] = f((in.by_value[I] ? in.value[I].as<In>()
-                                      : static_cast<const In*>(in.ptr[I])[offsets[I + 1]])...);
+  const Out r = static_cast<Out>(f((in.by_value[I] ? value_as<In>(in.value[I], dt.in[I])
+                                                   : load_as<In>(in.ptr[I], dt.in[I], offsets[I + 1]))...));
+  store_as<Out>(out, dt.out, offsets[0], r);
 }
 
 template <typename F, typename Out, typename... In>
-__global__ void index_kernel(F f, Out* out, Inputs in, ElementwiseGeometry g, int64_t n) {
+__global__ void index_kernel(F f, void* out, Inputs in, Dtypes dt, ElementwiseGeometry g, int64_t n) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
        i += int64_t(gridDim.x) * blockDim.x)
-    index_step<Out, In...>(f, out, in, g, i, std::index_sequence_for<In...>{});
+    index_step<Out, In...>(f, out, in, dt, g, i, std::index_sequence_for<In...>{});
 }
 
-// Launches out = f(inputs...) as `l` plans it; Out and In... are the dtypes
-// of l's operands (the caller dispatched on them).
+// Launches out = f(inputs...) as `l` plans it; Out and In... are the compute
+// types of l's operands (the caller dispatched on them).
 template <typename Out, typename... In, typename F>
 void launch(const ElementwiseLaunch& l, const F& f) {
   static_assert(sizeof...(In) >= 1 && sizeof...(In) <= kMaxElementwiseInputs);
   if (l.numel == 0) return;
   Inputs in{};
+  Dtypes dt{l.out_dtype, {}};
   for (int k = 0; k < l.num_inputs; ++k) {
     in.ptr[k] = l.inputs[k];
     in.scalar[k] = l.input_is_scalar[k];
     in.by_value[k] = l.input_by_value[k];
     in.value[k] = l.input_values[k];
+    dt.in[k] = l.input_dtypes[k];
   }
+  const ScalarType native_in[] = {scalar_type_of<In>...};
+  bool native = l.out_dtype == scalar_type_of<Out>;
+  for (int k = 0; k < l.num_inputs; ++k) native = native && l.input_dtypes[k] == native_in[k];
   DeviceGuard guard(l.device);
-  Out* out = static_cast<Out*>(l.out);
-  if (l.vectorized) {
+  if (l.vectorized && native) {
     constexpr int kWidth = vector_width(std::max({sizeof(Out), sizeof(In)...}));
     vector_kernel<kWidth, F, Out, In...><<<grid_for((l.numel + kWidth - 1) / kWidth), kThreads>>>(
-        f, out, in, l.numel);
+        f, static_cast<Out*>(l.out), in, l.numel);
   } else {
-    index_kernel<F, Out, In...><<<grid_for(l.numel), kThreads>>>(f, out, in, l.geometry, l.numel);
+    index_kernel<F, Out, In...><<<grid_for(l.numel), kThreads>>>(f, l.out, in, dt, l.geometry, l.numel);
   }
   EMBER_CUDA_CHECK(cudaGetLastError());
 }

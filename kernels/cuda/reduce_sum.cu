@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "ember/kernels/common/cuda_plans/host_helpers.h"
+#include "ember/kernels/common/reduce_converted.h"
 #include "ember/kernels/cuda/reduce.h"
 #include "ember/kernels/cuda/reduce_kernels.cuh"
 
@@ -14,6 +15,7 @@ namespace ember::cuda {
 void reduce_kernel(const char* name, ReduceOp op, const Tensor& out, const Tensor& in,
                    IntArrayRef keep_sizes, double param) {
   if (out.numel() == 0) return;
+  if (reduce_converted(name, op, out, in, keep_sizes, param, reduce_kernel)) return;
   const ReduceLaunch l =
       plan_reduce(name, in, keep_sizes, reduce_kernels::multiprocessors(detail::device_of(in)));
   void* const workspace = detail::data_or_null(l.workspace);

@@ -35,17 +35,24 @@ const char* safetensors_dtype(ScalarType t) {
   switch (t) {
     case kFloat: return "F32";
     case kDouble: return "F64";
+    case kHalf: return "F16";
+    case kBFloat16: return "BF16";
     case kLong: return "I64";
+    case kInt: return "I32";
+    case kShort: return "I16";
+    case kChar: return "I8";
+    case kByte: return "U8";
     case kBool: return "BOOL";
   }
   return "?";
 }
 
 std::optional<ScalarType> dtype_from_safetensors(const std::string& name) {
-  if (name == "F32") return kFloat;
-  if (name == "F64") return kDouble;
-  if (name == "I64") return kLong;
-  if (name == "BOOL") return kBool;
+  static const std::pair<const char*, ScalarType> kNames[] = {
+      {"F32", kFloat}, {"F64", kDouble}, {"F16", kHalf}, {"BF16", kBFloat16}, {"I64", kLong},
+      {"I32", kInt},   {"I16", kShort},  {"I8", kChar},  {"U8", kByte},       {"BOOL", kBool}};
+  for (const auto& [text, dtype] : kNames)
+    if (name == text) return dtype;
   return std::nullopt;
 }
 
@@ -268,7 +275,7 @@ class SafetensorsReader {
     const auto parsed_dtype = dtype_from_safetensors(dtype->text);
     if (!parsed_dtype)
       fail("tensor '", name, "': unsupported dtype '", dtype->text,
-           "' (ember reads F32, F64, I64, BOOL)");
+           "' (ember reads F32, F64, F16, BF16, I64, I32, I16, I8, U8, BOOL)");
     e.dtype = *parsed_dtype;
 
     if (shape->kind != JsonValue::Kind::Array) fail("tensor '", name, "': shape must be an array");

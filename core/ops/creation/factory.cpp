@@ -122,17 +122,19 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, const 
   EMBER_CHECK((b - a) / s >= 0, "arange: the range [", start, ", ", end, ") is empty in the direction of step ", step);
   const int64_t n = all_int ? (end.toLong() - start.toLong() + step.toLong() - (s > 0 ? 1 : -1)) / step.toLong()
                             : static_cast<int64_t>(std::ceil((b - a) / s));
-  Tensor t = empty({n}, o.requires_grad(false));
+  // The kernels fill the compute dtypes; other dtypes get those values rounded.
+  Tensor t = empty({n}, o.dtype(compute_dtype(o.dtype())).requires_grad(false));
   kernels().factory.arange.on(t.device(), "arange")(t, start, step, all_int);
-  return apply_requires_grad(std::move(t), o);
+  return apply_requires_grad(t.to(o.dtype()), o);
 }
 
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, const TensorOptions& options) {
   EMBER_CHECK(steps >= 0, "linspace: number of steps must be non-negative, got ", steps);
-  Tensor t = empty({steps}, options.requires_grad(false));
+  const ScalarType dtype = options.has_dtype() ? options.dtype() : kFloat;
+  Tensor t = empty({steps}, options.dtype(compute_dtype(dtype)).requires_grad(false));
   const double a = start.toDouble(), b = end.toDouble();
   kernels().factory.linspace.on(t.device(), "linspace")(t, a, b);
-  return apply_requires_grad(std::move(t), options);
+  return apply_requires_grad(t.to(dtype), options);
 }
 
 // zeros with ones on the diagonal: a strided fill of the diagonal (stride n + 1),

@@ -41,13 +41,54 @@ Tensor& fill_in_place(Tensor& self, const char* op, const char* backward_name, c
   return self;
 }
 
+// The random kernels draw in the compute dtypes (float32 for bfloat16 and
+// float16, int64 for the narrow integers); t of another dtype gets values
+// drawn in its compute dtype, passed through `adjust`, and rounded.
+template <typename Draw, typename Adjust>
+void draw_into(Tensor& t, const Draw& draw, const Adjust& adjust) {
+  const ScalarType c = compute_dtype(t.scalar_type());
+  if (c == t.scalar_type()) return draw(t);
+  Tensor drawn = empty(t.sizes(), t.options().dtype(c).requires_grad(false));
+  draw(drawn);
+  adjust(drawn);
+  detail::copy_any_device(t, drawn);
+}
+template <typename Draw>
+void draw_into(Tensor& t, const Draw& draw) {
+  draw_into(t, draw, [](Tensor&) {});
+}
+
+// The largest value of the floating dtype t (bfloat16 or float16) below `to`.
+// Draws from [from, to) are clamped to it before they are rounded to t, so
+// that none rounds up to `to`: the interval stays open in every dtype.
+double largest_below(ScalarType t, double to) {
+  return dispatch_storage(t, "uniform_", [&]<typename T>() -> double {
+    if constexpr (is_reduced_float_v<T>) {
+      const T rounded = static_cast<T>(static_cast<float>(to));
+      if (static_cast<double>(static_cast<float>(rounded)) < to) return static_cast<float>(rounded);
+      // One step down in the format: codes of one sign are ordered by magnitude.
+      const uint16_t bits = rounded.x;
+      const bool negative = bits & 0x8000;
+      if ((bits & 0x7fff) == 0) return -static_cast<double>(static_cast<float>(std::numeric_limits<T>::denorm_min()));
+      return static_cast<float>(T(static_cast<uint16_t>(negative ? bits + 1 : bits - 1), from_bits));
+    } else {
+      return to;
+    }
+  });
+}
+
 }  // namespace
 
 Tensor& Tensor::uniform_(double from, double to) const {
   EMBER_CHECK(from <= to, "uniform_: from (", from, ") must be <= to (", to, ")");
   // derivative: none: the drawn values depend on no input (the old history is cut)
   return fill_in_place(const_cast<Tensor&>(*this), "uniform_", "UniformBackward", [&](Tensor& t) {
-    kernels().random.uniform.on(t.device(), "uniform_")(t, from, to);
+    draw_into(
+        t, [&](Tensor& d) { kernels().random.uniform.on(d.device(), "uniform_")(d, from, to); },
+        [&](Tensor& drawn) {
+          if (is_reduced_floating_point(t.scalar_type()) && from < to)
+            drawn.clamp_(std::nullopt, std::max(from, largest_below(t.scalar_type(), to)));
+        });
   });
 }
 
@@ -55,7 +96,7 @@ Tensor& Tensor::normal_(double mean, double std) const {
   EMBER_CHECK(std >= 0, "normal_: std must be non-negative, got ", std);
   // derivative: none: the drawn values depend on no input (the old history is cut)
   return fill_in_place(const_cast<Tensor&>(*this), "normal_", "NormalBackward", [&](Tensor& t) {
-    kernels().random.normal.on(t.device(), "normal_")(t, mean, std);
+    draw_into(t, [&](Tensor& d) { kernels().random.normal.on(d.device(), "normal_")(d, mean, std); });
   });
 }
 
@@ -83,7 +124,10 @@ Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& options) {
 Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions& options) {
   EMBER_CHECK(low < high, "randint: low (", low, ") must be less than high (", high, ")");
   Tensor t = empty(size, options);
-  kernels().random.randint.on(t.device(), "randint")(t, low, high);
+  EMBER_CHECK(converts_without_overflow(low, t.scalar_type()) &&
+                  converts_without_overflow(high - 1, t.scalar_type()),
+              "randint: the range [", low, ", ", high, ") does not fit dtype ", t.scalar_type());
+  draw_into(t, [&](Tensor& d) { kernels().random.randint.on(d.device(), "randint")(d, low, high); });
   return t;
 }
 

@@ -49,10 +49,18 @@ inline Tensor cast_for_kernel(const Tensor& x, ScalarType t) {
 
 // A Scalar operand as a 0-dim CPU tensor of the dtype an op with `like`
 // computes in: a CPU scalar, which joins `like`'s device by value.
-// A value beyond float32's range becomes +-inf, as the cast in PyTorch's kernels.
+// A value beyond a floating dtype's range becomes +-inf and an integer beyond
+// a narrow integer dtype's wraps, as the casts in PyTorch's kernels do
+// (uint8 1 + 300 is 45).
 inline Tensor scalar_operand(const Scalar& s, const Tensor& like) {
   const ScalarType t = result_type(like, s);
-  const Scalar v = converts_without_overflow(s, t) ? s : Scalar(std::copysign(INFINITY, s.toDouble()));
+  Scalar v = s;
+  if (!converts_without_overflow(s, t)) {
+    if (is_floating_point(t))
+      v = Scalar(std::copysign(INFINITY, s.toDouble()));
+    else
+      v = dispatch_storage(t, "scalar", [&]<typename T>() { return Scalar(static_cast<int64_t>(s.to<T>())); });
+  }
   return scalar_tensor(v, like.options().dtype(t).device(kCPU));
 }
 

@@ -61,8 +61,8 @@ Tensor bitwise_xor(const Tensor& a, const Scalar& b) { return bitwise_xor(a, det
 
 Tensor bitwise_not(const Tensor& x) {
   check_bitwise("bitwise_not", x.scalar_type());
-  return dispatch_integral(x.scalar_type(), "bitwise_not", [&]<typename T>() {
-    return unary_detail::unary_kernel<functors::BitwiseNot, T>("bitwise_not", x);
+  return dispatch_compute<DtypeSet::kIntegral>(x.scalar_type(), "bitwise_not", [&]<typename T>() {
+    return unary_detail::unary_kernel<functors::BitwiseNot, T>("bitwise_not", x, x.scalar_type());
   });
 }
 
@@ -90,7 +90,7 @@ Tensor& Tensor::bitwise_not_() const {
   autograd::check_inplace(*this, "bitwise_not_");
   check_bitwise("bitwise_not_", scalar_type());
   assert_no_internal_overlap("bitwise_not_", *this);
-  dispatch_integral(scalar_type(), "bitwise_not_", [&]<typename T>() {
+  dispatch_compute<DtypeSet::kIntegral>(scalar_type(), "bitwise_not_", [&]<typename T>() {
     unary_detail::launch<functors::BitwiseNot, T>("bitwise_not_", *this, *this);
   });
   impl()->bump_version();

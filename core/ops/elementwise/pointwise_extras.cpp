@@ -48,10 +48,17 @@ Tensor nan_to_num_grad(const Tensor& g, const Tensor& x) { return where(isfinite
 template <typename T>
 struct Replacements {
   T nan, posinf, neginf;
-  Replacements(std::optional<double> n, std::optional<double> p, std::optional<double> m)
+  // T computes for `dtype`: by default infinities become dtype's own extremes.
+  Replacements(std::optional<double> n, std::optional<double> p, std::optional<double> m,
+               ScalarType dtype)
       : nan(static_cast<T>(n.value_or(0))),
-        posinf(p ? static_cast<T>(*p) : std::numeric_limits<T>::max()),
-        neginf(m ? static_cast<T>(*m) : std::numeric_limits<T>::lowest()) {}
+        posinf(static_cast<T>(p ? *p : extreme(dtype, true))),
+        neginf(static_cast<T>(m ? *m : extreme(dtype, false))) {}
+  static double extreme(ScalarType dtype, bool largest) {
+    return dispatch_storage(dtype, "nan_to_num", [&]<typename S>() {
+      return static_cast<double>(largest ? std::numeric_limits<S>::max() : std::numeric_limits<S>::lowest());
+    });
+  }
 };
 
 double logit_eps(std::optional<double> eps) { return eps ? *eps : -1.0; }  // < 0: no clamp
@@ -68,8 +75,8 @@ Tensor sinc(const Tensor& x) {
 }
 Tensor logit(const Tensor& x, std::optional<double> eps) {
   const ScalarType t = floating_result_type(x);
-  Tensor y = dispatch_floating(t, "logit", [&]<typename T>() {
-    return unary_kernel<functors::Logit, T>("logit", x, logit_eps(eps));
+  Tensor y = dispatch_compute<DtypeSet::kFloating>(t, "logit", [&]<typename T>() {
+    return unary_kernel<functors::Logit, T>("logit", x, t, logit_eps(eps));
   });
   // derivative: d/dx = g/(x(1 - x)); 0 where eps clamped x, NaN outside [0, 1] without eps
   return record("LogitBackward", x, y, Save::kInput, LogitGrad{eps});
@@ -77,9 +84,10 @@ Tensor logit(const Tensor& x, std::optional<double> eps) {
 Tensor nan_to_num(const Tensor& x, std::optional<double> nan, std::optional<double> posinf,
                   std::optional<double> neginf) {
   if (!x.is_floating_point()) return x.clone();
-  Tensor y = dispatch_floating(x.scalar_type(), "nan_to_num", [&]<typename T>() {
-    const Replacements<T> r(nan, posinf, neginf);
-    return unary_kernel<functors::NanToNum, T>("nan_to_num", x, r.nan, r.posinf, r.neginf);
+  Tensor y = dispatch_compute<DtypeSet::kFloating>(x.scalar_type(), "nan_to_num", [&]<typename T>() {
+    const Replacements<T> r(nan, posinf, neginf, x.scalar_type());
+    return unary_kernel<functors::NanToNum, T>("nan_to_num", x, x.scalar_type(), r.nan, r.posinf,
+                                               r.neginf);
   });
   // derivative: d/dx = g where x is finite, 0 where it was replaced
   return record("NanToNumBackward", x, y, Save::kInput, nan_to_num_grad);
@@ -106,8 +114,8 @@ Tensor& Tensor::nan_to_num_(std::optional<double> nan, std::optional<double> pos
     autograd::check_inplace(*this, "nan_to_num_");
     return const_cast<Tensor&>(*this);
   }
-  return dispatch_floating(scalar_type(), "nan_to_num_", [&]<typename T>() -> Tensor& {
-    const Replacements<T> r(nan, posinf, neginf);
+  return dispatch_compute<DtypeSet::kFloating>(scalar_type(), "nan_to_num_", [&]<typename T>() -> Tensor& {
+    const Replacements<T> r(nan, posinf, neginf, scalar_type());
     return inplace_unary<functors::NanToNum>("nan_to_num_", "NanToNumBackward", *this,
                                              scalar_type(), Save::kInput, nan_to_num_grad, r.nan,
                                              r.posinf, r.neginf);

@@ -87,7 +87,7 @@ Tensor gelu_tanh_grad(const Tensor& g, const Tensor& x) {
 // The dtype clamp computes in: x's, raised by floating bounds (as torch.clamp).
 ScalarType clamp_type(const Tensor& x, const std::optional<Scalar>& lo,
                       const std::optional<Scalar>& hi) {
-  if (x.scalar_type() == kBool) dtype_not_supported("clamp", kBool, "int64, float32 or float64");
+  if (x.scalar_type() == kBool) dtype_not_supported("clamp", kBool, "a dtype other than bool");
   const bool floating_bound = (lo && lo->is_floating_point()) || (hi && hi->is_floating_point());
   return floating_bound && !is_floating_point(x.scalar_type()) ? kFloat : x.scalar_type();
 }
@@ -109,8 +109,8 @@ T upper_bound(const std::optional<Scalar>& hi) {
 // Where clamp passes the gradient: lo <= x <= hi (a bool tensor).
 Tensor clamp_mask(const Tensor& x, const std::optional<Scalar>& lo,
                   const std::optional<Scalar>& hi) {
-  return dispatch_floating(x.scalar_type(), "clamp", [&]<typename T>() {
-    return unary_kernel<functors::InRange, T, bool>("clamp", x, lower_bound<T>(lo),
+  return dispatch_compute<DtypeSet::kFloating>(x.scalar_type(), "clamp", [&]<typename T>() {
+    return unary_kernel<functors::InRange, T, bool>("clamp", x, x.scalar_type(), lower_bound<T>(lo),
                                                     upper_bound<T>(hi));
   });
 }
@@ -173,8 +173,9 @@ Tensor abs(const Tensor& x) {
 }
 
 Tensor sign(const Tensor& x) {
-  Tensor y = dispatch_all(x.scalar_type(), "sign",
-                          [&]<typename T>() { return unary_kernel<functors::Sign, T>("sign", x); });
+  Tensor y = dispatch_compute<DtypeSet::kAll>(x.scalar_type(), "sign", [&]<typename T>() {
+    return unary_kernel<functors::Sign, T>("sign", x, x.scalar_type());
+  });
   // derivative: d/dx = 0
   return record("SignBackward", x, y, Save::kNothing,
                 [](const Tensor& g, const Tensor&) { return zeros_like(g); });
@@ -183,8 +184,8 @@ Tensor sign(const Tensor& x) {
 // bool squares to int64, as torch.square (x ** 2).
 Tensor square(const Tensor& x) {
   const ScalarType t = x.scalar_type() == kBool ? kLong : x.scalar_type();
-  Tensor y = dispatch_numeric(
-      t, "square", [&]<typename T>() { return unary_kernel<functors::Square, T>("square", x); });
+  Tensor y = dispatch_compute<DtypeSet::kNumeric>(
+      t, "square", [&]<typename T>() { return unary_kernel<functors::Square, T>("square", x, t); });
   // derivative: d/dx = 2g·x
   return record("SquareBackward", x, y, Save::kInput,
                 [](const Tensor& g, const Tensor& x) { return g * x * 2.0; });
@@ -238,8 +239,9 @@ Tensor gelu(const Tensor& x, const std::string& approximate) {
 
 Tensor clamp(const Tensor& x, std::optional<Scalar> min, std::optional<Scalar> max) {
   check_clamp_bounds("clamp", min, max);
-  Tensor y = dispatch_numeric(clamp_type(x, min, max), "clamp", [&]<typename T>() {
-    return unary_kernel<functors::Clamp, T>("clamp", x, lower_bound<T>(min), upper_bound<T>(max));
+  const ScalarType t = clamp_type(x, min, max);
+  Tensor y = dispatch_compute<DtypeSet::kNumeric>(t, "clamp", [&]<typename T>() {
+    return unary_kernel<functors::Clamp, T>("clamp", x, t, lower_bound<T>(min), upper_bound<T>(max));
   });
   // derivative: d/dx = g where min <= x <= max, 0 elsewhere
   return record("ClampBackward", x, y, Save::kInput, [min, max](const Tensor& g, const Tensor& x) {
@@ -322,7 +324,7 @@ Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) con
     node = unary_node("ClampBackward", *this, Save::kInput, masked_grad);  // reads the mask
     node->save(clamp_mask(*this, min, max));
   }
-  dispatch_numeric(scalar_type(), "clamp_", [&]<typename T>() {
+  dispatch_compute<DtypeSet::kNumeric>(scalar_type(), "clamp_", [&]<typename T>() {
     launch<functors::Clamp, T>("clamp_", *this, *this, lower_bound<T>(min), upper_bound<T>(max));
   });
   impl()->bump_version();

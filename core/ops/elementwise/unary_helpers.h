@@ -12,8 +12,9 @@ namespace ember::unary_detail {
 
 // ---- kernels ----
 
-// out = Op<T>{args...}(x) on out's device, x of dtype T, out of x's dtype or
-// bool (the row of Op in kernels/common/elementwise_ops.h says which).
+// out = Op<T>{args...}(x) on out's device, T the compute type of x's dtype
+// (compute_dtype), out of x's dtype or bool (the row of Op in
+// kernels/common/elementwise_ops.h says which).
 template <template <typename> class Op, typename T, typename... Args>
 void launch(const char* name, const Tensor& out, const Tensor& x, Args... args) {
   static_assert(sizeof...(Args) <= 3, "unary kernels take at most three parameters");
@@ -22,11 +23,13 @@ void launch(const char* name, const Tensor& out, const Tensor& x, Args... args) 
                                                      p[1], p[2]);
 }
 
-// out = Op<T>{args...}(x) with x cast to T; out has dtype Out.
+// out = Op<T>{args...}(x) with x cast to `dtype`, whose compute type is T;
+// out has that dtype, or bool when Out is bool and T is not.
 template <template <typename> class Op, typename T, typename Out = T, typename... Args>
-Tensor unary_kernel(const char* name, const Tensor& x, Args... args) {
-  Tensor out = empty(x.sizes(), x.options().dtype(scalar_type_of<Out>));
-  const Tensor xc = detail::cast_for_kernel(x, scalar_type_of<T>);
+Tensor unary_kernel(const char* name, const Tensor& x, ScalarType dtype, Args... args) {
+  const ScalarType out_dtype = std::is_same_v<Out, T> ? dtype : scalar_type_of<Out>;
+  Tensor out = empty(x.sizes(), x.options().dtype(out_dtype));
+  const Tensor xc = detail::cast_for_kernel(x, dtype);
   launch<Op, T>(name, out, xc, args...);
   return out;
 }
@@ -36,40 +39,44 @@ inline ScalarType floating_result_type(const Tensor& x) {
   return is_floating_point(x.scalar_type()) ? x.scalar_type() : kFloat;
 }
 
-// exp, log, ...: float dtypes are kept, bool and int64 compute in float32.
+// exp, log, ...: float dtypes are kept, bool and integers compute in float32.
 template <template <typename> class Op>
 Tensor floating_result_unary(const char* name, const Tensor& x) {
-  return dispatch_floating(floating_result_type(x), name,
-                           [&]<typename T>() { return unary_kernel<Op, T>(name, x); });
+  const ScalarType t = floating_result_type(x);
+  return dispatch_compute<DtypeSet::kFloating>(
+      t, name, [&]<typename T>() { return unary_kernel<Op, T>(name, x, t); });
 }
 
 // Float inputs only (gelu, leaky_relu), as PyTorch.
 template <template <typename> class Op, typename... Args>
 Tensor floating_only_unary(const char* name, const Tensor& x, Args... args) {
-  return dispatch_floating(x.scalar_type(), name,
-                           [&]<typename T>() { return unary_kernel<Op, T>(name, x, args...); });
+  return dispatch_compute<DtypeSet::kFloating>(x.scalar_type(), name, [&]<typename T>() {
+    return unary_kernel<Op, T>(name, x, x.scalar_type(), args...);
+  });
 }
 
 // Same dtype out as in; bool is an error.
 template <template <typename> class Op, typename... Args>
 Tensor numeric_unary(const char* name, const Tensor& x, Args... args) {
-  return dispatch_numeric(x.scalar_type(), name,
-                          [&]<typename T>() { return unary_kernel<Op, T>(name, x, args...); });
+  return dispatch_compute<DtypeSet::kNumeric>(x.scalar_type(), name, [&]<typename T>() {
+    return unary_kernel<Op, T>(name, x, x.scalar_type(), args...);
+  });
 }
 
 // A bool tensor of Pred<T>(x), any input dtype.
 template <template <typename> class Pred>
 Tensor predicate(const char* name, const Tensor& x) {
-  return dispatch_all(x.scalar_type(), name,
-                      [&]<typename T>() { return unary_kernel<Pred, T, bool>(name, x); });
+  return dispatch_compute<DtypeSet::kAll>(x.scalar_type(), name, [&]<typename T>() {
+    return unary_kernel<Pred, T, bool>(name, x, x.scalar_type());
+  });
 }
 
 // self = Op<T>{args...}(self) in self's dtype (not bool), then bumps the version.
 template <template <typename> class Op, typename... Args>
 void apply_inplace(const char* name, const Tensor& self, Args... args) {
   assert_no_internal_overlap(name, self);
-  dispatch_numeric(self.scalar_type(), name,
-                   [&]<typename T>() { launch<Op, T>(name, self, self, args...); });
+  dispatch_compute<DtypeSet::kNumeric>(self.scalar_type(), name,
+                                       [&]<typename T>() { launch<Op, T>(name, self, self, args...); });
   self.impl()->bump_version();
 }
 

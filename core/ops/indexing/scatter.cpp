@@ -110,11 +110,14 @@ Scalar reduce_identity(Reduce r, ScalarType t) {
     case Reduce::kProd:
       return 1;
     case Reduce::kAmax:
-      return t == kLong ? Scalar(std::numeric_limits<int64_t>::lowest())
-                        : Scalar(-std::numeric_limits<double>::infinity());
     case Reduce::kAmin:
-      return t == kLong ? Scalar(std::numeric_limits<int64_t>::max())
-                        : Scalar(std::numeric_limits<double>::infinity());
+      return dispatch_numeric_storage(t, "scatter_reduce", [&]<typename T>() -> Scalar {
+        const bool is_max = r == Reduce::kAmax;
+        if constexpr (std::numeric_limits<T>::is_integer)
+          return static_cast<int64_t>(is_max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max());
+        else
+          return is_max ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+      });
     default:
       return 0;
   }
@@ -268,7 +271,7 @@ Tensor scatter_reduce_impl(const Tensor& self, int64_t dim, const Tensor& index,
                            std::string_view reduce, bool include_self, const Tensor& self_value) {
   const Reduce r = parse_reduce(reduce);
   dim = check_scatter("scatter_reduce", self, dim, index, &src);
-  dispatch_numeric(self.scalar_type(), "scatter_reduce", []<typename>() {});
+  dispatch_numeric_storage(self.scalar_type(), "scatter_reduce", []<typename>() {});
   Tensor out = scatter_reduce_forward(self, dim, index, src, r, include_self);
   if (!autograd::needs_grad(self, src)) return out;
   std::shared_ptr<Node> node;
