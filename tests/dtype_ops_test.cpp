@@ -254,3 +254,49 @@ TEST_CASE("index ops move and accumulate the new dtypes", "[dtype]") {
   const Tensor acc = full({1}, 256, kBFloat16).scatter_add(0, zeros({2}, kLong), ones({2}, kBFloat16));
   CHECK(acc.item<double>() == 256);
 }
+
+TEST_CASE("families through compute-dtype copies: the float32 result rounded once", "[dtype]") {
+  manual_seed(21);
+  namespace F = nn::functional;
+  const Tensor x = randn({2, 3, 8, 8}), w = randn({4, 3, 3, 3}) * 0.2;
+  for (ScalarType t : kReducedFloats) {
+    INFO(t);
+    const Tensor xt = x.to(t), wt = w.to(t), xf = xt.to(kFloat), wf = wt.to(kFloat);
+    auto rounded = [&](const Tensor& f) { return f.to(t); };
+    CHECK(same_values(xt.softmax(1), rounded(xf.softmax(1))));
+    CHECK(same_values(xt.log_softmax(-1), rounded(xf.log_softmax(-1))));
+    CHECK(same_values(F::max_pool2d(xt, F::MaxPool2dFuncOptions(2)), rounded(F::max_pool2d(xf, F::MaxPool2dFuncOptions(2)))));
+    CHECK(same_values(F::avg_pool2d(xt, F::AvgPool2dFuncOptions(2)), rounded(F::avg_pool2d(xf, F::AvgPool2dFuncOptions(2)))));
+    CHECK(same_values(F::conv2d(xt, wt, F::Conv2dFuncOptions().padding(1)),
+                      rounded(F::conv2d(xf, wf, F::Conv2dFuncOptions().padding(1)))));
+    CHECK(same_values(F::layer_norm(xt, F::LayerNormFuncOptions({8})), rounded(F::layer_norm(xf, F::LayerNormFuncOptions({8})))));
+    CHECK(same_values(xt.cumsum(-1), rounded(xf.cumsum(-1))));
+    CHECK(same_values(std::get<0>(xt.sort(-1)), rounded(std::get<0>(xf.sort(-1)))));
+    CHECK(equal(xt.argmax(1), xf.argmax(1)));
+    // Batch norm in training: the output and the running statistics (float32, as PyTorch
+    // keeps them next to a bfloat16 input) from the float32 computation.
+    const Tensor mean_t = zeros({3}), var_t = ones({3}), mean_f = zeros({3}), var_f = ones({3});
+    const Tensor y = F::batch_norm(xt, mean_t, var_t, F::BatchNormFuncOptions().training(true));
+    const Tensor yf = F::batch_norm(xf, mean_f, var_f, F::BatchNormFuncOptions().training(true));
+    CHECK(y.scalar_type() == t);
+    CHECK(same_values(y, rounded(yf)));
+    CHECK(same_values(mean_t, mean_f));
+    // The affine parameters stay float32 and get float32 gradients.
+    const Tensor gamma = ones({3}).requires_grad_(), beta = zeros({3}).requires_grad_();
+    F::batch_norm(xt, Tensor(), Tensor(), F::BatchNormFuncOptions().weight(gamma).bias(beta).training(true))
+        .square().sum().backward();
+    CHECK(gamma.grad().scalar_type() == kFloat);
+    CHECK(beta.grad().scalar_type() == kFloat);
+    // Cross-entropy and its gradient.
+    const Tensor logits = xt.flatten(1).narrow(1, 0, 10).detach().requires_grad_();
+    const Tensor target = tensor({3, 7}, kLong);
+    const Tensor loss = F::cross_entropy(logits, target);
+    CHECK(loss.scalar_type() == t);
+    loss.backward();
+    CHECK(logits.grad().scalar_type() == t);
+  }
+  const Tensor ints = randint(-50, 50, {4, 9}).to(kInt);
+  CHECK(equal(std::get<0>(ints.sort(1)).to(kLong), std::get<0>(ints.to(kLong).sort(1))));
+  CHECK(equal(ints.argmax(1), ints.to(kLong).argmax(1)));
+  CHECK(equal(ints.cumsum(1).to(kLong), ints.to(kLong).cumsum(1)));
+}

@@ -14,15 +14,15 @@
 namespace ember::nn_kernels_dtype_check {
 
 using dtype_check::expect;
-using dtype_check::kDtypes;
+using dtype_check::kEveryDtype;
 
-// Every pooling kernel takes float32 and float64 only. max_pool2d_backward
+// Every pooling kernel takes the floating dtypes only. max_pool2d_backward
 // is checked where the device has it (CUDA).
 inline void check_pooling(Device device) {
   const PoolingKernels& k = kernels().pooling;
   const TensorOptions opts = TensorOptions().device(device);
   const functors::PoolWindow w{2, 2, 2, 2, 0, 0};
-  for (ScalarType t : kDtypes) {
+  for (ScalarType t : kEveryDtype) {
     const bool takes = is_floating_point(t);
     const Tensor x = ones({1, 4, 4}, opts.dtype(t)), out = empty({1, 2, 2}, opts.dtype(t));
     const Tensor grad_out = ones({1, 2, 2}, opts.dtype(t));
@@ -49,11 +49,11 @@ inline void check_pooling(Device device) {
   }
 }
 
-// Every upsampling kernel takes float32 and float64 only.
+// Every upsampling kernel takes the floating dtypes only.
 inline void check_upsample(Device device) {
   const UpsampleKernels& k = kernels().upsample;
   const TensorOptions opts = TensorOptions().device(device);
-  for (ScalarType t : kDtypes) {
+  for (ScalarType t : kEveryDtype) {
     const bool takes = is_floating_point(t);
     const Tensor x = ones({1, 2, 2}, opts.dtype(t)), out = empty({1, 4, 4}, opts.dtype(t));
     const Tensor grad_out = ones({1, 4, 4}, opts.dtype(t));
@@ -71,12 +71,12 @@ inline void check_upsample(Device device) {
   }
 }
 
-// Both padding kernels take float32 and float64 only.
+// Both padding kernels take the floating dtypes only.
 inline void check_pad(Device device) {
   const PadKernels& k = kernels().pad;
   const TensorOptions opts = TensorOptions().device(device);
   const functors::PadAxis a{3, 5, 1, PadMode::Reflect};  // in, out, before, mode
-  for (ScalarType t : kDtypes) {
+  for (ScalarType t : kEveryDtype) {
     const bool takes = is_floating_point(t);
     const Tensor x = ones({2, 3}, opts.dtype(t)), out = empty({2, 5}, opts.dtype(t));
     const Tensor grad_out = ones({2, 5}, opts.dtype(t)), grad_in = empty({2, 3}, opts.dtype(t));
@@ -86,12 +86,12 @@ inline void check_pad(Device device) {
   }
 }
 
-// The fused batch and layer norm kernels take float32 and float64 only (the
+// The fused batch and layer norm kernels take the floating dtypes only (the
 // cuDNN entries are CUDA's and are asked first whether they apply).
 inline void check_normalization(Device device) {
   const NormalizationKernels& k = kernels().normalization;
   const TensorOptions opts = TensorOptions().device(device);
-  for (ScalarType t : kDtypes) {
+  for (ScalarType t : kEveryDtype) {
     const bool takes = is_floating_point(t);
     const TensorOptions o = opts.dtype(t);
     // Batch norm over (N, C, S) = (2, 3, 4); no affine parameters.
@@ -121,12 +121,12 @@ inline void check_normalization(Device device) {
   }
 }
 
-// The softmax kernels take float32 and float64 only; `rows` is checked where
+// The softmax kernels take the floating dtypes only; `rows` is checked where
 // the device has it (CUDA).
 inline void check_softmax(Device device) {
   const SoftmaxKernels& k = kernels().softmax;
   const TensorOptions opts = TensorOptions().device(device);
-  for (ScalarType t : kDtypes) {
+  for (ScalarType t : kEveryDtype) {
     const bool takes = is_floating_point(t);
     const Tensor x = ones({2, 3, 4}, opts.dtype(t)), y = empty({2, 3, 4}, opts.dtype(t));
     const Tensor lse = empty({6}, opts.dtype(t));
@@ -140,7 +140,7 @@ inline void check_softmax(Device device) {
   }
 }
 
-// The cross-entropy forward and backward take float32 and float64 only (named
+// The cross-entropy forward and backward take the floating dtypes only (named
 // cross_entropy), over 2 lines of 3 classes: (2, 3, 1), a layout every
 // device takes; check_targets takes the int64 target.
 inline void check_cross_entropy(Device device) {
@@ -152,7 +152,7 @@ inline void check_cross_entropy(Device device) {
   args.classes = 3;
   args.inner = 1;
   args.target = zeros({2}, opts.dtype(kLong));
-  for (ScalarType t : kDtypes) {
+  for (ScalarType t : kEveryDtype) {
     const bool takes = is_floating_point(t);
     const Tensor x = ones({2, 3}, opts.dtype(t)), dx = empty({2, 3}, opts.dtype(t));
     const Tensor lse = empty({2}, opts.dtype(t)), loss = empty({2}, opts.dtype(t));
@@ -163,12 +163,12 @@ inline void check_cross_entropy(Device device) {
   CHECK_NOTHROW(k.check_targets.on(device, "nll_loss")("nll_loss", args.target, 3, -100));
 }
 
-// Every conv pass takes float32 and float64 only (a 1x1 conv of one 3x3
+// Every conv pass takes the floating dtypes only (a 1x1 conv of one 3x3
 // image); backward-data is named after conv_transpose2d, its forward.
 inline void check_conv(Device device) {
   const ConvKernels& k = kernels().conv;
   const TensorOptions opts = TensorOptions().device(device);
-  for (ScalarType t : kDtypes) {
+  for (ScalarType t : kEveryDtype) {
     const bool takes = is_floating_point(t);
     ConvParams p;
     p.n = 1, p.c = 1, p.h = 3, p.w = 3, p.k = 1, p.r = 1, p.s = 1;

@@ -13,13 +13,13 @@
 
 namespace ember::scan_dtype_check {
 
-using dtype_check::kDtypes;
+using dtype_check::kEveryDtype;
 using dtype_check::refuses;
 
 inline void check_device(Device device) {
   const ScanKernels& k = kernels().scan;
   const TensorOptions opts = TensorOptions().device(device);
-  for (ScalarType t : kDtypes) {
+  for (ScalarType t : kEveryDtype) {
     // (2, 3, 2) scanned along the middle dim.
     const Tensor x = ones({2, 3, 2}, opts.dtype(t)), out = empty({2, 3, 2}, opts.dtype(t));
     for (bool is_prod : {false, true}) {

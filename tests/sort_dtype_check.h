@@ -14,7 +14,7 @@
 
 namespace ember::sort_dtype_check {
 
-using dtype_check::kDtypes;
+using dtype_check::kEveryDtype;
 
 // t's elements, read on the CPU.
 inline std::vector<int64_t> values_of(const Tensor& t) {
@@ -27,7 +27,7 @@ inline void check_device(Device device) {
   const TensorOptions opts = TensorOptions().device(device);
   const TensorOptions index_opts = opts.dtype(kLong);
   const SortRows r{2, 3, 2};  // (2, 3, 2) along the middle dim: strided rows
-  for (ScalarType t : kDtypes) {
+  for (ScalarType t : kEveryDtype) {
     INFO(t);
     // Equal elements keep their input order, whichever the direction.
     const Tensor x = ones({2, 3, 2}, opts.dtype(t));

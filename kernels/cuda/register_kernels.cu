@@ -1,6 +1,7 @@
 // The CUDA backend's kernels, one line per entry point of each family's table
 // (Note [Kernel tables]). Built only with the CUDA backend.
 #include "ember/kernels/common/kernel_registry.h"
+#include "ember/kernels/common/through_compute_dtype.h"
 #include "ember/kernels/cuda/bucketing.h"
 #include "ember/kernels/cuda/cross_entropy.h"
 #include "ember/kernels/cuda/copy.h"
@@ -33,52 +34,52 @@ void register_kernels(KernelRegistry& r) {
   r.elementwise.where.set(kCUDA, &where_kernel);
   r.elementwise.loss.set(kCUDA, &loss_kernel);
 
-  r.optimizer.sgd.set(kCUDA, &sgd_update);
-  r.optimizer.adam.set(kCUDA, &adam_update);
-  r.optimizer.rmsprop.set(kCUDA, &rmsprop_update);
-  r.optimizer.adagrad.set(kCUDA, &adagrad_update);
+  r.optimizer.sgd.set(kCUDA, &ThroughFloat32<&sgd_update, 0, 2>::call);
+  r.optimizer.adam.set(kCUDA, &ThroughFloat32<&adam_update, 0, 2, 3, 4>::call);
+  r.optimizer.rmsprop.set(kCUDA, &ThroughFloat32<&rmsprop_update, 0, 2, 3, 4>::call);
+  r.optimizer.adagrad.set(kCUDA, &ThroughFloat32<&adagrad_update, 0, 2>::call);
 
-  r.pooling.max_pool2d.set(kCUDA, &max_pool2d);
-  r.pooling.max_pool2d_backward.set(kCUDA, &max_pool2d_backward);
-  r.pooling.avg_pool2d.set(kCUDA, &avg_pool2d);
-  r.pooling.avg_pool2d_backward.set(kCUDA, &avg_pool2d_backward);
-  r.pooling.adaptive_avg_pool2d.set(kCUDA, &adaptive_avg_pool2d);
-  r.pooling.adaptive_avg_pool2d_backward.set(kCUDA, &adaptive_avg_pool2d_backward);
-  r.pooling.adaptive_max_pool2d.set(kCUDA, &adaptive_max_pool2d);
+  r.pooling.max_pool2d.set(kCUDA, &ThroughFloat32<&max_pool2d, 1>::call);
+  r.pooling.max_pool2d_backward.set(kCUDA, &ThroughFloat32<&max_pool2d_backward, 2>::call);
+  r.pooling.avg_pool2d.set(kCUDA, &ThroughFloat32<&avg_pool2d, 1>::call);
+  r.pooling.avg_pool2d_backward.set(kCUDA, &ThroughFloat32<&avg_pool2d_backward, 1>::call);
+  r.pooling.adaptive_avg_pool2d.set(kCUDA, &ThroughFloat32<&adaptive_avg_pool2d, 1>::call);
+  r.pooling.adaptive_avg_pool2d_backward.set(kCUDA, &ThroughFloat32<&adaptive_avg_pool2d_backward, 1>::call);
+  r.pooling.adaptive_max_pool2d.set(kCUDA, &ThroughFloat32<&adaptive_max_pool2d, 1>::call);
 
-  r.upsample.nearest2d.set(kCUDA, &upsample_nearest2d);
-  r.upsample.nearest2d_backward.set(kCUDA, &upsample_nearest2d_backward);
-  r.upsample.bilinear2d.set(kCUDA, &upsample_bilinear2d);
-  r.upsample.bilinear2d_backward.set(kCUDA, &upsample_bilinear2d_backward);
+  r.upsample.nearest2d.set(kCUDA, &ThroughFloat32<&upsample_nearest2d, 1>::call);
+  r.upsample.nearest2d_backward.set(kCUDA, &ThroughFloat32<&upsample_nearest2d_backward, 1>::call);
+  r.upsample.bilinear2d.set(kCUDA, &ThroughFloat32<&upsample_bilinear2d, 1>::call);
+  r.upsample.bilinear2d_backward.set(kCUDA, &ThroughFloat32<&upsample_bilinear2d_backward, 1>::call);
 
-  r.pad.axis.set(kCUDA, &pad_axis);
-  r.pad.axis_backward.set(kCUDA, &pad_axis_backward);
+  r.pad.axis.set(kCUDA, &ThroughFloat32<&pad_axis, 4>::call);
+  r.pad.axis_backward.set(kCUDA, &ThroughFloat32<&pad_axis_backward, 3>::call);
 
-  r.normalization.batch_norm_train_forward.set(kCUDA, &batch_norm_train_forward);
-  r.normalization.batch_norm_apply.set(kCUDA, &batch_norm_apply);
-  r.normalization.batch_norm_backward.set(kCUDA, &batch_norm_backward);
+  r.normalization.batch_norm_train_forward.set(kCUDA, &ThroughFloat32<&batch_norm_train_forward, 4, 5, 6, 7>::call);
+  r.normalization.batch_norm_apply.set(kCUDA, &ThroughFloat32<&batch_norm_apply, 5>::call);
+  r.normalization.batch_norm_backward.set(kCUDA, &ThroughFloat32<&batch_norm_backward, 6, 7, 8>::call);
   r.normalization.cudnn_batch_norm_applies.set(kCUDA, &cudnn_batch_norm_applies);
   r.normalization.cudnn_batch_norm_train_forward.set(kCUDA, &cudnn_batch_norm_train_forward);
   r.normalization.cudnn_batch_norm_backward.set(kCUDA, &cudnn_batch_norm_backward);
-  r.normalization.layer_norm_forward.set(kCUDA, &layer_norm_forward);
-  r.normalization.layer_norm_backward.set(kCUDA, &layer_norm_backward);
+  r.normalization.layer_norm_forward.set(kCUDA, &ThroughFloat32<&layer_norm_forward, 4, 5, 6>::call);
+  r.normalization.layer_norm_backward.set(kCUDA, &ThroughFloat32<&layer_norm_backward, 5, 6, 7>::call);
 
   r.softmax.by_columns.set(kCUDA, &softmax_by_columns);
-  r.softmax.columns.set(kCUDA, &softmax_columns_kernel);
-  r.softmax.rows.set(kCUDA, &softmax_kernel);
-  r.softmax.logsumexp.set(kCUDA, &logsumexp_kernel);
+  r.softmax.columns.set(kCUDA, &ThroughFloat32<&softmax_columns_kernel, 2>::call);
+  r.softmax.rows.set(kCUDA, &ThroughFloat32<&softmax_kernel, 2>::call);
+  r.softmax.logsumexp.set(kCUDA, &ThroughFloat32<&logsumexp_kernel, 0>::call);
 
   r.reduce.reduce.set(kCUDA, &reduce_kernel);
-  r.reduce.arg_reduce.set(kCUDA, &arg_reduce_kernel);
-  r.reduce.abs_pow_sum.set(kCUDA, &abs_pow_sum_kernel);
+  r.reduce.arg_reduce.set(kCUDA, &ThroughComputeDtype<&arg_reduce_kernel, 2>::call);
+  r.reduce.abs_pow_sum.set(kCUDA, &ThroughFloat32<&abs_pow_sum_kernel>::call);
 
-  r.scan.scan.set(kCUDA, &scan_kernel);
-  r.scan.logcumsumexp.set(kCUDA, &logcumsumexp_kernel);
-  r.scan.cum_extreme.set(kCUDA, &cum_extreme_kernel);
+  r.scan.scan.set(kCUDA, &ThroughComputeDtype<&scan_kernel, 2>::call);
+  r.scan.logcumsumexp.set(kCUDA, &ThroughFloat32<&logcumsumexp_kernel, 0>::call);
+  r.scan.cum_extreme.set(kCUDA, &ThroughComputeDtype<&cum_extreme_kernel, 2>::call);
 
-  r.sort.sort.set(kCUDA, &sort_kernel);
-  r.sort.topk.set(kCUDA, &topk_kernel);
-  r.sort.kth.set(kCUDA, &kth_kernel);
+  r.sort.sort.set(kCUDA, &ThroughComputeDtype<&sort_kernel>::call);
+  r.sort.topk.set(kCUDA, &ThroughComputeDtype<&topk_kernel>::call);
+  r.sort.kth.set(kCUDA, &ThroughComputeDtype<&kth_kernel>::call);
 
   r.indexing.find_out_of_range.set(kCUDA, &find_out_of_range);
   r.indexing.gather.set(kCUDA, &gather);
@@ -89,13 +90,13 @@ void register_kernels(KernelRegistry& r) {
   r.indexing.one_hot.set(kCUDA, &one_hot);
 
   r.cross_entropy.by_columns.set(kCUDA, &cross_entropy_by_columns);
-  r.cross_entropy.forward.set(kCUDA, &cross_entropy_forward);
-  r.cross_entropy.backward.set(kCUDA, &cross_entropy_backward);
+  r.cross_entropy.forward.set(kCUDA, &ThroughFloat32<&cross_entropy_forward, 2, 3>::call);
+  r.cross_entropy.backward.set(kCUDA, &ThroughFloat32<&cross_entropy_backward, 6>::call);
   r.cross_entropy.check_targets.set(kCUDA, &check_class_targets);
 
-  r.bucketing.searchsorted.set(kCUDA, &searchsorted);
+  r.bucketing.searchsorted.set(kCUDA, &ThroughComputeDtype<&searchsorted>::call);
   r.bucketing.bincount.set(kCUDA, &bincount);
-  r.bucketing.histc.set(kCUDA, &histc);
+  r.bucketing.histc.set(kCUDA, &ThroughFloat32<&histc, 0>::call);
 
   r.copy.copy.set(kCUDA, &copy_kernel);
   r.copy.fill.set(kCUDA, &fill_kernel);
@@ -111,6 +112,7 @@ void register_kernels(KernelRegistry& r) {
   r.random.randint.set(kCUDA, &fill_randint);
   r.random.dropout_mask.set(kCUDA, &fill_dropout_mask);
 
+  // cuDNN convolves bfloat16 and float16 itself (tensor-op math, float32 accumulation).
   r.conv.forward.set(kCUDA, &cudnn_conv_forward);
   r.conv.backward_data.set(kCUDA, &cudnn_conv_backward_data);
   r.conv.backward_weight.set(kCUDA, &cudnn_conv_backward_weight);

@@ -35,6 +35,18 @@ bool uses_cudnn(const Tensor& x, double eps, const Tensor& running_mean,
          applies.on(x.device(), "batch_norm")(x, eps, running_mean, running_var);
 }
 
+// The statistics of a 16-bit float input (mean, variance, inverse std) are
+// float32, as their accumulation is: the running statistics are updated from
+// them unrounded.
+TensorOptions stats_options(const Tensor& x) {
+  return x.options().dtype(is_reduced_floating_point(x.scalar_type()) ? kFloat : x.scalar_type());
+}
+
+// A parameter's gradient in the parameter's dtype (float32 next to a 16-bit input).
+TensorOptions param_options(const Tensor& param, const Tensor& x) {
+  return param.defined() ? x.options().dtype(param.scalar_type()) : x.options();
+}
+
 Tensor contiguous_or_undefined(const Tensor& t) {
   return t.defined() ? detail::contiguous_for_kernel(t) : Tensor();
 }
@@ -44,8 +56,11 @@ void check_param(const char* op, const char* name, const Tensor& p, IntArrayRef 
   if (!p.defined()) return;
   EMBER_CHECK(p.sizes() == want, op, ": ", name, " should have shape ", want, " (", what,
               " of the input ", x.sizes(), "), got ", p.sizes());
-  EMBER_CHECK(p.scalar_type() == x.scalar_type(), op, ": ", name, " has dtype ", p.scalar_type(),
-              " but the input is ", x.scalar_type());
+  // A bfloat16 or float16 input may have float32 parameters and statistics
+  // (mixed precision: autocast leaves the module's own in float32), as in PyTorch.
+  const bool mixed = is_reduced_floating_point(x.scalar_type()) && p.scalar_type() == kFloat;
+  EMBER_CHECK(p.scalar_type() == x.scalar_type() || mixed, op, ": ", name, " has dtype ",
+              p.scalar_type(), " but the input is ", x.scalar_type());
   EMBER_CHECK(p.device() == x.device(), op, ": ", name, " is on ", p.device(),
               " but the input is on ", x.device());
 }
@@ -102,8 +117,8 @@ tensor_list batch_norm_backward_fused(const Tensor& g, const Tensor& x, const Te
             zeros_if(2)};
   }
   const Tensor dx = n.needs_input_grad(0) ? empty(x.sizes(), x.options()) : Tensor();
-  const Tensor dw = n.needs_input_grad(1) ? empty({c}, x.options()) : Tensor();
-  const Tensor db = n.needs_input_grad(2) ? empty({c}, x.options()) : Tensor();
+  const Tensor dw = n.needs_input_grad(1) ? empty({c}, param_options(weight, x)) : Tensor();
+  const Tensor db = n.needs_input_grad(2) ? empty({c}, param_options(weight, x)) : Tensor();
   const Tensor xc = detail::contiguous_for_kernel(x), gc = detail::contiguous_for_kernel(g);
   const Tensor wc = contiguous_or_undefined(weight);
   const NormalizationKernels& k = kernels().normalization;
@@ -145,8 +160,8 @@ tensor_list batch_norm_relu_backward(const Tensor& g, const Tensor& x, const Ten
   }
   const int64_t c = x.size(1);
   const Tensor dx = n.needs_input_grad(0) ? empty(x.sizes(), x.options()) : Tensor();
-  const Tensor dw = n.needs_input_grad(1) ? empty({c}, x.options()) : Tensor();
-  const Tensor db = n.needs_input_grad(2) ? empty({c}, x.options()) : Tensor();
+  const Tensor dw = n.needs_input_grad(1) ? empty({c}, param_options(weight, x)) : Tensor();
+  const Tensor db = n.needs_input_grad(2) ? empty({c}, param_options(weight, x)) : Tensor();
   kernels().normalization.batch_norm_relu_backward.on(x.device(), "batch_norm_relu_backward")(
       detail::contiguous_for_kernel(x), detail::contiguous_for_kernel(g), mean, invstd,
       contiguous_or_undefined(weight), contiguous_or_undefined(bias), dx, dw, db);
@@ -199,8 +214,8 @@ tensor_list layer_norm_backward_fused(const Tensor& g, const Tensor& x, const Te
                                       const Tensor& mean, const Tensor& rstd,
                                       IntArrayRef normalized_shape, Node& n) {
   const Tensor dx = n.needs_input_grad(0) ? empty(x.sizes(), x.options()) : Tensor();
-  const Tensor dw = n.needs_input_grad(1) ? empty(normalized_shape, x.options()) : Tensor();
-  const Tensor db = n.needs_input_grad(2) ? empty(normalized_shape, x.options()) : Tensor();
+  const Tensor dw = n.needs_input_grad(1) ? empty(normalized_shape, param_options(weight, x)) : Tensor();
+  const Tensor db = n.needs_input_grad(2) ? empty(normalized_shape, param_options(weight, x)) : Tensor();
   const Tensor xc = detail::contiguous_for_kernel(x), gc = detail::contiguous_for_kernel(g);
   const Tensor wc = contiguous_or_undefined(weight);
   kernels().normalization.layer_norm_backward.on(x.device(), "layer_norm_backward")(
@@ -235,11 +250,11 @@ Tensor batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
   Tensor y = empty(x.sizes(), x.options());
   Tensor mean, invstd;
   if (training && x.numel() == 0) {  // nothing to normalize; the running statistics stay
-    mean = zeros({c}, x.options());
-    invstd = zeros({c}, x.options());
+    mean = zeros({c}, stats_options(x));
+    invstd = zeros({c}, stats_options(x));
   } else if (training) {
-    mean = empty({c}, x.options());
-    invstd = empty({c}, x.options());
+    mean = empty({c}, stats_options(x));
+    invstd = empty({c}, stats_options(x));
     if (uses_cudnn(x, eps, running_mean, running_var)) {
       // cuDNN updates the running statistics itself, in place.
       kernels().normalization.cudnn_batch_norm_train_forward.on(x.device(), "batch_norm")(
@@ -249,7 +264,7 @@ Tensor batch_norm(const Tensor& x, const Tensor& weight, const Tensor& bias,
         running_var.impl()->bump_version();
       }
     } else {
-      const Tensor var = empty({c}, x.options());
+      const Tensor var = empty({c}, stats_options(x));
       kernels().normalization.batch_norm_train_forward.on(x.device(), "batch_norm")(
           xc, w, b, eps, y, mean, var, invstd);
       update_running_stats(x, running_mean, running_var, mean, var, momentum);
@@ -293,8 +308,8 @@ Tensor batch_norm_relu(const Tensor& x, const Tensor& weight, const Tensor& bias
   const int64_t c = x.size(1);
   const Tensor w = contiguous_or_undefined(weight), b = contiguous_or_undefined(bias);
   Tensor y = empty(x.sizes(), x.options());
-  const Tensor mean = empty({c}, x.options()), var = empty({c}, x.options()),
-               invstd = empty({c}, x.options());
+  const Tensor mean = empty({c}, stats_options(x)), var = empty({c}, stats_options(x)),
+               invstd = empty({c}, stats_options(x));
   k.batch_norm_relu_train_forward.on(x.device(), "batch_norm")(detail::contiguous_for_kernel(x),
                                                               w, b, eps, y, mean, var, invstd);
   update_running_stats(x, running_mean, running_var, mean, var, momentum);
@@ -322,7 +337,7 @@ Tensor layer_norm(const Tensor& x, IntArrayRef normalized_shape, const Tensor& w
   const int64_t k = compute_numel(normalized_shape);
   const int64_t rows = compute_numel(x.sizes().slice(0, x.dim() - norm_dims));
   Tensor y = empty(x.sizes(), x.options());
-  const Tensor mean = empty({rows}, x.options()), rstd = empty({rows}, x.options());
+  const Tensor mean = empty({rows}, stats_options(x)), rstd = empty({rows}, stats_options(x));
   if (rows * k > 0) {
     const Tensor xc = detail::contiguous_for_kernel(x);
     const Tensor w = contiguous_or_undefined(weight), b = contiguous_or_undefined(bias);
