@@ -1,7 +1,8 @@
 // CPU figures to set against libtorch's (docs/benchmarks.md): the fixed cost
 // of one op, the bandwidth of a large elementwise op next to std::memcpy on
-// the same machine in the same run, and GEMM throughput. Each figure is the
-// median of repeated runs, with 2 threads.
+// the same machine in the same run, and GEMM throughput (float32 with 2
+// threads; bfloat16 against float32 on one thread). Each figure is the median
+// of repeated runs, with 2 threads unless it says otherwise.
 //
 //   build-*/benchmarks/cpu_ops [--reps N]
 #include <algorithm>
@@ -101,6 +102,35 @@ int main(int argc, char** argv) {
     const double s = median_seconds(std::max(3, reps / 2), [&] { mm(a, b); });
     report("1024^3 float32 matmul", 2.0 * kSize * kSize * kSize / s / 1e9, "GFLOP/s",
            "(target >= 200)");
+  }
+
+  // (d) bfloat16 GEMM next to ember's own float32 GEMM, one thread, alternating
+  // float32 and bfloat16 runs so that both see the same phases of a noisy host.
+  {
+    NoGradGuard no_grad;
+    set_num_threads(1);
+    std::printf("\n  one thread, float32 and bfloat16 alternating (median of %d pairs):\n", reps);
+    for (int64_t n : {512, 1024, 2048}) {
+      const Tensor a = randn({n, n}), b = randn({n, n});
+      const Tensor a16 = a.to(kBFloat16), b16 = b.to(kBFloat16);
+      mm(a, b), mm(a16, b16);  // warm-up
+      std::vector<double> f32, bf16, ratio;
+      for (int r = 0; r < reps; ++r) {
+        f32.push_back(median_seconds(1, [&] { mm(a, b); }));
+        bf16.push_back(median_seconds(1, [&] { mm(a16, b16); }));
+        ratio.push_back(f32.back() / bf16.back());
+      }
+      auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+      };
+      const double flop = 2.0 * double(n) * double(n) * double(n);
+      const std::string size = std::to_string(n) + "^3";
+      report((size + " float32 matmul, 1 thread").c_str(), flop / median(f32) / 1e9, "GFLOP/s", "");
+      report((size + " bfloat16 matmul, 1 thread").c_str(), flop / median(bf16) / 1e9, "GFLOP/s", "");
+      report((size + " bfloat16 speed-up over float32").c_str(), median(ratio), "x", "(target >= 1.8)");
+    }
+    set_num_threads(2);
   }
   return 0;
 }

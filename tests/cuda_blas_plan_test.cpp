@@ -223,9 +223,12 @@ TEST_CASE("a plan with a dim past INT_MAX does not fit cuBLAS's int arguments", 
                                                   GemmLayout{2, false}, 0)));
 }
 
-TEST_CASE("blas_compute: TF32 only for float32 when allowed, float64 exact, int64 refused",
+TEST_CASE("blas_compute: TF32 only for float32 when allowed, float64 exact, 16-bit floats in "
+          "float32, int64 refused",
           "[cuda_blas]") {
   CHECK(cuda::blas_compute("mm", kFloat, false) == BlasCompute::k32F);
+  CHECK(cuda::blas_compute("mm", kBFloat16, true) == BlasCompute::k32F);
+  CHECK(cuda::blas_compute("mm", kHalf, true) == BlasCompute::k32F);
   CHECK(cuda::blas_compute("mm", kFloat, true) == BlasCompute::k32FFastTF32);
   CHECK(cuda::blas_compute("mm", kDouble, true) == BlasCompute::k64F);
   CHECK(cuda::blas_compute("mm", kDouble, false) == BlasCompute::k64F);

@@ -108,6 +108,8 @@ TEST_CASE("cudnn math: FMA only for float32 without TF32, else default math", "[
   CHECK(cuda::cudnn_requested_math(kFloat, true) == CudnnMath::kDefault);
   CHECK(cuda::cudnn_requested_math(kFloat, false) == CudnnMath::kFma);
   CHECK(cuda::cudnn_requested_math(kDouble, true) == CudnnMath::kDefault);
+  CHECK(cuda::cudnn_requested_math(kBFloat16, false) == CudnnMath::kTensorOp);
+  CHECK(cuda::cudnn_requested_math(kHalf, true) == CudnnMath::kTensorOp);
   CHECK(cuda::cudnn_requested_math(kDouble, false) == CudnnMath::kDefault);
   // FMA stays FMA whatever cuDNN reports; otherwise the result's own math type runs.
   CHECK(cuda::cudnn_run_math(CudnnMath::kDefault, CudnnMath::kFma) == CudnnMath::kFma);

@@ -146,26 +146,6 @@ void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
   }
 }
 
-// Splits c over `threads` threads as a tm x tn grid of blocks of whole tiles. Cost of a
-// block, in packed-element units: its padded multiply-adds over 16 lanes, plus packing its
-// own rows of a and columns of b (about 2 units an element: strided reads, transposes).
-// Narrow products split the rows (each thread packing all of a wide b would dominate), wide
-// ones the columns; ties split the columns (measured faster on Zen 4 at 1024^3).
-std::pair<int, int> thread_grid(int64_t m, int64_t n, int64_t k, int threads) {
-  const int64_t row_tiles = (m + kMR - 1) / kMR, col_tiles = (n + kNR - 1) / kNR;
-  std::pair<int, int> best{1, threads};
-  double best_cost = -1;
-  for (int tm = 1; tm <= threads; ++tm) {
-    if (threads % tm != 0) continue;
-    const int tn = threads / tm;
-    const double rows = double((row_tiles + tm - 1) / tm * kMR),
-                 cols = double((col_tiles + tn - 1) / tn * kNR);
-    const double cost = rows * cols * double(k) / 16 + 2.0 * double(k) * (rows + cols);
-    if (best_cost < 0 || cost < best_cost) best_cost = cost, best = {tm, tn};
-  }
-  return best;
-}
-
 }  // namespace
 
 bool sgemm_avx512_available() { return true; }
@@ -194,23 +174,8 @@ void sgemm_avx512(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float>
       for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = beta == 0.0f ? 0.0f : beta * c[i * ldc + j];
     return;
   }
-  // About 4 MFLOP per thread before a second thread pays for waking up.
-  int threads = static_cast<int>(
-      std::min<int64_t>(detail::threads_for_loop(get_num_threads()), std::max<int64_t>(1, m * n * k / (int64_t(1) << 21))));
-  if (detail::in_parallel_region()) threads = 1;
-  if (threads == 1) return gemm_block(0, m, 0, n, k, alpha, a, b, beta, c, ldc);
-  // Not a structured binding: the lambda below captures tn, which clang 14 refuses.
-  int tm, tn;
-  std::tie(tm, tn) = thread_grid(m, n, k, threads);
-  const int64_t row_tiles = (m + kMR - 1) / kMR, col_tiles = (n + kNR - 1) / kNR;
-  const int64_t rows_per = (row_tiles + tm - 1) / tm * kMR,
-                cols_per = (col_tiles + tn - 1) / tn * kNR;
-  // One block of c per thread; the pool hands a block whose thread is late to
-  // one that is free (Note [Work-sharing thread pool]).
-  detail::run_chunks(int64_t(tm) * tn, [&](int64_t t) {
-    const int64_t m0 = std::min(m, (t / tn) * rows_per), n0 = std::min(n, (t % tn) * cols_per);
-    const int64_t m1 = std::min(m, m0 + rows_per), n1 = std::min(n, n0 + cols_per);
-    if (m0 < m1 && n0 < n1) gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc);
+  run_blocks(m, n, k, [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+    gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc);
   });
 }
 

@@ -74,12 +74,20 @@ void gemm(const char* op, const Tensor& out, int64_t k, const GemmOperandRef& a,
   }
   cublasHandle_t handle = cublas_handle(device);
   // The plan's A is ember's b and its B ember's a (C^T = B^T A^T).
-  if (out.scalar_type() == kFloat)
-    run_plan<float>(handle, plan, CUDA_R_32F, to_cublas(compute), b.data, a.data,
-                    out.data_ptr(), float(alpha), float(beta));
-  else
-    run_plan<double>(handle, plan, CUDA_R_64F, to_cublas(compute), b.data, a.data,
-                     out.data_ptr(), alpha, beta);
+  switch (out.scalar_type()) {
+    case kDouble:
+      return run_plan<double>(handle, plan, CUDA_R_64F, to_cublas(compute), b.data, a.data,
+                              out.data_ptr(), alpha, beta);
+    case kBFloat16:  // float32 alpha and beta with CUBLAS_COMPUTE_32F
+      return run_plan<float>(handle, plan, CUDA_R_16BF, to_cublas(compute), b.data, a.data,
+                             out.data_ptr(), float(alpha), float(beta));
+    case kHalf:
+      return run_plan<float>(handle, plan, CUDA_R_16F, to_cublas(compute), b.data, a.data,
+                             out.data_ptr(), float(alpha), float(beta));
+    default:
+      return run_plan<float>(handle, plan, CUDA_R_32F, to_cublas(compute), b.data, a.data,
+                             out.data_ptr(), float(alpha), float(beta));
+  }
 }
 
 DtypeSet gemm_dtypes() { return DtypeSet::kFloating; }

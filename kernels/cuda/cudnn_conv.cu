@@ -354,11 +354,11 @@ PassCall make_call(const char* op, const ConvParams& table_p, Device device,
           make_cudnn_conv_key(p, settings).str()};
 }
 
-// The conv table's dtypes (conv_kernels.h): float32 and float64, else
-// dispatch_floating's Error naming the op (cudnn_data_type would read any
+// The conv table's dtypes (conv_kernels.h): the floating ones, else
+// dispatch_compute's Error naming the op (cudnn_data_type would read any
 // other dtype as float32).
 void check_dtype(const Tensor& t, const char* op) {
-  dispatch_floating(t.scalar_type(), op, [&]<typename>() {});
+  dispatch_compute<DtypeSet::kFloating>(t.scalar_type(), op, [&]<typename>() {});
 }
 
 }  // namespace

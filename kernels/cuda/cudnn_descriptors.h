@@ -34,9 +34,20 @@ using ConvolutionDescriptor =
     std::unique_ptr<std::remove_pointer_t<cudnnConvolutionDescriptor_t>,
                     ConvolutionDescriptorDeleter>;
 
-// float32 -> CUDNN_DATA_FLOAT, float64 -> CUDNN_DATA_DOUBLE (the op has checked the dtype).
+// The data type of tensors of dtype t (the op has checked it is floating).
 inline cudnnDataType_t cudnn_data_type(ScalarType t) {
-  return t == ScalarType::Double ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+  switch (t) {
+    case ScalarType::Double: return CUDNN_DATA_DOUBLE;
+    case ScalarType::Half: return CUDNN_DATA_HALF;
+    case ScalarType::BFloat16: return CUDNN_DATA_BFLOAT16;
+    default: return CUDNN_DATA_FLOAT;
+  }
+}
+
+// The type a convolution of dtype t computes in: float32 for the 16-bit
+// floats (cuDNN's "pseudo-half" configuration), else t's own.
+inline cudnnDataType_t cudnn_compute_type(ScalarType t) {
+  return is_reduced_floating_point(t) ? CUDNN_DATA_FLOAT : cudnn_data_type(t);
 }
 
 // sizes, strides: (N, C, H, W).
@@ -69,7 +80,7 @@ inline void set_math_type(cudnnConvolutionDescriptor_t d, CudnnMath math) {
   EMBER_CUDNN_CHECK(cudnnSetConvolutionMathType(d, static_cast<cudnnMathType_t>(math)));
 }
 
-// Cross-correlation (what deep learning calls convolution), computed in the data type.
+// Cross-correlation (what deep learning calls convolution), computed in `type`.
 inline ConvolutionDescriptor make_convolution_descriptor(cudnnDataType_t type,
                                                          const ConvParams& p,
                                                          CudnnMath math) {
@@ -100,7 +111,7 @@ inline ConvDescriptors make_conv_descriptors(const ConvParams& p, CudnnMath math
   return {make_tensor_descriptor(type, x, cudnn_contiguous_strides(x)),
           make_tensor_descriptor(type, y, cudnn_contiguous_strides(y)),
           make_filter_descriptor(type, {p.k, p.c / p.groups, p.r, p.s}),
-          make_convolution_descriptor(type, p, math)};
+          make_convolution_descriptor(cudnn_compute_type(p.dtype), p, math)};
 }
 
 }  // namespace ember::cuda

@@ -37,8 +37,10 @@ bool fits_blas_int(const BlasGemmPlan& p) {
 BlasCompute blas_compute(const char* op, ScalarType dtype, bool allow_tf32) {
   if (dtype == kFloat) return allow_tf32 ? BlasCompute::k32FFastTF32 : BlasCompute::k32F;
   if (dtype == kDouble) return BlasCompute::k64F;
-  EMBER_ERROR(op, ": ", dtype, " matrices are not supported on CUDA (cuBLAS multiplies float32 "
-              "and float64)");
+  // bfloat16 and float16 operands accumulate in float32 (cuBLAS's tensor cores).
+  if (dtype == kBFloat16 || dtype == kHalf) return BlasCompute::k32F;
+  EMBER_ERROR(op, ": ", dtype, " matrices are not supported on CUDA (cuBLAS multiplies "
+              "floating matrices)");
 }
 
 }  // namespace ember::cuda

@@ -31,6 +31,7 @@ const char* cudnn_math_name(CudnnMath math) {
 }
 
 CudnnMath cudnn_requested_math(ScalarType dtype, bool allow_tf32) {
+  if (is_reduced_floating_point(dtype)) return CudnnMath::kTensorOp;
   if (dtype != ScalarType::Float) return CudnnMath::kDefault;
   return allow_tf32 ? CudnnMath::kDefault : CudnnMath::kFma;
 }

@@ -22,7 +22,8 @@ const char* cudnn_math_name(CudnnMath math);
 // The math type the convolution descriptor asks for. float32: default math
 // when TF32 is allowed (on Ampere and later it lets cuDNN use TF32 tensor
 // cores; tensor-op math promises no down-conversion, so it is not asked for),
-// else FMA only, as PyTorch sets its descriptors; float64: default.
+// else FMA only, as PyTorch sets its descriptors; float64: default; bfloat16
+// and float16: tensor-op math (tensor cores, float32 accumulation).
 CudnnMath cudnn_requested_math(ScalarType dtype, bool allow_tf32);
 
 // The switches of backends::cudnn and the device, as they were for one call.

@@ -1,0 +1,215 @@
+#include "ember/kernels/cpu/bf16gemm_avx512.h"
+
+#include "ember/core/error.h"
+
+#if defined(__AVX512F__) && defined(__AVX512BF16__) && defined(__AVX512BW__)
+#define EMBER_BF16GEMM 1
+// GCC 12's AVX-512 headers make their "undefined" vectors by self-initialisation, which
+// -Wuninitialized reports in every inlined shuffle.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <algorithm>
+#include <cstring>
+
+#include "ember/kernels/cpu/sgemm_avx512_tile.h"
+#endif
+
+namespace ember::cpu {
+
+#if defined(EMBER_BF16GEMM)
+namespace {
+
+using sgemm_detail::kMR;
+using sgemm_detail::kNR;
+using sgemm_detail::kNV;
+using sgemm_detail::low_mask;
+
+// The float kernel's cache blocks in bytes: twice its k depth at half the element size.
+constexpr int64_t kKC = 768;  // even: blocks after the first start on a k-pair
+constexpr int64_t kMC = kMR * 20;
+constexpr int64_t kNC = 2048;
+
+uint16_t bits(const BFloat16& v) { return v.x; }
+
+// b rows [p0, p0 + kc) x columns [j0, j0 + nc) as panels of kNR columns: panel q at
+// dst + q * kc2 * 2 * kNR, element (p, j) at (p - p0) / 2 * 2 * kNR + (j % kNR) * 2 + p % 2,
+// kc2 = ceil(kc / 2): each 32-bit lane holds the k-pair of one column that vdpbf16ps
+// multiplies with the k-pair of one row of a. Columns past nc and the odd k's partner are 0.
+void pack_b(const MatrixRef<BFloat16>& b, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
+            uint16_t* dst) {
+  const int64_t kc2 = (kc + 1) / 2;
+  const int64_t ps = b.col_major ? 1 : b.ld, js = b.col_major ? b.ld : 1;
+  const BFloat16* base = b.data + p0 * ps + j0 * js;
+  for (int64_t q = 0; q * kNR < nc; ++q) {
+    uint16_t* panel = dst + q * kc2 * 2 * kNR;
+    const int64_t w = std::min<int64_t>(kNR, nc - q * kNR);
+    for (int64_t r = 0; r < kc2; ++r) {
+      uint16_t* out = panel + r * 2 * kNR;
+      const bool pair = 2 * r + 1 < kc;
+      for (int64_t j = 0; j < w; ++j) {
+        const BFloat16* x = base + (2 * r) * ps + (q * kNR + j) * js;
+        out[2 * j] = bits(x[0]);
+        out[2 * j + 1] = pair ? bits(x[ps]) : 0;
+      }
+      std::memset(out + 2 * w, 0, static_cast<size_t>(2 * (kNR - w)) * sizeof(uint16_t));
+    }
+  }
+}
+
+// a rows [i0, i0 + mc) x k [p0, p0 + kc) as panels of kMR rows (the last one tight, mr
+// rows): panel at dst + (i / kMR) * kMR * kc2, its k-pair r of row i at r * mr + i % kMR, one
+// 32-bit word (the two bfloat16 a(i, p), a(i, p + 1)) that the micro-kernel broadcasts.
+void pack_a(const MatrixRef<BFloat16>& a, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
+            uint32_t* dst) {
+  const int64_t kc2 = (kc + 1) / 2;
+  const int64_t is = a.col_major ? 1 : a.ld, ps = a.col_major ? a.ld : 1;
+  const BFloat16* base = a.data + i0 * is + p0 * ps;
+  for (int64_t ir = 0; ir < mc; ir += kMR) {
+    const int64_t mr = std::min<int64_t>(kMR, mc - ir);
+    uint32_t* panel = dst + ir * kc2;
+    for (int64_t r = 0; r < kc2; ++r) {
+      const bool pair = 2 * r + 1 < kc;
+      for (int64_t i = 0; i < mr; ++i) {
+        const BFloat16* x = base + (ir + i) * is + (2 * r) * ps;
+        const uint32_t lo = bits(x[0]), hi = pair ? bits(x[ps]) : 0;
+        panel[r * mr + i] = lo | (hi << 16);
+      }
+    }
+  }
+}
+
+// 16 floats -> 16 bfloat16, round to nearest even, NaN kept quiet: BFloat16(float)'s rule
+// (vcvtneps2bf16 would flush float32 subnormals to zero, so it is not used).
+inline __m256i round_to_bf16(__m512 x) {
+  const __m512i u = _mm512_castps_si512(x);
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+  __m512i r = _mm512_srli_epi32(_mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7fff))), 16);
+  const __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+  r = _mm512_mask_or_epi32(r, nan, _mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x40));
+  return _mm512_cvtepi32_epi16(r);
+}
+
+inline __m512 widen_bf16(__m256i h) {
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
+}
+
+struct Tile {
+  BFloat16* col[kNV];
+  __mmask16 mask[kNV];
+  int64_t ldc;
+};
+
+// out (MR x kNR) = alpha * a_panel @ b_panel + beta * out over kc2 k-pairs.
+template <int MR>
+void micro_kernel(int64_t kc2, const uint32_t* __restrict a, const uint16_t* __restrict b,
+                  const Tile& out, float alpha, float beta) {
+  __m512 acc[MR][kNV];
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+    for (int v = 0; v < kNV; ++v) acc[i][v] = _mm512_setzero_ps();
+  for (int64_t r = 0; r < kc2; ++r) {
+    __m512bh bv[kNV];
+#pragma GCC unroll 4
+    for (int v = 0; v < kNV; ++v)
+      bv[v] = (__m512bh)_mm512_load_si512(b + r * 2 * kNR + 32 * v);
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i) {
+      const __m512bh ai = (__m512bh)_mm512_set1_epi32(static_cast<int>(a[r * MR + i]));
+#pragma GCC unroll 4
+      for (int v = 0; v < kNV; ++v) acc[i][v] = _mm512_dpbf16_ps(acc[i][v], ai, bv[v]);
+    }
+  }
+  const __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i) {
+#pragma GCC unroll 4
+    for (int v = 0; v < kNV; ++v) {
+      BFloat16* cp = out.col[v] + i * out.ldc;
+      __m512 x = _mm512_mul_ps(va, acc[i][v]);
+      if (beta != 0.0f)
+        x = _mm512_fmadd_ps(vb, widen_bf16(_mm256_maskz_loadu_epi16(out.mask[v], cp)), x);
+      _mm256_mask_storeu_epi16(cp, out.mask[v], round_to_bf16(x));
+    }
+  }
+}
+
+using MicroKernel = void (*)(int64_t, const uint32_t*, const uint16_t*, const Tile&, float, float);
+template <int... R>
+constexpr auto make_kernels(std::integer_sequence<int, R...>) {
+  return std::array<MicroKernel, sizeof...(R)>{&micro_kernel<R + 1>...};
+}
+constexpr auto kKernels = make_kernels(std::make_integer_sequence<int, kMR>{});
+
+// Rows [m0, m1) x columns [n0, n1) of c on one thread. Each k block after the first adds to
+// the rounded result of the ones before (beta 1), as the float kernel does; with k <= kKC
+// (every product up to 768-deep) the sum rounds once.
+void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
+                const MatrixRef<BFloat16>& a, const MatrixRef<BFloat16>& b, float beta,
+                BFloat16* c, int64_t ldc) {
+  thread_local sgemm_detail::Scratch a_buffer, b_buffer;  // float units: 2 bfloat16 each
+  const int64_t kc2_max = (std::min(k, kKC) + 1) / 2;
+  auto* a_pack = reinterpret_cast<uint32_t*>(a_buffer.get(static_cast<size_t>(std::min(m1 - m0, kMC) * kc2_max)));
+  const int64_t nc_max = std::min(n1 - n0, kNC);
+  auto* b_pack = reinterpret_cast<uint16_t*>(
+      b_buffer.get(static_cast<size_t>((nc_max + kNR - 1) / kNR * kNR * kc2_max)));
+  for (int64_t jc = n0; jc < n1; jc += kNC) {
+    const int64_t nc = std::min(kNC, n1 - jc);
+    for (int64_t pc = 0; pc < k; pc += kKC) {
+      const int64_t kc = std::min(kKC, k - pc), kc2 = (kc + 1) / 2;
+      pack_b(b, pc, kc, jc, nc, b_pack);
+      const float block_beta = pc == 0 ? beta : 1.0f;
+      for (int64_t ic = m0; ic < m1; ic += kMC) {
+        const int64_t mc = std::min(kMC, m1 - ic);
+        pack_a(a, ic, mc, pc, kc, a_pack);
+        for (int64_t jr = 0; jr < nc; jr += kNR) {
+          Tile out{{}, {}, ldc};
+          const uint16_t* b_panel = b_pack + jr * 2 * kc2;
+          for (int64_t ir = 0; ir < mc; ir += kMR) {
+            const int64_t mr = std::min<int64_t>(kMR, mc - ir);
+            for (int v = 0; v < kNV; ++v) {
+              out.col[v] = c + (ic + ir) * ldc + jc + jr + 16 * v;
+              out.mask[v] = low_mask(nc - jr - 16 * v);
+            }
+            kKernels[mr - 1](kc2, a_pack + ir * kc2, b_panel, out, alpha, block_beta);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+bool bf16gemm_available() {
+  static const bool cpu_has = __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512bw");
+  return cpu_has;
+}
+
+void bf16gemm(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
+              MatrixRef<BFloat16> b, float beta, BFloat16* c, int64_t ldc) {
+  EMBER_CHECK(bf16gemm_available(), "matmul: this CPU has no AVX-512 BF16 instructions");
+  if (m == 0 || n == 0) return;
+  if (k == 0) {  // an empty sum: beta * c
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        c[i * ldc + j] = beta == 0.0f ? BFloat16(0.0f) : BFloat16(beta * static_cast<float>(c[i * ldc + j]));
+    return;
+  }
+  sgemm_detail::run_blocks(m, n, k, [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+    gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc);
+  });
+}
+
+#else  // built without AVX-512 BF16: matmul converts bfloat16 operands to float32
+
+bool bf16gemm_available() { return false; }
+
+void bf16gemm(int64_t, int64_t, int64_t, float, MatrixRef<BFloat16>, MatrixRef<BFloat16>, float,
+              BFloat16*, int64_t) {
+  EMBER_ERROR("matmul: this build has no AVX-512 BF16 GEMM (compile with -mavx512bf16)");
+}
+
+#endif
+
+}  // namespace ember::cpu

@@ -1,0 +1,25 @@
+#pragma once
+// A packed bfloat16 GEMM on AVX-512 BF16 (vdpbf16ps): the operands are packed
+// once per cache block into panels of k-pairs, each multiply-add takes two
+// bfloat16 products per float32 lane, and the float32 accumulators round to
+// bfloat16 once, when the tile is stored (alpha and beta applied in float32).
+// The blocking, the thread grid and the 14 x 32 register tile are the float
+// kernel's (sgemm_avx512.h); a k-pair step does twice its work per instruction.
+#include <cstdint>
+
+#include "ember/core/reduced_float.h"
+#include "ember/kernels/cpu/gemm.h"
+
+namespace ember::cpu {
+
+// Whether this build has the kernel (compiled with AVX-512 BF16) and the CPU
+// it runs on has the instructions (cpuid).
+bool bf16gemm_available();
+
+// c (m, n, row-major, leading dimension ldc) = alpha * a (m, k) @ b (k, n) + beta * c, every
+// matrix bfloat16, accumulated in float32 and rounded to nearest even once. With beta == 0
+// c is not read. Threads as sgemm_avx512. Error when bf16gemm_available() is false.
+void bf16gemm(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
+              MatrixRef<BFloat16> b, float beta, BFloat16* c, int64_t ldc);
+
+}  // namespace ember::cpu
