@@ -21,8 +21,10 @@ struct Bf16Operand {
   std::vector<BFloat16> data;
 
   // Values in [0, 1): no cancellation, so the result's relative error is the rounding's.
-  Bf16Operand(int64_t r, int64_t c, bool cm, std::mt19937& gen)
-      : rows(r), cols(c), ld(std::max<int64_t>(1, cm ? r : c) + 3), col_major(cm) {
+  // `pad` unused elements after each row (column): an odd pad makes an odd leading
+  // dimension, which the packing cannot read as 32-bit k-pairs.
+  Bf16Operand(int64_t r, int64_t c, bool cm, int64_t pad, std::mt19937& gen)
+      : rows(r), cols(c), ld(std::max<int64_t>(1, cm ? r : c) + pad), col_major(cm) {
     std::uniform_real_distribution<float> u(0.0f, 1.0f);
     data.resize(static_cast<size_t>(ld * (cm ? c : r)));
     for (auto& v : data) v = BFloat16(u(gen));
@@ -36,11 +38,11 @@ struct Bf16Operand {
 // c = alpha * a @ b + beta * c against the float64 loop; `roundings`: how many times the
 // kernel may round a partial sum (1, or one per cache block of k).
 void check_product(int64_t m, int64_t n, int64_t k, bool a_cm, bool b_cm, float alpha, float beta,
-                   int roundings, std::mt19937& gen) {
+                   int roundings, std::mt19937& gen, int64_t pad = 3) {
   INFO("m " << m << " n " << n << " k " << k << " a col-major " << a_cm << " b col-major " << b_cm
-            << " alpha " << alpha << " beta " << beta);
-  const Bf16Operand a(m, k, a_cm, gen), b(k, n, b_cm, gen);
-  const Bf16Operand c0(m, n, false, gen);
+            << " alpha " << alpha << " beta " << beta << " pad " << pad);
+  const Bf16Operand a(m, k, a_cm, pad, gen), b(k, n, b_cm, pad, gen);
+  const Bf16Operand c0(m, n, false, 1, gen);
   std::vector<BFloat16> c(c0.data);
   cpu::bf16gemm(m, n, k, alpha, a.ref(), b.ref(), beta, c.data(), c0.ld);
   for (int64_t i = 0; i < m; ++i)
@@ -65,10 +67,12 @@ TEST_CASE("bf16gemm equals a float64 loop over its bfloat16 inputs, rounded once
     for (int64_t n : {1, 17, 32, 33, 40})
       for (int64_t k : {1, 2, 7, 64})
         for (bool a_cm : {false, true})
-          for (bool b_cm : {false, true}) check_product(m, n, k, a_cm, b_cm, 1.0f, 0.0f, 1, gen);
+          for (bool b_cm : {false, true})
+            for (int64_t pad : {2, 3}) check_product(m, n, k, a_cm, b_cm, 1.0f, 0.0f, 1, gen, pad);
   check_product(30, 70, 33, false, true, 0.5f, 2.0f, 1, gen);
   // Deeper than one cache block (768): the first block's sum is rounded, then added to.
   check_product(20, 40, 1601, true, false, 1.0f, 0.0f, 3, gen);
+  check_product(20, 40, 1601, false, true, 1.0f, 0.0f, 3, gen, 2);  // words, then a tail pair
   set_num_threads(2);
   check_product(300, 200, 100, false, false, 1.0f, 0.0f, 1, gen);
   set_num_threads(1);

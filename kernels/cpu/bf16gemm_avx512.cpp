@@ -31,6 +31,19 @@ constexpr int64_t kNC = 2048;
 
 uint16_t bits(const BFloat16& v) { return v.x; }
 
+// Whether the k-pairs of x (rows of a row-major a, columns of a column-major b) can be read
+// as 32-bit words: both elements of every pair in one aligned word (kc even, the pairs
+// starting at even k, an even leading dimension).
+bool pairs_are_words(const BFloat16* data, int64_t ld, int64_t kc) {
+  return kc % 2 == 0 && ld % 2 == 0 && reinterpret_cast<uintptr_t>(data) % 4 == 0;
+}
+
+// The (rows, k-pairs) words of such an operand as a float32 matrix, for the float kernel's
+// packing, which moves 32-bit elements without reading their values.
+MatrixRef<float> as_words(const BFloat16* data, int64_t ld, bool col_major) {
+  return {reinterpret_cast<const float*>(data), ld / 2, col_major};
+}
+
 // b rows [p0, p0 + kc) x columns [j0, j0 + nc) as panels of kNR columns: panel q at
 // dst + q * kc2 * 2 * kNR, element (p, j) at (p - p0) / 2 * 2 * kNR + (j % kNR) * 2 + p % 2,
 // kc2 = ceil(kc / 2): each 32-bit lane holds the k-pair of one column that vdpbf16ps
@@ -40,7 +53,30 @@ void pack_b(const MatrixRef<BFloat16>& b, int64_t p0, int64_t kc, int64_t j0, in
   const int64_t kc2 = (kc + 1) / 2;
   const int64_t ps = b.col_major ? 1 : b.ld, js = b.col_major ? b.ld : 1;
   const BFloat16* base = b.data + p0 * ps + j0 * js;
-  for (int64_t q = 0; q * kNR < nc; ++q) {
+  if (b.col_major && pairs_are_words(base, b.ld, kc)) {  // a column's pairs are words
+    sgemm_detail::pack_b(as_words(base, b.ld, true), 0, kc2, 0, nc, reinterpret_cast<float*>(dst));
+    return;
+  }
+  if (!b.col_major) {  // rows 2r and 2r + 1 interleaved, 32 columns per two vectors
+    const __m512i first = _mm512_set_epi16(47, 15, 46, 14, 45, 13, 44, 12, 43, 11, 42, 10, 41, 9,
+                                           40, 8, 39, 7, 38, 6, 37, 5, 36, 4, 35, 3, 34, 2, 33, 1,
+                                           32, 0);
+    const __m512i second = _mm512_add_epi16(first, _mm512_set1_epi16(16));
+    for (int64_t q = 0; q * kNR < nc; ++q) {
+      uint16_t* panel = dst + q * kc2 * 2 * kNR;
+      const __mmask32 cols = static_cast<__mmask32>(
+          (uint64_t(1) << std::min<int64_t>(kNR, nc - q * kNR)) - 1);
+      for (int64_t r = 0; r < kc2; ++r) {
+        const BFloat16* row = base + 2 * r * ps + q * kNR;
+        const __m512i lo = _mm512_maskz_loadu_epi16(cols, row);
+        const __m512i hi = 2 * r + 1 < kc ? _mm512_maskz_loadu_epi16(cols, row + ps) : _mm512_setzero_si512();
+        _mm512_store_si512(panel + r * 2 * kNR, _mm512_permutex2var_epi16(lo, first, hi));
+        _mm512_store_si512(panel + r * 2 * kNR + 32, _mm512_permutex2var_epi16(lo, second, hi));
+      }
+    }
+    return;
+  }
+  for (int64_t q = 0; q * kNR < nc; ++q) {  // column-major with pairs split across words
     uint16_t* panel = dst + q * kc2 * 2 * kNR;
     const int64_t w = std::min<int64_t>(kNR, nc - q * kNR);
     for (int64_t r = 0; r < kc2; ++r) {
@@ -64,6 +100,10 @@ void pack_a(const MatrixRef<BFloat16>& a, int64_t i0, int64_t mc, int64_t p0, in
   const int64_t kc2 = (kc + 1) / 2;
   const int64_t is = a.col_major ? 1 : a.ld, ps = a.col_major ? a.ld : 1;
   const BFloat16* base = a.data + i0 * is + p0 * ps;
+  if (!a.col_major && pairs_are_words(base, a.ld, kc)) {  // a row's pairs are words
+    sgemm_detail::pack_a(as_words(base, a.ld, false), 0, mc, 0, kc2, reinterpret_cast<float*>(dst));
+    return;
+  }
   for (int64_t ir = 0; ir < mc; ir += kMR) {
     const int64_t mr = std::min<int64_t>(kMR, mc - ir);
     uint32_t* panel = dst + ir * kc2;

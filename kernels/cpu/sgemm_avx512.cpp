@@ -95,20 +95,18 @@ void pack_a(const MatrixRef<float>& a, int64_t i0, int64_t mc, int64_t p0, int64
   pack(kc, mc, a.data + i0 * is + p0 * ps, ps, is, kMR, dst, false);
 }
 
-}  // namespace sgemm_detail
-
-namespace {
-
-using namespace sgemm_detail;
-
-// b k [p0, p0 + kc), columns [j0, j0 + nc) -> panels of kNR columns, each kc x kNR, with the
-// columns past nc zero.
 void pack_b(const MatrixRef<float>& b, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
             float* dst) {
   // b(p, j): row-major at data[p * ld + j], column-major at data[p + j * ld]
   const int64_t ps = b.col_major ? 1 : b.ld, js = b.col_major ? b.ld : 1;
   pack(kc, nc, b.data + p0 * ps + j0 * js, ps, js, kNR, dst, true);
 }
+
+}  // namespace sgemm_detail
+
+namespace {
+
+using namespace sgemm_detail;
 
 // Rows [m0, m1) x columns [n0, n1) of c: the whole blocked product on one thread.
 void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,

@@ -71,6 +71,10 @@ struct TileOut {
 // b panels the micro-kernel reads are kc x kNR: b_panel[p * kNR + j].
 void pack_a(const MatrixRef<float>& a, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
             float* dst);
+// Packs k [p0, p0 + kc) x columns [j0, j0 + nc) of b as panels of kNR columns, each kc x kNR
+// (b_panel[p * kNR + j], panel q at dst + q * kNR * kc), the columns past nc zero.
+void pack_b(const MatrixRef<float>& b, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
+            float* dst);
 
 // out (MR x kNR tile) = alpha * a_panel @ b_panel + beta * out (+ row_add); beta == 0 does
 // not read out. a_panel: kc x MR (stride MR), b_panel: kc x kNR.
