@@ -8,6 +8,7 @@
 #include "ember/autograd/graph_tools.h"
 #include "ember/autograd/node.h"
 #include "ember/core/allocator.h"
+#include "ember/core/autocast.h"
 #include "ember/core/backends.h"
 #include "ember/core/device.h"
 #include "ember/core/dtype.h"

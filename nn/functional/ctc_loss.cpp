@@ -8,6 +8,7 @@
 #include <cmath>
 #include <vector>
 
+#include "ember/core/autocast.h"
 #include "ember/core/error.h"
 #include "ember/core/ops/elementwise/binary.h"
 #include "ember/core/ops/elementwise/compare.h"
@@ -54,6 +55,8 @@ std::vector<int64_t> host_longs(const Tensor& t) {
 
 Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, const Tensor& input_lengths,
                 const Tensor& target_lengths, const CTCLossFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&log_probs_in}))
+    return ctc_loss(autocast::cast(log_probs_in, *to), targets_in, input_lengths, target_lengths, options);
   const char* op = "ctc_loss";
   EMBER_CHECK(log_probs_in.defined() && targets_in.defined() && input_lengths.defined() &&
                   target_lengths.defined(),

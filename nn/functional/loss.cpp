@@ -4,6 +4,7 @@
 // The class-index losses (nll_loss, cross_entropy) are in loss_classification.cpp.
 #include "ember/nn/functional/loss.h"
 
+#include "ember/core/autocast.h"
 #include "ember/core/ops/elementwise/binary.h"
 #include "ember/core/ops/elementwise/elementwise_helpers.h"
 #include "ember/core/ops/creation/factory.h"
@@ -30,15 +31,21 @@ Tensor difference(const char* op, const Tensor& input, const Tensor& target) {
 }  // namespace
 
 Tensor mse_loss(const Tensor& input, const Tensor& target, const MSELossFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&input, &target}))
+    return mse_loss(autocast::cast(input, *to), autocast::cast(target, *to), options);
   return apply_reduction(square(difference("mse_loss", input, target)), options.reduction());
 }
 
 Tensor l1_loss(const Tensor& input, const Tensor& target, const L1LossFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&input, &target}))
+    return l1_loss(autocast::cast(input, *to), autocast::cast(target, *to), options);
   return apply_reduction(abs(difference("l1_loss", input, target)), options.reduction());
 }
 
 Tensor smooth_l1_loss(const Tensor& input, const Tensor& target,
                       const SmoothL1LossFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&input, &target}))
+    return smooth_l1_loss(autocast::cast(input, *to), autocast::cast(target, *to), options);
   const double beta = options.beta();
   EMBER_CHECK(beta >= 0, "smooth_l1_loss: beta must be >= 0, got ", beta);
   const Tensor d = difference("smooth_l1_loss", input, target);
@@ -66,6 +73,8 @@ void check_binary_inputs(const char* op, const Tensor& input, const Tensor& targ
 
 Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
                             const BinaryCrossEntropyFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&input, &target}))
+    return binary_cross_entropy(autocast::cast(input, *to), autocast::cast(target, *to), options);
   const char* op = "binary_cross_entropy";
   check_binary_inputs(op, input, target, options.weight());
   if (input.numel() > 0) {
@@ -83,6 +92,8 @@ Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
 
 Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
                                         const BinaryCrossEntropyWithLogitsFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&input, &target}))
+    return binary_cross_entropy_with_logits(autocast::cast(input, *to), autocast::cast(target, *to), options);
   const char* op = "binary_cross_entropy_with_logits";
   check_binary_inputs(op, input, target, options.weight());
   check_weight(op, "pos_weight", options.pos_weight(), input);

@@ -4,6 +4,7 @@
 // CUDA target is reported by a kernel and raised by a later CUDA call
 // (kernels/common/cross_entropy_kernels.h).
 #include "ember/core/ops/elementwise/binary.h"
+#include "ember/core/autocast.h"
 #include "ember/core/ops/nn_ops/cross_entropy.h"
 #include "ember/core/ops/creation/factory.h"
 #include "ember/core/ops/reduction/reduce.h"
@@ -54,6 +55,8 @@ Tensor cross_entropy_probabilities(const Tensor& input, const Tensor& target,
 }  // namespace
 
 Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&input, &target}))
+    return nll_loss(autocast::cast(input, *to), autocast::cast(target, *to), options);
   const ClassLayout l =
       check_class_targets("nll_loss", input, target, options.weight());
   // Ahead of the gathers that read the targets (on CUDA, checked on the
@@ -76,6 +79,8 @@ Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOpti
 
 Tensor cross_entropy(const Tensor& input, const Tensor& target,
                      const CrossEntropyFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&input, &target}))
+    return cross_entropy(autocast::cast(input, *to), autocast::cast(target, *to), options);
   const char* op = "cross_entropy";
   const double e = options.label_smoothing();
   EMBER_CHECK(e >= 0 && e <= 1, op, ": label_smoothing must be in [0, 1], got ", e);

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <numbers>
 
+#include "ember/core/autocast.h"
 #include "ember/core/error.h"
 #include "ember/core/ops/elementwise/binary.h"
 #include "ember/core/ops/elementwise/compare.h"
@@ -35,6 +36,8 @@ void check_value_inputs(const char* op, const Tensor& input, const Tensor& targe
 }  // namespace
 
 Tensor kl_div(const Tensor& input, const Tensor& target, const KLDivFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&input, &target}))
+    return kl_div(autocast::cast(input, *to), autocast::cast(target, *to), options);
   check_value_inputs("kl_div", input, target);
   const Tensor loss = options.log_target() ? exp(target) * (target - input)
                                            : xlogy(target, target) - target * input;
@@ -54,6 +57,8 @@ Tensor kl_div(const Tensor& input, const Tensor& target, const KLDivFuncOptions&
 }
 
 Tensor huber_loss(const Tensor& input, const Tensor& target, const HuberLossFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&input, &target}))
+    return huber_loss(autocast::cast(input, *to), autocast::cast(target, *to), options);
   const char* op = "huber_loss";
   check_value_inputs(op, input, target);
   const double delta = options.delta();
@@ -66,6 +71,8 @@ Tensor huber_loss(const Tensor& input, const Tensor& target, const HuberLossFunc
 
 Tensor poisson_nll_loss(const Tensor& input, const Tensor& target,
                         const PoissonNLLLossFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&input, &target}))
+    return poisson_nll_loss(autocast::cast(input, *to), autocast::cast(target, *to), options);
   check_value_inputs("poisson_nll_loss", input, target);
   Tensor loss = options.log_input() ? exp(input) - target * input
                                     : input - target * log(input + options.eps());

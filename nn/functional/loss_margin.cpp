@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "ember/core/error.h"
+#include "ember/core/autocast.h"
 #include "ember/core/ops/elementwise/activation.h"
 #include "ember/core/ops/elementwise/binary.h"
 #include "ember/core/ops/elementwise/compare.h"
@@ -26,6 +27,8 @@ using namespace detail;
 
 Tensor soft_margin_loss(const Tensor& input, const Tensor& target,
                         const SoftMarginLossFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&input, &target}))
+    return soft_margin_loss(autocast::cast(input, *to), autocast::cast(target, *to), options);
   const char* op = "soft_margin_loss";
   check_loss_inputs(op, input, target);
   check_label_target(op, target);
@@ -37,6 +40,8 @@ Tensor soft_margin_loss(const Tensor& input, const Tensor& target,
 
 Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
                            const MarginRankingLossFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&input1, &input2, &target}))
+    return margin_ranking_loss(autocast::cast(input1, *to), autocast::cast(input2, *to), autocast::cast(target, *to), options);
   const char* op = "margin_ranking_loss";
   check_float_inputs(op, {&input1, &input2});
   check_loss_inputs(op, input1, target);
@@ -52,6 +57,8 @@ Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Ten
 
 Tensor hinge_embedding_loss(const Tensor& input, const Tensor& target,
                             const HingeEmbeddingLossFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&input, &target}))
+    return hinge_embedding_loss(autocast::cast(input, *to), autocast::cast(target, *to), options);
   const char* op = "hinge_embedding_loss";
   check_loss_inputs(op, input, target);
   check_label_target(op, target);
@@ -63,6 +70,8 @@ Tensor hinge_embedding_loss(const Tensor& input, const Tensor& target,
 
 Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
                              const CosineEmbeddingLossFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&input1, &input2, &target}))
+    return cosine_embedding_loss(autocast::cast(input1, *to), autocast::cast(input2, *to), autocast::cast(target, *to), options);
   const char* op = "cosine_embedding_loss";
   check_float_inputs(op, {&input1, &input2});
   check_loss_inputs(op, input1, target);
@@ -122,6 +131,8 @@ Frames check_frames(const char* op, const Tensor& input, const Tensor& target) {
 
 Tensor multi_margin_loss(const Tensor& input, const Tensor& target,
                          const MultiMarginLossFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&input, &target}))
+    return multi_margin_loss(autocast::cast(input, *to), autocast::cast(target, *to), options);
   const char* op = "multi_margin_loss";
   const Frames f = check_frames(op, input, target);
   const int64_t p = options.p();
@@ -159,6 +170,8 @@ Tensor multi_margin_loss(const Tensor& input, const Tensor& target,
 
 Tensor multilabel_margin_loss(const Tensor& input, const Tensor& target,
                               const MultilabelMarginLossFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&input, &target}))
+    return multilabel_margin_loss(autocast::cast(input, *to), autocast::cast(target, *to), options);
   const char* op = "multilabel_margin_loss";
   const Frames f = check_frames(op, input, target);
   const bool shape_ok = input.dim() <= 1 ? target.dim() <= 1 && target.numel() == f.classes
@@ -209,6 +222,8 @@ Tensor triplet_loss(const char* op, const Tensor& anchor, const Tensor& positive
 
 Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const Tensor& negative,
                            const TripletMarginLossFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&anchor, &positive, &negative}))
+    return triplet_margin_loss(autocast::cast(anchor, *to), autocast::cast(positive, *to), autocast::cast(negative, *to), options);
   const char* op = "triplet_margin_loss";
   check_float_inputs(op, {&anchor, &positive, &negative});
   const auto opts = PairwiseDistanceFuncOptions().p(options.p()).eps(options.eps());

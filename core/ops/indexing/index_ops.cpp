@@ -7,6 +7,7 @@
 #include "ember/core/ops/indexing/index_ops.h"
 
 #include "ember/autograd/function.h"
+#include "ember/core/autocast.h"
 #include "ember/core/ops/elementwise/binary.h"
 #include "ember/core/ops/elementwise/compare.h"
 #include "ember/core/ops/elementwise/elementwise_helpers.h"
@@ -84,6 +85,8 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
 }
 
 Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  if (const auto to = autocast::cast_dtype(autocast::kPromoteOp, {&self, &source}))
+    return index_copy(autocast::cast(self, *to), dim, index, autocast::cast(source, *to));
   dim = check_dim_index("index_copy", self, dim, index);
   check_source("index_copy", self, dim, index, source);
   return scatter(self, dim, slice_index(index, dim, source.sizes(), self.dim()), source);

@@ -2,6 +2,7 @@
 // whose gradient is 0 where a distance is 0, as PyTorch's.
 #include "ember/core/ops/linalg/distance.h"
 
+#include "ember/core/autocast.h"
 #include "ember/core/error.h"
 #include "ember/core/ops/indexing/indexing.h"
 #include "ember/core/ops/creation/range_factories.h"
@@ -18,6 +19,8 @@ void check_p(const char* op, double p) {
 }  // namespace
 
 Tensor cdist(const Tensor& x1, const Tensor& x2, double p) {
+  if (const auto to = autocast::cast_dtype(autocast::kFloat32Op, {&x1, &x2}))
+    return cdist(autocast::cast(x1, *to), autocast::cast(x2, *to), p);
   EMBER_CHECK(x1.defined() && x2.defined(), "cdist: x1 and x2 must be defined");
   EMBER_CHECK(x1.dim() >= 2 && x2.dim() >= 2,
               "cdist: expected x1 and x2 of at least 2 dims (..., rows, columns), got shapes ",

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ember/autograd/function.h"
+#include "ember/core/autocast.h"
 #include "ember/core/ops/elementwise/binary.h"
 #include "ember/core/ops/creation/factory.h"
 #include "ember/core/ops/linalg/matmul.h"
@@ -90,10 +91,13 @@ Tensor tensordot(const Tensor& a, const Tensor& b, IntArrayRef dims_a, IntArrayR
 }
 
 Tensor mv(const Tensor& mat, const Tensor& vec) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaLowerPrecisionOp, {&mat, &vec}))
+    return mv(autocast::cast(mat, *to), autocast::cast(vec, *to));
   EMBER_CHECK(mat.dim() == 2 && vec.dim() == 1, "mv: expected a matrix and a vector, got shapes ",
               mat.sizes(), " and ", vec.sizes());
   EMBER_CHECK(mat.size(1) == vec.size(0), "mv: ", mat.sizes(), " @ ", vec.sizes(),
               ": inner sizes differ (", mat.size(1), " vs ", vec.size(0), ")");
+  const autocast::Suspend as_called(mat.device().type());  // not autocast on the CPU
   return mm(mat, vec.unsqueeze(1)).squeeze(1);
 }
 
@@ -105,12 +109,16 @@ Tensor vdot(const Tensor& a, const Tensor& b) {
 
 Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
                const Scalar& alpha) {
+  if (const auto to = autocast::cast_dtype(autocast::kLowerPrecisionOp, {&self, &batch1, &batch2}))
+    return baddbmm(autocast::cast(self, *to), autocast::cast(batch1, *to), autocast::cast(batch2, *to), beta, alpha);
   return add_scaled("baddbmm", self, bmm(batch1, batch2), beta, alpha);
 }
 
 // Summing the batch of products is one mm: (n, B*k) @ (B*k, m).
 Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
               const Scalar& alpha) {
+  if (const auto to = autocast::cast_dtype(autocast::kLowerPrecisionOp, {&self, &batch1, &batch2}))
+    return addbmm(autocast::cast(self, *to), autocast::cast(batch1, *to), autocast::cast(batch2, *to), beta, alpha);
   EMBER_CHECK(batch1.dim() == 3 && batch2.dim() == 3, "addbmm: expected 3-d tensors, got ",
               batch1.sizes(), " and ", batch2.sizes());
   EMBER_CHECK(batch1.size(0) == batch2.size(0) && batch1.size(2) == batch2.size(1),
@@ -122,6 +130,8 @@ Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, co
 
 Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
              const Scalar& alpha) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaLowerPrecisionOp, {&self, &mat, &vec}))
+    return addmv(autocast::cast(self, *to), autocast::cast(mat, *to), autocast::cast(vec, *to), beta, alpha);
   return add_scaled("addmv", self, mv(mat, vec), beta, alpha);
 }
 

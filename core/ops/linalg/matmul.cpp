@@ -5,6 +5,7 @@
 #include "ember/core/ops/linalg/matmul.h"
 
 #include "ember/autograd/function.h"
+#include "ember/core/autocast.h"
 #include "ember/core/ops/elementwise/binary.h"
 #include "ember/core/ops/elementwise/elementwise_helpers.h"
 #include "ember/core/ops/creation/factory.h"
@@ -95,6 +96,8 @@ void record_product(const char* name, const Tensor& out, const Tensor& a, const 
 
 // a: (n, k), b: (k, m) -> (n, m)
 Tensor mm(const Tensor& a, const Tensor& b) {
+  if (const auto to = autocast::cast_dtype(autocast::kLowerPrecisionOp, {&a, &b}))
+    return mm(autocast::cast(a, *to), autocast::cast(b, *to));
   check_operands("mm", a, b);
   EMBER_CHECK(a.dim() == 2 && b.dim() == 2, "mm: expected 2-d tensors, got ", a.sizes(), " and ",
               b.sizes());
@@ -108,6 +111,8 @@ Tensor mm(const Tensor& a, const Tensor& b) {
 
 // a: (B, n, k), b: (B, k, m) -> (B, n, m)
 Tensor bmm(const Tensor& a, const Tensor& b) {
+  if (const auto to = autocast::cast_dtype(autocast::kLowerPrecisionOp, {&a, &b}))
+    return bmm(autocast::cast(a, *to), autocast::cast(b, *to));
   check_operands("bmm", a, b);
   EMBER_CHECK(a.dim() == 3 && b.dim() == 3, "bmm: expected 3-d tensors, got ", a.sizes(), " and ",
               b.sizes());
@@ -125,6 +130,8 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
 // into the output, which the GEMM then accumulates into (one pass, no temporary).
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
              const Scalar& alpha) {
+  if (const auto to = autocast::cast_dtype(autocast::kLowerPrecisionOp, {&self, &mat1, &mat2}))
+    return addmm(autocast::cast(self, *to), autocast::cast(mat1, *to), autocast::cast(mat2, *to), beta, alpha);
   check_operands("addmm", mat1, mat2);
   check_operands("addmm", self, mat1);
   EMBER_CHECK(mat1.dim() == 2 && mat2.dim() == 2, "addmm: expected 2-d matrices, got ",
@@ -198,6 +205,8 @@ Tensor outer(const Tensor& a, const Tensor& b) {
 // for a, columns for b) that the result drops; more than 2 dims are batches
 // that broadcast against each other.
 Tensor matmul(const Tensor& a, const Tensor& b) {
+  if (const auto to = autocast::cast_dtype(autocast::kLowerPrecisionOp, {&a, &b}))
+    return matmul(autocast::cast(a, *to), autocast::cast(b, *to));
   EMBER_CHECK(a.dim() >= 1 && b.dim() >= 1,
               "matmul: both arguments need at least 1 dimension, got ", a.sizes(), " and ",
               b.sizes());
@@ -242,6 +251,8 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
 // whose batch folds into rows) takes one addmm: the bias is copied into the
 // output and the GEMM accumulates onto it.
 Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias) {
+  if (const auto to = autocast::cast_dtype(autocast::kLowerPrecisionOp, {&x, &weight, &bias}))
+    return linear(autocast::cast(x, *to), autocast::cast(weight, *to), autocast::cast(bias, *to));
   EMBER_CHECK(weight.dim() == 2, "linear: weight must be 2-d (out_features, in_features), got ",
               weight.sizes());
   EMBER_CHECK(x.dim() >= 1, "linear: the input needs at least 1 dimension, got ", x.sizes());

@@ -21,6 +21,7 @@
 #include <array>
 
 #include "ember/autograd/function.h"
+#include "ember/core/autocast.h"
 #include "ember/core/ops/elementwise/elementwise_helpers.h"
 #include "ember/core/ops/elementwise/unary.h"
 #include "ember/core/ops/creation/factory.h"
@@ -241,6 +242,8 @@ Tensor conv2d_checked(const char* op, const Tensor& input, const Tensor& weight,
 
 Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
               IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  if (const auto to = autocast::cast_dtype(autocast::kLowerPrecisionOp, {&input, &weight, &bias}))
+    return conv2d(autocast::cast(input, *to), autocast::cast(weight, *to), autocast::cast(bias, *to), stride, padding, dilation, groups);
   return conv2d_checked("conv2d", input, weight, bias, stride, padding, dilation, groups, false);
 }
 
@@ -255,6 +258,8 @@ Tensor conv2d_relu(const Tensor& input, const Tensor& weight, const Tensor& bias
 Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor& bias,
                         IntArrayRef stride, IntArrayRef padding, IntArrayRef output_padding,
                         int64_t groups, IntArrayRef dilation) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaLowerPrecisionOp, {&input, &weight, &bias}))
+    return conv_transpose2d(autocast::cast(input, *to), autocast::cast(weight, *to), autocast::cast(bias, *to), stride, padding, output_padding, groups, dilation);
   constexpr const char* op = "conv_transpose2d";
   check_tensors(op, input, weight, bias);
   ConvParams p;

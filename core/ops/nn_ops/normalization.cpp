@@ -6,6 +6,7 @@
 #include "ember/core/ops/nn_ops/normalization.h"
 
 #include "ember/autograd/function.h"
+#include "ember/core/autocast.h"
 #include "ember/core/ops/elementwise/binary.h"
 #include "ember/core/ops/elementwise/elementwise_helpers.h"
 #include "ember/core/ops/creation/factory.h"
@@ -332,6 +333,8 @@ Tensor batch_norm_relu(const Tensor& x, const Tensor& weight, const Tensor& bias
 
 Tensor layer_norm(const Tensor& x, IntArrayRef normalized_shape, const Tensor& weight,
                   const Tensor& bias, double eps) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaFloat32Op, {&x, &weight, &bias}))
+    return layer_norm(autocast::cast(x, *to), normalized_shape, autocast::cast(weight, *to), autocast::cast(bias, *to), eps);
   check_layer_norm(x, normalized_shape, weight, bias);
   const int64_t norm_dims = static_cast<int64_t>(normalized_shape.size());
   const int64_t k = compute_numel(normalized_shape);
@@ -366,6 +369,8 @@ Tensor layer_norm(const Tensor& x, IntArrayRef normalized_shape, const Tensor& w
 
 Tensor group_norm(const Tensor& x, int64_t num_groups, const Tensor& weight, const Tensor& bias,
                   double eps) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaFloat32Op, {&x, &weight, &bias}))
+    return group_norm(autocast::cast(x, *to), num_groups, autocast::cast(weight, *to), autocast::cast(bias, *to), eps);
   EMBER_CHECK(x.dim() >= 2, "group_norm: expected an input of shape (N, C, *), got ", x.sizes());
   const int64_t n = x.size(0), c = x.size(1);
   EMBER_CHECK(num_groups > 0 && c % num_groups == 0, "group_norm: expected the ", c,

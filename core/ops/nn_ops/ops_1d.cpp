@@ -1,6 +1,7 @@
 // The 1-d ops as their 2-d forms on a view with a height of 1 (ops_1d.h).
 #include "ember/core/ops/nn_ops/ops_1d.h"
 
+#include "ember/core/autocast.h"
 #include "ember/core/ops/nn_ops/conv.h"
 #include "ember/core/ops/nn_ops/pooling.h"
 
@@ -25,6 +26,8 @@ DimVector one_value(const char* op, const char* what, IntArrayRef v, int64_t hei
 
 Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
               IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  if (const auto to = autocast::cast_dtype(autocast::kLowerPrecisionOp, {&input, &weight, &bias}))
+    return conv1d(autocast::cast(input, *to), autocast::cast(weight, *to), autocast::cast(bias, *to), stride, padding, dilation, groups);
   constexpr const char* op = "conv1d";
   const Tensor x = as_planes(op, input);
   EMBER_CHECK(weight.dim() == 3, op, ": expected a 3-d weight (K, C / groups, S), got shape ",
@@ -41,6 +44,8 @@ Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
 Tensor conv_transpose1d(const Tensor& input, const Tensor& weight, const Tensor& bias,
                         IntArrayRef stride, IntArrayRef padding, IntArrayRef output_padding,
                         int64_t groups, IntArrayRef dilation) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaLowerPrecisionOp, {&input, &weight, &bias}))
+    return conv_transpose1d(autocast::cast(input, *to), autocast::cast(weight, *to), autocast::cast(bias, *to), stride, padding, output_padding, groups, dilation);
   constexpr const char* op = "conv_transpose1d";
   const Tensor x = as_planes(op, input);
   EMBER_CHECK(weight.dim() == 3, op, ": expected a 3-d weight (C, K / groups, S), got shape ",

@@ -7,6 +7,7 @@
 //   log_softmax: dx = g - exp(y) * sum(g, dim)
 //   logsumexp:   dx = g * exp(x - y)
 #include "ember/autograd/function.h"
+#include "ember/core/autocast.h"
 #include "ember/core/ops/elementwise/binary.h"
 #include "ember/core/ops/elementwise/elementwise_helpers.h"
 #include "ember/core/ops/reduction/reduce.h"
@@ -84,13 +85,19 @@ Tensor softmax_forward(const char* op, const Tensor& input, int64_t dim,
 }  // namespace
 
 Tensor softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaFloat32Op, {&x}))
+    return softmax(autocast::cast(x, *to), dim, dtype);
   return softmax_forward<false>("softmax", x, dim, dtype);
 }
 Tensor log_softmax(const Tensor& x, int64_t dim, std::optional<ScalarType> dtype) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaFloat32Op, {&x}))
+    return log_softmax(autocast::cast(x, *to), dim, dtype);
   return softmax_forward<true>("log_softmax", x, dim, dtype);
 }
 
 Tensor logsumexp(const Tensor& input, IntArrayRef dim, bool keepdim) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaFloat32Op, {&input}))
+    return logsumexp(autocast::cast(input, *to), dim, keepdim);
   // Integer inputs give float32, as PyTorch.
   const Tensor x = floating_input("logsumexp", input,
                                   input.is_floating_point() ? std::nullopt : std::optional(kFloat));

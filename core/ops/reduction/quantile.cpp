@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "ember/autograd/grad_mode.h"
+#include "ember/core/autocast.h"
 #include "ember/core/ops/elementwise/binary.h"
 #include "ember/core/ops/elementwise/binary_math.h"
 #include "ember/core/ops/elementwise/compare.h"
@@ -52,6 +53,9 @@ void check_q(const char* op, const Tensor& self, const Tensor& q) {
 
 Tensor quantile_impl(const char* op, const Tensor& self, const Tensor& q, std::optional<int64_t> dim,
                      bool keepdim, std::string_view interpolation, bool ignore_nan) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&self, &q}))
+    return quantile_impl(op, autocast::cast(self, *to), autocast::cast(q, *to), dim, keepdim,
+                         interpolation, ignore_nan);
   check_q(op, self, q);
   const Interpolation mode = parse_interpolation(op, interpolation);
   // rows: (..., n) with the reduced dim last; `reduced`: the result's shape without q's dim.

@@ -11,6 +11,7 @@
 #include "ember/core/ops/shape/views.h"
 
 #include "ember/autograd/function.h"
+#include "ember/core/autocast.h"
 #include "ember/core/ops/creation/factory.h"
 #include "ember/core/ops/reduction/reduce.h"
 #include "ember/core/ops/shape/view_helpers.h"
@@ -350,6 +351,8 @@ Tensor swapaxes(const Tensor& x, int64_t a0, int64_t a1) { return x.transpose(a0
 Tensor swapdims(const Tensor& x, int64_t d0, int64_t d1) { return x.transpose(d0, d1); }
 
 Tensor cat(TensorList tensors, int64_t dim) {
+  if (const auto to = autocast::cast_dtype(autocast::kPromoteOp, tensors))
+    return cat(autocast::cast(tensors, *to), dim);
   EMBER_CHECK(!tensors.empty(), "cat: expected a non-empty list of tensors");
   const Tensor& first = tensors[0];
   const int64_t d = wrap_dim(dim, std::max<int64_t>(first.dim(), 1), "cat");
@@ -396,6 +399,8 @@ Tensor cat(TensorList tensors, int64_t dim) {
 }
 
 Tensor stack(TensorList tensors, int64_t dim) {
+  if (const auto to = autocast::cast_dtype(autocast::kPromoteOp, tensors))
+    return stack(autocast::cast(tensors, *to), dim);
   EMBER_CHECK(!tensors.empty(), "stack: expected a non-empty list of tensors");
   const int64_t d = wrap_dim(dim, tensors[0].dim() + 1, "stack");
   std::vector<Tensor> expanded;
