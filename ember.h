@@ -70,6 +70,7 @@
 #include "ember/core/cuda/runtime.h"
 #include "ember/core/cuda/memory.h"
 #include "ember/core/cuda/sync_count.h"
+#include "ember/nn/amp/grad_scaler.h"
 #include "ember/nn/data/data.h"
 #include "ember/nn/nn.h"
 #include "ember/nn/optim/optim.h"

@@ -37,6 +37,9 @@ reports test accuracy after each epoch.
   --resume               continue from --checkpoint: weights, optimizer, epoch, RNG
   --log-dir DIR          metrics.csv and TensorBoard events (default runs/train)
   --threads N            CPU threads (default: all cores)
+  --amp MODE             mixed precision: bf16, fp16 (CUDA; with loss scaling) or off
+                         (default off): convolutions and matrix products in 16 bits,
+                         the loss in float32 (docs/dtypes.md)
   --limit-train-batches N, --limit-test-batches N
                          stop each epoch after N batches (quick runs)
   --log-every N          steps between progress lines when stdout is not a terminal
@@ -98,6 +101,12 @@ Options parse_options(int argc, char** argv) {
       {"--num-workers",
        [&](const std::string& v) { o.num_workers = to_int("--num-workers", v, 0); }},
       {"--checkpoint", [&](const std::string& v) { o.checkpoint = v; }},
+      {"--amp",
+       [&](const std::string& v) {
+         if (v != "bf16" && v != "fp16" && v != "off")
+           fail("--amp takes bf16, fp16 or off, got " + v);
+         o.amp = v;
+       }},
       {"--data", [&](const std::string& v) { o.data = v; }},
       {"--dataset",
        [&](const std::string& v) {

@@ -27,6 +27,7 @@ struct Options {
   int64_t limit_test_batches = 0;
   int64_t log_every = 50;                 // steps between plain progress lines (no tty)
   int64_t stop_after = 0;                 // tests: act as if Ctrl-C came after N steps
+  std::string amp = "off";                // mixed precision: bf16, fp16 or off
 };
 
 // Parses argv; on --help prints the usage and exits 0, on a bad flag prints

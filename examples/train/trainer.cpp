@@ -86,10 +86,11 @@ struct Position {
 };
 
 void save(const Options& o, Net& model, const ember::optim::Optimizer& optimizer,
-          const Position& at, int world_size) {
+          const ember::amp::GradScaler& scaler, const Position& at, int world_size) {
   ember::Checkpoint ck;
   ck.section("model") = ember::state_dict(*model);
   ck.section("optimizer") = optimizer.state_dict();
+  if (scaler.is_enabled()) ck.section("scaler") = scaler.state_dict();
   ck.section("rng") = ember::rng_state();
   ck.metadata = {{"epoch", std::to_string(at.epoch)},
                  {"step_in_epoch", std::to_string(at.step_in_epoch)},
@@ -112,7 +113,8 @@ int64_t metadata_int(const ember::Checkpoint& ck, const std::string& key, const 
 
 // Every rank loads the same checkpoint (rank 0's). The batch per rank and the
 // world size fix the data order, so a resume must keep both.
-Position restore(const Options& o, Net& model, ember::optim::Optimizer& optimizer, int world_size) {
+Position restore(const Options& o, Net& model, ember::optim::Optimizer& optimizer,
+                 ember::amp::GradScaler& scaler, int world_size) {
   EMBER_CHECK(std::filesystem::exists(o.checkpoint), "train --resume: no checkpoint at '",
               o.checkpoint, "'");
   ember::Checkpoint ck = ember::load_checkpoint(o.checkpoint);
@@ -129,6 +131,7 @@ Position restore(const Options& o, Net& model, ember::optim::Optimizer& optimize
   }
   ember::load_state_dict(*model, ck.section("model"), /*strict=*/true, o.checkpoint);
   optimizer.load_state_dict(ck.section("optimizer"));
+  if (scaler.is_enabled() && ck.has_section("scaler")) scaler.load_state_dict(ck.section("scaler"));
   ember::set_rng_state(ck.section("rng"));
   return {metadata_int(ck, "epoch", o.checkpoint), metadata_int(ck, "step_in_epoch", o.checkpoint),
           metadata_int(ck, "global_step", o.checkpoint)};
@@ -145,7 +148,14 @@ Tensor to_device(const Tensor& batch_part, ember::Device device) {
   return batch_part.to(device, /*non_blocking=*/device.is_cuda());
 }
 
-Evaluation evaluate(Net& model, data::DataLoader& loader, ember::Device device, int64_t limit) {
+// The dtype of --amp's autocast regions (nullopt: off).
+std::optional<ember::ScalarType> amp_dtype(const Options& o) {
+  if (o.amp == "off") return std::nullopt;
+  return o.amp == "bf16" ? ember::kBFloat16 : ember::kHalf;
+}
+
+Evaluation evaluate(const Options& o, Net& model, data::DataLoader& loader, ember::Device device,
+                    int64_t limit) {
   ember::NoGradGuard no_grad;
   model->eval();
   double loss_sum = 0;
@@ -153,7 +163,11 @@ Evaluation evaluate(Net& model, data::DataLoader& loader, ember::Device device, 
   for (data::Batch& batch : loader) {
     if (limit > 0 && step++ >= limit) break;
     const Tensor x = to_device(batch.data, device), y = to_device(batch.target, device);
-    const Tensor logits = model(x);
+    Tensor logits;
+    {
+      const ember::autocast::AutocastGuard region(device.type(), amp_dtype(o), o.amp != "off");
+      logits = model(x);
+    }
     loss_sum += F::cross_entropy(logits, y, F::CrossEntropyFuncOptions().reduction(ember::kSum))
                     .item<double>();
     correct += logits.argmax(1).eq(y).sum().item<int64_t>();
@@ -202,8 +216,12 @@ RunResult run(const Options& o, std::ostream& out) {
   Net model(d.channels);
   model->to(device);
   ember::optim::Adam optimizer(model->parameters(), ember::optim::AdamOptions(o.lr));
+  EMBER_CHECK(o.amp != "fp16" || device.is_cuda(), "train --amp fp16: the CPU computes in bfloat16 "
+              "only (use --amp bf16), and this run is on ", device);
+  // float16 gradients underflow without loss scaling; bfloat16 has float32's range.
+  ember::amp::GradScaler scaler(ember::amp::GradScalerOptions().enabled(o.amp == "fp16"));
   Position at;
-  if (o.resume) at = restore(o, model, optimizer, world);
+  if (o.resume) at = restore(o, model, optimizer, scaler, world);
   replicas.wrap(model);  // the same parameters: DDP broadcasts rank 0's into them
 
   std::optional<ember::utils::CsvLogger> csv;
@@ -255,10 +273,16 @@ RunResult run(const Options& o, std::ostream& out) {
       const double wait = train_loader.last_wait_seconds();
       const double t0 = now_seconds();
       const Tensor x = to_device(batch.data, device), y = to_device(batch.target, device);
-      const Tensor loss = F::cross_entropy(replicas.forward(x), y);
+      Tensor loss;
+      {
+        // The loss itself is float32 (autocast's list).
+        const ember::autocast::AutocastGuard region(device.type(), amp_dtype(o), o.amp != "off");
+        loss = F::cross_entropy(replicas.forward(x), y);
+      }
       optimizer.zero_grad();
-      loss.backward();  // distributed: the gradients are averaged across ranks here
-      optimizer.step();
+      scaler.scale(loss).backward();  // distributed: the gradients are averaged across ranks here
+      scaler.step(optimizer);
+      scaler.update();
       const double loss_value = loss.item<double>();  // the one host sync of a step
       const double compute = now_seconds() - t0;
 
@@ -281,7 +305,7 @@ RunResult run(const Options& o, std::ostream& out) {
     if (stop) {
       g_stop_requested = false;
       bar.close();
-      if (replicas.is_main()) save(o, model, optimizer, {epoch, step, at.global_step}, world);
+      if (replicas.is_main()) save(o, model, optimizer, scaler, {epoch, step, at.global_step}, world);
       replicas.barrier();  // no rank exits before the checkpoint is written
       log << "interrupted: checkpoint saved to " << o.checkpoint << " (epoch " << epoch + 1
           << ", step " << step << "); continue with --resume\n";
@@ -304,12 +328,12 @@ RunResult run(const Options& o, std::ostream& out) {
       continue;
     }
     // The module itself, not the DDP wrapper: evaluation issues no collective.
-    const Evaluation eval = evaluate(model, test_loader, device, o.limit_test_batches);
+    const Evaluation eval = evaluate(o, model, test_loader, device, o.limit_test_batches);
     r.test_loss = eval.loss;
     r.test_accuracy = eval.accuracy;
     result.epochs.push_back(r);
 
-    save(o, model, optimizer, {epoch + 1, 0, at.global_step}, world);
+    save(o, model, optimizer, scaler, {epoch + 1, 0, at.global_step}, world);
     const double lr = optimizer.param_groups()[0].options().get_lr();
     csv->log(at.global_step, {{"epoch", double(r.epoch)},
                               {"train_loss", r.train_loss},

@@ -107,10 +107,28 @@ TEST_CASE("resume refuses a missing checkpoint and one made with another batch s
   REQUIRE_THROWS_WITH(train::run(o, out), Catch::Contains("batch_size 32, this run has 16"));
 }
 
+TEST_CASE("train --amp bf16 learns and resumes on the CPU; --amp fp16 asks for CUDA", "[trainer]") {
+  const Workspace ws;
+  train::Options o = ws.options("amp");
+  o.amp = "bf16";
+  o.epochs = 2;
+  std::ostringstream out;
+  const train::RunResult r = train::run(o, out);
+  REQUIRE(r.epochs.size() == 2);
+  CHECK(r.epochs[1].train_loss < r.epochs[0].train_loss);
+  o.epochs = 3;
+  o.resume = true;
+  CHECK(train::run(o, out).epochs.size() == 1);  // epoch 3 from the checkpoint
+  o.resume = false;
+  o.amp = "fp16";
+  REQUIRE_THROWS_WITH(train::run(o, out), Catch::Contains("train --amp fp16: the CPU computes in bfloat16 only"));
+}
+
 TEST_CASE("trainer flags parse as documented", "[trainer]") {
   std::vector<std::string> args = {"train",       "--lr=0.01",       "--epochs", "3",
                                    "--batch-size", "128",            "--dataset", "cifar10",
-                                   "--no-benchmark", "--augment",    "--resume", "--seed", "7"};
+                                   "--no-benchmark", "--augment",    "--resume", "--seed", "7",
+                                   "--amp", "bf16"};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   const train::Options o = train::parse_options(int(argv.size()), argv.data());
@@ -123,7 +141,9 @@ TEST_CASE("trainer flags parse as documented", "[trainer]") {
   REQUIRE(o.augment == true);
   REQUIRE(o.resume);
   REQUIRE(o.seed == 7);
+  REQUIRE(o.amp == "bf16");
   const train::Options d = train::parse_options(1, argv.data());
+  REQUIRE(d.amp == "off");
   REQUIRE(d.lr == 1e-3);
   REQUIRE(d.epochs == 5);
   REQUIRE(d.batch_size == 64);
