@@ -15,6 +15,7 @@
 #include <cstring>
 #include <limits>
 #include <ostream>
+#include <type_traits>
 
 #include "ember/core/host_device.h"
 
@@ -137,6 +138,19 @@ template <typename T>
 inline constexpr bool is_floating_type_v =
     std::numeric_limits<T>::is_specialized && !std::numeric_limits<T>::is_integer;
 
+// static_cast for converting elements between dtypes, with PyTorch's answer
+// where C++ has none: a floating value goes to a narrow integer type through
+// int64, so it wraps (-2.0 to uint8 is 254), where the direct cast would be
+// undefined for any value outside the narrow type's range.
+template <typename To, typename From>
+EMBER_HOST_DEVICE To convert_element(From v) {
+  if constexpr (std::numeric_limits<To>::is_integer && sizeof(To) < sizeof(int64_t) &&
+                !std::is_same_v<To, bool> && !std::numeric_limits<From>::is_integer)
+    return static_cast<To>(static_cast<int64_t>(v));
+  else
+    return static_cast<To>(v);
+}
+
 template <typename T>
 inline constexpr bool is_reduced_float_v = false;
 template <> inline constexpr bool is_reduced_float_v<BFloat16> = true;
@@ -144,44 +158,39 @@ template <> inline constexpr bool is_reduced_float_v<Half> = true;
 
 }  // namespace ember
 
+namespace ember::reduced_float_detail {
+
+// numeric_limits of a 16-bit float format from its bit patterns.
+template <typename T, int Digits, uint16_t Min, uint16_t Max, uint16_t Epsilon, uint16_t Infinity,
+          uint16_t QuietNaN>
+struct Limits {
+  static constexpr bool is_specialized = true;
+  static constexpr bool is_signed = true;
+  static constexpr bool is_integer = false;
+  static constexpr bool is_exact = false;
+  static constexpr bool has_infinity = true;
+  static constexpr bool has_quiet_NaN = true;
+  static constexpr int digits = Digits;
+  static constexpr int radix = 2;
+  static constexpr T min() { return {Min, from_bits}; }
+  static constexpr T lowest() { return {static_cast<uint16_t>(Max | 0x8000u), from_bits}; }
+  static constexpr T max() { return {Max, from_bits}; }
+  static constexpr T epsilon() { return {Epsilon, from_bits}; }
+  static constexpr T infinity() { return {Infinity, from_bits}; }
+  static constexpr T quiet_NaN() { return {QuietNaN, from_bits}; }
+  static constexpr T denorm_min() { return {0x0001, from_bits}; }
+};
+
+}  // namespace ember::reduced_float_detail
+
 // numeric_limits as for the IEEE types, so that generic code (reduction
 // identities, range checks) reads them the same way.
 template <>
-class std::numeric_limits<ember::BFloat16> {
- public:
-  static constexpr bool is_specialized = true;
-  static constexpr bool is_signed = true;
-  static constexpr bool is_integer = false;
-  static constexpr bool is_exact = false;
-  static constexpr bool has_infinity = true;
-  static constexpr bool has_quiet_NaN = true;
-  static constexpr int digits = 8;
-  static constexpr int radix = 2;
-  static constexpr ember::BFloat16 min() { return {0x0080, ember::from_bits}; }
-  static constexpr ember::BFloat16 lowest() { return {0xff7f, ember::from_bits}; }
-  static constexpr ember::BFloat16 max() { return {0x7f7f, ember::from_bits}; }
-  static constexpr ember::BFloat16 epsilon() { return {0x3c00, ember::from_bits}; }
-  static constexpr ember::BFloat16 infinity() { return {0x7f80, ember::from_bits}; }
-  static constexpr ember::BFloat16 quiet_NaN() { return {0x7fc0, ember::from_bits}; }
-  static constexpr ember::BFloat16 denorm_min() { return {0x0001, ember::from_bits}; }
-};
+class std::numeric_limits<ember::BFloat16>
+    : public ember::reduced_float_detail::Limits<ember::BFloat16, 8, 0x0080, 0x7f7f, 0x3c00,
+                                                 0x7f80, 0x7fc0> {};
 
 template <>
-class std::numeric_limits<ember::Half> {
- public:
-  static constexpr bool is_specialized = true;
-  static constexpr bool is_signed = true;
-  static constexpr bool is_integer = false;
-  static constexpr bool is_exact = false;
-  static constexpr bool has_infinity = true;
-  static constexpr bool has_quiet_NaN = true;
-  static constexpr int digits = 11;
-  static constexpr int radix = 2;
-  static constexpr ember::Half min() { return {0x0400, ember::from_bits}; }
-  static constexpr ember::Half lowest() { return {0xfbff, ember::from_bits}; }
-  static constexpr ember::Half max() { return {0x7bff, ember::from_bits}; }
-  static constexpr ember::Half epsilon() { return {0x1400, ember::from_bits}; }
-  static constexpr ember::Half infinity() { return {0x7c00, ember::from_bits}; }
-  static constexpr ember::Half quiet_NaN() { return {0x7e00, ember::from_bits}; }
-  static constexpr ember::Half denorm_min() { return {0x0001, ember::from_bits}; }
-};
+class std::numeric_limits<ember::Half>
+    : public ember::reduced_float_detail::Limits<ember::Half, 11, 0x0400, 0x7bff, 0x1400, 0x7c00,
+                                                 0x7e00> {};

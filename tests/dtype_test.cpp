@@ -241,6 +241,12 @@ TEST_CASE("to() converts between every pair of dtypes, element for element", "[d
   CHECK(ember_test::values(tensor({-2.7, 2.7, 65535.9}, kDouble).to(kInt).to(kDouble)) ==
         std::vector<double>{-2, 2, 65535});
   CHECK(ember_test::values(tensor({70000}, kLong).to(kShort).to(kLong)) == std::vector<double>{4464});
+  // A float beyond a narrow integer's range goes through int64 and wraps, as PyTorch casts it
+  // (the direct C++ conversion would be undefined): -2.0 -> 254, 300.7 -> 44, -300.7 -> 212.
+  CHECK(ember_test::values(tensor({-2.0, 300.7, -300.7, 65504.0}, kDouble).to(kByte).to(kLong)) ==
+        std::vector<double>{254, 44, 212, 224});
+  CHECK(ember_test::values(tensor({-2.0f, 200.5f}).to(kBFloat16).to(kChar).to(kLong)) ==
+        std::vector<double>{-2, -56});
 }
 
 TEST_CASE("to(bfloat16 / float16) rounds each element as the scalar conversion does", "[dtype]") {

@@ -11,7 +11,7 @@ namespace ember::cpu {
 void copy_kernel(const Tensor& dst, const Tensor& src) {
   dispatch_storage(dst.scalar_type(), "copy_", [&]<typename Out>() {
     dispatch_storage(src.scalar_type(), "copy_", [&]<typename In>() {
-      cpu::elementwise<Out, In>(dst, {&src}, [](In v) { return static_cast<Out>(v); });
+      cpu::elementwise<Out, In>(dst, {&src}, [](In v) { return convert_element<Out>(v); });
     });
   });
 }

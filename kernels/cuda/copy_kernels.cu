@@ -25,7 +25,7 @@ __global__ void strided_copy_kernel(Out* dst, const In* src, CopyGeometry g, int
        i += int64_t(gridDim.x) * blockDim.x) {
     int64_t d, s;
     element_offsets(g, i, d, s);
-    dst[d] = static_cast<Out>(src[s]);
+    dst[d] = convert_element<Out>(src[s]);
   }
 }
 
