@@ -23,6 +23,7 @@ TEST_CASE("autocast on the CPU: the lower-precision ops run in bfloat16", "[auto
   CHECK(m.matmul(m).scalar_type() == kBFloat16);
   CHECK(linear(m, m, v).scalar_type() == kBFloat16);
   CHECK(conv2d(x, w).scalar_type() == kBFloat16);
+  CHECK(conv2d_relu(x, w).scalar_type() == kBFloat16);  // ember's fused conv2d + relu
   CHECK(conv1d(x.select(2, 0), w.select(2, 0)).scalar_type() == kBFloat16);
   // Not on PyTorch 1.13's CPU list: they keep float32.
   CHECK(conv_transpose2d(x, w.transpose(0, 1)).scalar_type() == kFloat);

@@ -39,52 +39,64 @@ Tensor sample(ScalarType t, uint64_t seed) {
   return randint(1, 31, {5, 7}, kLong).to(t).t();
 }
 
+// Runs every binary, unary, compare and ternary row that takes t on (a, b, c)
+// of dtype t and on their copies in `reference` (the compute dtype), and
+// checks that each result is the reference's converted to the result's dtype.
+// p: the unary and ternary parameter, alpha the binary one; compare rows
+// compare a with `near` under rtol = atol = tol.
+void check_rows(ScalarType t, ScalarType reference, const Tensor& a, const Tensor& b,
+                const Tensor& c, const Tensor& near, const Scalar& p, double alpha, double tol) {
+  const ElementwiseKernels& k = kernels().elementwise;
+  const Device cpu(kCPU);
+  const Tensor ar = a.to(reference), br = b.to(reference), cr = c.to(reference), nr = near.to(reference);
+  for (int i = 0; i < kNumBinaryOps; ++i) {
+    if (!accepts(kBinaryOpDtypes[i], t)) continue;
+    const char* name = kBinaryOpNames[i];
+    INFO("binary " << name << ", " << t);
+    const Tensor out = empty({7, 5}, t), ref = empty({7, 5}, reference);
+    k.binary.on(cpu, name)(name, BinaryOp(i), out, a, b, alpha);
+    k.binary.on(cpu, name)(name, BinaryOp(i), ref, ar, br, alpha);
+    CHECK(same_values(out, ref.to(t)));
+  }
+  for (int i = 0; i < kNumUnaryOps; ++i) {
+    if (!accepts(kUnaryOpDtypes[i], t)) continue;
+    const char* name = kUnaryOpNames[i];
+    INFO("unary " << name << ", " << t);
+    const bool to_bool = kUnaryOpOut[i] == UnaryOut::Bool;
+    const Tensor out = empty({7, 5}, to_bool ? kBool : t), ref = empty({7, 5}, to_bool ? kBool : reference);
+    k.unary.on(cpu, name)(name, UnaryOp(i), out, a, p, p, p);
+    k.unary.on(cpu, name)(name, UnaryOp(i), ref, ar, p, p, p);
+    CHECK(same_values(out, ref.to(out.scalar_type())));
+  }
+  for (int i = 0; i < kNumCompareOps; ++i) {
+    if (!accepts(kCompareOpDtypes[i], t)) continue;
+    const char* name = kCompareOpNames[i];
+    INFO("compare " << name << ", " << t);
+    const Tensor out = empty({7, 5}, kBool), ref = empty({7, 5}, kBool);
+    k.compare.on(cpu, name)(name, CompareOp(i), out, a, near, tol, tol, false);
+    k.compare.on(cpu, name)(name, CompareOp(i), ref, ar, nr, tol, tol, false);
+    CHECK(same_values(out, ref));
+  }
+  for (int i = 0; i < kNumTernaryOps; ++i) {
+    if (!accepts(kTernaryOpDtypes[i], t)) continue;
+    const char* name = kTernaryOpNames[i];
+    INFO("ternary " << name << ", " << t);
+    const Tensor out = empty({7, 5}, t), ref = empty({7, 5}, reference);
+    k.ternary.on(cpu, name)(name, TernaryOp(i), out, a, b, c, p);
+    k.ternary.on(cpu, name)(name, TernaryOp(i), ref, ar, br, cr, p);
+    CHECK(same_values(out, ref.to(t)));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("every floating row on bfloat16/float16 is its float32 result rounded once", "[dtype]") {
   const ElementwiseKernels& k = kernels().elementwise;
   const Device cpu(kCPU);
-  const Scalar p(0.5);
   for (ScalarType t : kReducedFloats) {
     const Tensor a = sample(t, 1), b = sample(t, 2), c = sample(t, 3);
-    const Tensor af = a.to(kFloat), bf = b.to(kFloat), cf = c.to(kFloat);
-    for (int i = 0; i < kNumBinaryOps; ++i) {
-      if (!accepts(kBinaryOpDtypes[i], t)) continue;
-      const char* name = kBinaryOpNames[i];
-      INFO("binary " << name << ", " << t);
-      const Tensor out = empty({7, 5}, t), ref = empty({7, 5}, kFloat);
-      k.binary.on(cpu, name)(name, BinaryOp(i), out, a, b, 0.5);
-      k.binary.on(cpu, name)(name, BinaryOp(i), ref, af, bf, 0.5);
-      CHECK(same_values(out, ref.to(t)));
-    }
-    for (int i = 0; i < kNumUnaryOps; ++i) {
-      if (!accepts(kUnaryOpDtypes[i], t)) continue;
-      const char* name = kUnaryOpNames[i];
-      INFO("unary " << name << ", " << t);
-      const bool to_bool = kUnaryOpOut[i] == UnaryOut::Bool;
-      const Tensor out = empty({7, 5}, to_bool ? kBool : t), ref = empty({7, 5}, to_bool ? kBool : kFloat);
-      k.unary.on(cpu, name)(name, UnaryOp(i), out, a, p, p, p);
-      k.unary.on(cpu, name)(name, UnaryOp(i), ref, af, p, p, p);
-      CHECK(same_values(out, ref.to(out.scalar_type())));
-    }
-    for (int i = 0; i < kNumCompareOps; ++i) {
-      if (!accepts(kCompareOpDtypes[i], t)) continue;
-      const char* name = kCompareOpNames[i];
-      INFO("compare " << name << ", " << t);
-      const Tensor out = empty({7, 5}, kBool), ref = empty({7, 5}, kBool);
-      k.compare.on(cpu, name)(name, CompareOp(i), out, a, a * 0.5 + b * 0.5, 0.1, 0.1, false);
-      k.compare.on(cpu, name)(name, CompareOp(i), ref, af, (a * 0.5 + b * 0.5).to(kFloat), 0.1, 0.1, false);
-      CHECK(same_values(out, ref));
-    }
-    for (int i = 0; i < kNumTernaryOps; ++i) {
-      if (!accepts(kTernaryOpDtypes[i], t)) continue;
-      const char* name = kTernaryOpNames[i];
-      INFO("ternary " << name << ", " << t);
-      const Tensor out = empty({7, 5}, t), ref = empty({7, 5}, kFloat);
-      k.ternary.on(cpu, name)(name, TernaryOp(i), out, a, b, c, p);
-      k.ternary.on(cpu, name)(name, TernaryOp(i), ref, af, bf, cf, p);
-      CHECK(same_values(out, ref.to(t)));
-    }
+    check_rows(t, kFloat, a, b, c, (a * 0.5 + b * 0.5).to(t), 0.5, 0.5, 0.1);
+    const Tensor cf = c.to(kFloat);
     for (int i = 0; i < kNumLossOps; ++i) {
       const char* name = kLossOpNames[i];
       INFO("loss " << name << ", " << t);
@@ -103,49 +115,9 @@ TEST_CASE("every floating row on bfloat16/float16 is its float32 result rounded 
 }
 
 TEST_CASE("every integer row on uint8/int8/int16/int32 is its int64 result wrapped", "[dtype]") {
-  const ElementwiseKernels& k = kernels().elementwise;
-  const Device cpu(kCPU);
-  const Scalar p(3);
   for (ScalarType t : kNarrowIntegers) {
     const Tensor a = sample(t, 4), b = sample(t, 5), c = sample(t, 6);
-    const Tensor al = a.to(kLong), bl = b.to(kLong), cl = c.to(kLong);
-    for (int i = 0; i < kNumBinaryOps; ++i) {
-      if (!accepts(kBinaryOpDtypes[i], t)) continue;
-      const char* name = kBinaryOpNames[i];
-      INFO("binary " << name << ", " << t);
-      const Tensor out = empty({7, 5}, t), ref = empty({7, 5}, kLong);
-      k.binary.on(cpu, name)(name, BinaryOp(i), out, a, b, 3.0);
-      k.binary.on(cpu, name)(name, BinaryOp(i), ref, al, bl, 3.0);
-      CHECK(same_values(out, ref.to(t)));
-    }
-    for (int i = 0; i < kNumUnaryOps; ++i) {
-      if (!accepts(kUnaryOpDtypes[i], t)) continue;
-      const char* name = kUnaryOpNames[i];
-      INFO("unary " << name << ", " << t);
-      const bool to_bool = kUnaryOpOut[i] == UnaryOut::Bool;
-      const Tensor out = empty({7, 5}, to_bool ? kBool : t), ref = empty({7, 5}, to_bool ? kBool : kLong);
-      k.unary.on(cpu, name)(name, UnaryOp(i), out, a, p, p, p);
-      k.unary.on(cpu, name)(name, UnaryOp(i), ref, al, p, p, p);
-      CHECK(same_values(out, ref.to(out.scalar_type())));
-    }
-    for (int i = 0; i < kNumCompareOps; ++i) {
-      if (!accepts(kCompareOpDtypes[i], t)) continue;
-      const char* name = kCompareOpNames[i];
-      INFO("compare " << name << ", " << t);
-      const Tensor out = empty({7, 5}, kBool), ref = empty({7, 5}, kBool);
-      k.compare.on(cpu, name)(name, CompareOp(i), out, a, b, 0, 0, false);
-      k.compare.on(cpu, name)(name, CompareOp(i), ref, al, bl, 0, 0, false);
-      CHECK(same_values(out, ref));
-    }
-    for (int i = 0; i < kNumTernaryOps; ++i) {
-      if (!accepts(kTernaryOpDtypes[i], t)) continue;
-      const char* name = kTernaryOpNames[i];
-      INFO("ternary " << name << ", " << t);
-      const Tensor out = empty({7, 5}, t), ref = empty({7, 5}, kLong);
-      k.ternary.on(cpu, name)(name, TernaryOp(i), out, a, b, c, p);
-      k.ternary.on(cpu, name)(name, TernaryOp(i), ref, al, bl, cl, p);
-      CHECK(same_values(out, ref.to(t)));
-    }
+    check_rows(t, kLong, a, b, c, b, 3, 3.0, 0.0);
   }
 }
 

@@ -17,6 +17,14 @@ struct Problem {
   Tensor loss() const { return (w * x).sum(); }
 };
 
+// One training step through the scaler.
+void scaled_step(Problem& p, amp::GradScaler& scaler) {
+  p.sgd.zero_grad();
+  scaler.scale(p.loss()).backward();
+  scaler.step(p.sgd);
+  scaler.update();
+}
+
 }  // namespace
 
 TEST_CASE("GradScaler scales the loss by 2^16 and unscale_ divides the gradients back", "[amp]") {
@@ -56,18 +64,10 @@ TEST_CASE("GradScaler skips a step with an inf or NaN gradient and halves the sc
 TEST_CASE("GradScaler doubles the scale after 2000 clean steps in a row", "[amp]") {
   Problem p;
   amp::GradScaler scaler;
-  for (int i = 0; i < 1999; ++i) {
-    p.sgd.zero_grad();
-    scaler.scale(p.loss()).backward();
-    scaler.step(p.sgd);
-    scaler.update();
-  }
+  for (int i = 0; i < 1999; ++i) scaled_step(p, scaler);
   CHECK(scaler.get_scale() == 65536.0);
   CHECK(scaler.get_growth_tracker() == 1999);
-  p.sgd.zero_grad();
-  scaler.scale(p.loss()).backward();
-  scaler.step(p.sgd);
-  scaler.update();
+  scaled_step(p, scaler);
   CHECK(scaler.get_scale() == 131072.0);
   CHECK(scaler.get_growth_tracker() == 0);
   scaler.update(8.0);  // an explicit scale
@@ -92,12 +92,7 @@ TEST_CASE("GradScaler refuses calls out of order", "[amp]") {
 TEST_CASE("GradScaler's state round-trips; a disabled scaler changes nothing", "[amp]") {
   Problem p;
   amp::GradScaler scaler(amp::GradScalerOptions().init_scale(1024).growth_interval(3));
-  for (int i = 0; i < 4; ++i) {
-    p.sgd.zero_grad();
-    scaler.scale(p.loss()).backward();
-    scaler.step(p.sgd);
-    scaler.update();
-  }
+  for (int i = 0; i < 4; ++i) scaled_step(p, scaler);
   CHECK(scaler.get_scale() == 2048.0);
   CHECK(scaler.get_growth_tracker() == 1);
   amp::GradScaler resumed;

@@ -3,6 +3,8 @@
 // take"), and the dispatch that enforces one: the CPU and CUDA kernels of a
 // family both dispatch through dispatch_compute with the set of the op's
 // table row, so the two backends cannot disagree.
+#include <type_traits>
+
 #include "ember/core/dtype.h"
 
 namespace ember {
@@ -66,18 +68,12 @@ decltype(auto) dispatch_dtypes(ScalarType t, const char* op, F&& f) {
 // kernels that add or compare elements in their own dtype (scatter_add's +=).
 template <typename F>
 decltype(auto) dispatch_numeric_storage(ScalarType t, const char* op, F&& f) {
-  switch (t) {
-    case kByte: return f.template operator()<uint8_t>();
-    case kChar: return f.template operator()<int8_t>();
-    case kShort: return f.template operator()<int16_t>();
-    case kInt: return f.template operator()<int32_t>();
-    case kLong: return f.template operator()<int64_t>();
-    case kHalf: return f.template operator()<Half>();
-    case kBFloat16: return f.template operator()<BFloat16>();
-    case kFloat: return f.template operator()<float>();
-    case kDouble: return f.template operator()<double>();
-    default: dtype_not_supported(op, t, "a dtype other than bool");
-  }
+  if (t == kBool) dtype_not_supported(op, t, "a dtype other than bool");
+  return dispatch_storage(t, op, [&]<typename T>() -> decltype(auto) {
+    // bool never gets here; int64_t keeps the return type of every branch alike.
+    using U = std::conditional_t<std::is_same_v<T, bool>, int64_t, T>;
+    return f.template operator()<U>();
+  });
 }
 
 // f.template operator()<U>() with U the unsigned integer type of t's element

@@ -249,6 +249,10 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
 
 Tensor conv2d_relu(const Tensor& input, const Tensor& weight, const Tensor& bias,
                    IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, int64_t groups) {
+  // A conv2d to autocast (Sequential's fused blocks keep their precision).
+  if (const auto to = autocast::cast_dtype(autocast::kLowerPrecisionOp, {&input, &weight, &bias}))
+    return conv2d_relu(autocast::cast(input, *to), autocast::cast(weight, *to),
+                       autocast::cast(bias, *to), stride, padding, dilation, groups);
   return conv2d_checked("conv2d", input, weight, bias, stride, padding, dilation, groups, true);
 }
 
