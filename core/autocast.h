@@ -1,24 +1,26 @@
 #pragma once
 // Note [Autocast]
 // Automatic mixed precision, as torch.autocast: inside an autocast region of
-// a device type, ops on that device run in the precision PyTorch's lists give
-// them, whatever their inputs' dtypes:
+// a device type, ops on that device run in the precision PyTorch 1.13's lists
+// give them, whatever their inputs' dtypes. The ops that take part today:
 //   - lower precision (the region's dtype: bfloat16 on the CPU, float16 or
-//     bfloat16 on CUDA): the products, where the 16-bit arithmetic pays
-//     (mm, bmm, addmm, baddbmm, addbmm, matmul, linear, conv1d, conv2d; on
-//     CUDA also mv, addmv, einsum, conv_transpose, prelu and the RNN cells);
-//   - float32: where 16-bit rounding hurts (every loss; on the CPU cdist,
-//     trace, quantile, the linalg decompositions, reflection and replication
-//     padding; on CUDA also exp, log, pow, softmax, log_softmax, logsumexp,
-//     sum, prod, cumsum, norms, layer and group norm);
+//     bfloat16 on CUDA): mm, bmm, addmm, baddbmm, addbmm, matmul, linear,
+//     conv1d, conv2d, conv2d_relu; on CUDA also mv, addmv, conv_transpose1d/2d;
+//   - float32: every loss of nn::functional, cdist; on the CPU quantile and
+//     nanquantile; on CUDA softmax, log_softmax, logsumexp, layer_norm,
+//     group_norm;
 //   - promote (to the widest floating dtype among the operands): cat, stack,
-//     index_copy; on CUDA also addcmul, addcdiv, dot, scatter_add, index_put.
+//     index_copy.
 // Every other op keeps its inputs' dtypes (a bfloat16 activation through
-// ReLU stays bfloat16). The lists are PyTorch 1.13's, checked op by op
-// against its torch.autocast (tests/autocast_test.cpp; docs/dtypes.md notes
-// where ember has no such op). Only floating tensors other than float64
-// are cast, and casts record autograd, so a float32 parameter gets a float32
-// gradient.
+// ReLU stays bfloat16). PyTorch's lists hold more that ember does not route
+// yet (CPU float32: trace, linalg decompositions, reflection/replication
+// padding; CUDA lower: einsum, prelu, the RNN cells; CUDA float32: exp, log,
+// pow, sum, prod, cumsum, norms; CUDA promote: addcmul, addcdiv, dot,
+// scatter_add, index_put): those keep their inputs' dtypes here. The CPU
+// lists are checked op by op against PyTorch 1.13's torch.autocast
+// (tests/autocast_test.cpp), the CUDA ones by tests/cuda/dtype_test.cpp.
+// Only floating tensors other than float64 are cast, and casts record
+// autograd, so a float32 parameter gets a float32 gradient.
 //
 // Regions are thread-local and nest (AutocastGuard); grad mode does not
 // matter. Within the outermost region, the lower-precision copy of a float32
