@@ -1,12 +1,13 @@
-// The bfloat16 GEMM on AVX-512 BF16 (kernels/cpu/bf16gemm_avx512.h) against a float64
-// triple loop over the same bfloat16 inputs, rounded to bfloat16 at the end: odd shapes that
-// leave partial tiles and k-pairs, both storage orders, alpha/beta, a k deeper than one cache
-// block, two threads. Then matmul on the 16-bit floats and the narrow integers (the GEMM, or
+// The bfloat16 GEMM (kernels/cpu/bf16gemm_avx512.h: AVX-512 BF16 where the CPU has it, else
+// its operands widened for the float GEMM) against a float64 triple loop over the same
+// bfloat16 inputs, rounded to bfloat16 at the end: odd shapes that leave partial tiles and
+// k-pairs, both storage orders, alpha/beta, a k deeper than one cache block, two threads. Then matmul on the 16-bit floats and the narrow integers (the GEMM, or
 // products in the compute dtype): values, dtypes, gradients.
 #include "test_helpers.h"
 
 #include <ember/kernels/cpu/bf16gemm_avx512.h>
 
+#include <array>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -58,10 +59,6 @@ void check_product(int64_t m, int64_t n, int64_t k, bool a_cm, bool b_cm, float 
 }  // namespace
 
 TEST_CASE("bf16gemm equals a float64 loop over its bfloat16 inputs, rounded once", "[gemm]") {
-  if (!cpu::bf16gemm_available()) {
-    WARN("skipped: this CPU or build has no AVX-512 BF16");
-    return;
-  }
   std::mt19937 gen(5);
   for (int64_t m : {1, 13, 14, 15, 29})
     for (int64_t n : {1, 17, 32, 33, 40})
@@ -79,11 +76,27 @@ TEST_CASE("bf16gemm equals a float64 loop over its bfloat16 inputs, rounded once
   check_product(300, 200, 100, false, false, 1.0f, 0.0f, 1, gen);
 }
 
-TEST_CASE("bf16gemm with beta = 0 never reads c, NaN stays NaN in the rounding", "[gemm]") {
-  if (!cpu::bf16gemm_available()) {
-    WARN("skipped: this CPU or build has no AVX-512 BF16");
-    return;
+// A float32 c (a convolution's sums over the chunks of a batch): stored without rounding, so
+// the error is float32 summation's, (k + 1) * 2^-24 of the sum (inputs in [0, 1), no
+// cancellation), far inside one bfloat16 rounding (2^-8); beta 1 adds to what c holds.
+TEST_CASE("bf16gemm into float32: float32 sums, never rounded to bfloat16", "[gemm]") {
+  std::mt19937 gen(6);
+  for (const auto& [m, n, k] : {std::array<int64_t, 3>{13, 33, 7}, {29, 40, 1601}, {1, 17, 64}}) {
+    INFO("m " << m << " n " << n << " k " << k);
+    const Bf16Operand a(m, k, false, 2, gen), b(k, n, true, 2, gen);
+    std::vector<float> c(static_cast<size_t>(m * n), 0.5f);
+    cpu::bf16gemm(m, n, k, 1.0f, a.ref(), b.ref(), 1.0f, c.data(), n);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double want = 0.5;
+        for (int64_t p = 0; p < k; ++p) want += a.at(i, p) * b.at(p, j);
+        REQUIRE(std::abs(c[static_cast<size_t>(i * n + j)] - want) <=
+                double(k + 1) * std::ldexp(want, -24));
+      }
   }
+}
+
+TEST_CASE("bf16gemm with beta = 0 never reads c, NaN stays NaN in the rounding", "[gemm]") {
   std::vector<BFloat16> a(4 * 2, BFloat16(1.0f)), b(2 * 16, BFloat16(2.0f));
   a[0] = BFloat16(std::nanf(""));
   std::vector<BFloat16> c(4 * 16, BFloat16(std::nanf("")));

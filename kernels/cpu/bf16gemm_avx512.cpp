@@ -1,5 +1,8 @@
 #include "ember/kernels/cpu/bf16gemm_avx512.h"
 
+#include <type_traits>
+#include <vector>
+
 #include "ember/core/error.h"
 
 #if defined(__AVX512F__) && defined(__AVX512BF16__) && defined(__AVX512BW__)
@@ -133,16 +136,27 @@ inline __m512 widen_bf16(__m256i h) {
   return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
 }
 
+// 16 elements of c, bfloat16 or float32, as float32 and back (rounded once for bfloat16).
+inline __m512 load_c(const BFloat16* p, __mmask16 m) {
+  return widen_bf16(_mm256_maskz_loadu_epi16(m, p));
+}
+inline __m512 load_c(const float* p, __mmask16 m) { return _mm512_maskz_loadu_ps(m, p); }
+inline void store_c(BFloat16* p, __mmask16 m, __m512 x) {
+  _mm256_mask_storeu_epi16(p, m, round_to_bf16(x));
+}
+inline void store_c(float* p, __mmask16 m, __m512 x) { _mm512_mask_storeu_ps(p, m, x); }
+
+template <typename C>
 struct Tile {
-  BFloat16* col[kNV];
+  C* col[kNV];
   __mmask16 mask[kNV];
   int64_t ldc;
 };
 
 // out (MR x kNR) = alpha * a_panel @ b_panel + beta * out over kc2 k-pairs.
-template <int MR>
+template <typename C, int MR>
 void micro_kernel(int64_t kc2, const uint32_t* __restrict a, const uint16_t* __restrict b,
-                  const Tile& out, float alpha, float beta) {
+                  const Tile<C>& out, float alpha, float beta) {
   __m512 acc[MR][kNV];
 #pragma GCC unroll 16
   for (int i = 0; i < MR; ++i)
@@ -165,28 +179,30 @@ void micro_kernel(int64_t kc2, const uint32_t* __restrict a, const uint16_t* __r
   for (int i = 0; i < MR; ++i) {
 #pragma GCC unroll 4
     for (int v = 0; v < kNV; ++v) {
-      BFloat16* cp = out.col[v] + i * out.ldc;
+      C* cp = out.col[v] + i * out.ldc;
       __m512 x = _mm512_mul_ps(va, acc[i][v]);
-      if (beta != 0.0f)
-        x = _mm512_fmadd_ps(vb, widen_bf16(_mm256_maskz_loadu_epi16(out.mask[v], cp)), x);
-      _mm256_mask_storeu_epi16(cp, out.mask[v], round_to_bf16(x));
+      if (beta != 0.0f) x = _mm512_fmadd_ps(vb, load_c(cp, out.mask[v]), x);
+      store_c(cp, out.mask[v], x);
     }
   }
 }
 
-using MicroKernel = void (*)(int64_t, const uint32_t*, const uint16_t*, const Tile&, float, float);
-template <int... R>
+template <typename C>
+using MicroKernel = void (*)(int64_t, const uint32_t*, const uint16_t*, const Tile<C>&, float, float);
+template <typename C, int... R>
 constexpr auto make_kernels(std::integer_sequence<int, R...>) {
-  return std::array<MicroKernel, sizeof...(R)>{&micro_kernel<R + 1>...};
+  return std::array<MicroKernel<C>, sizeof...(R)>{&micro_kernel<C, R + 1>...};
 }
-constexpr auto kKernels = make_kernels(std::make_integer_sequence<int, kMR>{});
+template <typename C>
+constexpr auto kKernels = make_kernels<C>(std::make_integer_sequence<int, kMR>{});
 
 // Rows [m0, m1) x columns [n0, n1) of c on one thread. Each k block after the first adds to
-// the rounded result of the ones before (beta 1), as the float kernel does; with k <= kKC
-// (every product up to 768-deep) the sum rounds once.
+// the result of the ones before (beta 1), as the float kernel does; a bfloat16 c rounds that
+// partial sum, so with k <= kKC (every product up to 768-deep) its sum rounds once.
+template <typename C>
 void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
-                const MatrixRef<BFloat16>& a, const MatrixRef<BFloat16>& b, float beta,
-                BFloat16* c, int64_t ldc) {
+                const MatrixRef<BFloat16>& a, const MatrixRef<BFloat16>& b, float beta, C* c,
+                int64_t ldc) {
   thread_local sgemm_detail::Scratch a_buffer, b_buffer;  // float units: 2 bfloat16 each
   const int64_t kc2_max = (std::min(k, kKC) + 1) / 2;
   auto* a_pack = reinterpret_cast<uint32_t*>(a_buffer.get(static_cast<size_t>(std::min(m1 - m0, kMC) * kc2_max)));
@@ -203,7 +219,7 @@ void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
         const int64_t mc = std::min(kMC, m1 - ic);
         pack_a(a, ic, mc, pc, kc, a_pack);
         for (int64_t jr = 0; jr < nc; jr += kNR) {
-          Tile out{{}, {}, ldc};
+          Tile<C> out{{}, {}, ldc};
           const uint16_t* b_panel = b_pack + jr * 2 * kc2;
           for (int64_t ir = 0; ir < mc; ir += kMR) {
             const int64_t mr = std::min<int64_t>(kMR, mc - ir);
@@ -211,12 +227,20 @@ void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
               out.col[v] = c + (ic + ir) * ldc + jc + jr + 16 * v;
               out.mask[v] = low_mask(nc - jr - 16 * v);
             }
-            kKernels[mr - 1](kc2, a_pack + ir * kc2, b_panel, out, alpha, block_beta);
+            kKernels<C>[mr - 1](kc2, a_pack + ir * kc2, b_panel, out, alpha, block_beta);
           }
         }
       }
     }
   }
+}
+
+template <typename C>
+void bf16gemm_avx512(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
+                     MatrixRef<BFloat16> b, float beta, C* c, int64_t ldc) {
+  sgemm_detail::run_blocks(m, n, k, [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+    gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc);
+  });
 }
 
 }  // namespace
@@ -226,30 +250,68 @@ bool bf16gemm_available() {
   return cpu_has;
 }
 
-void bf16gemm(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
-              MatrixRef<BFloat16> b, float beta, BFloat16* c, int64_t ldc) {
-  EMBER_CHECK(bf16gemm_available(), "matmul: this CPU has no AVX-512 BF16 instructions");
+#else  // built without AVX-512 BF16
+
+bool bf16gemm_available() { return false; }
+
+#endif
+
+namespace {
+
+// x (rows, cols) widened into a row-major float32 matrix (exact: bfloat16 is float32's top half).
+MatrixRef<float> widened(const MatrixRef<BFloat16>& x, int64_t rows, int64_t cols,
+                         std::vector<float>& buffer) {
+  buffer.resize(static_cast<size_t>(rows * cols));
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      buffer[i * cols + j] = x.data[x.col_major ? i + j * x.ld : i * x.ld + j];
+  return {buffer.data(), cols, false};
+}
+
+// The product on the float GEMM: the same float32 sums of exact products, one rounding.
+template <typename C>
+void bf16gemm_widened(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
+                      MatrixRef<BFloat16> b, float beta, C* c, int64_t ldc) {
+  thread_local std::vector<float> fa, fb, fc;
+  const MatrixRef<float> wa = widened(a, m, k, fa), wb = widened(b, k, n, fb);
+  if constexpr (std::is_same_v<C, float>) {
+    gemm<float>(m, n, k, alpha, wa, wb, beta, c, ldc);
+  } else {
+    fc.resize(static_cast<size_t>(m * n));
+    gemm<float>(m, n, k, alpha, wa, wb, 0.0f, fc.data(), n);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        const float x = fc[i * n + j];
+        c[i * ldc + j] = C(beta == 0.0f ? x : x + beta * static_cast<float>(c[i * ldc + j]));
+      }
+  }
+}
+
+template <typename C>
+void bf16gemm_into(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
+                   MatrixRef<BFloat16> b, float beta, C* c, int64_t ldc) {
   if (m == 0 || n == 0) return;
   if (k == 0) {  // an empty sum: beta * c
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j)
-        c[i * ldc + j] = beta == 0.0f ? BFloat16(0.0f) : BFloat16(beta * static_cast<float>(c[i * ldc + j]));
+        c[i * ldc + j] = beta == 0.0f ? C(0.0f) : C(beta * static_cast<float>(c[i * ldc + j]));
     return;
   }
-  sgemm_detail::run_blocks(m, n, k, [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
-    gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc);
-  });
-}
-
-#else  // built without AVX-512 BF16: matmul converts bfloat16 operands to float32
-
-bool bf16gemm_available() { return false; }
-
-void bf16gemm(int64_t, int64_t, int64_t, float, MatrixRef<BFloat16>, MatrixRef<BFloat16>, float,
-              BFloat16*, int64_t) {
-  EMBER_ERROR("matmul: this build has no AVX-512 BF16 GEMM (compile with -mavx512bf16)");
-}
-
+#if defined(EMBER_BF16GEMM)
+  if (bf16gemm_available()) return bf16gemm_avx512(m, n, k, alpha, a, b, beta, c, ldc);
 #endif
+  bf16gemm_widened(m, n, k, alpha, a, b, beta, c, ldc);
+}
+
+}  // namespace
+
+void bf16gemm(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
+              MatrixRef<BFloat16> b, float beta, BFloat16* c, int64_t ldc) {
+  bf16gemm_into(m, n, k, alpha, a, b, beta, c, ldc);
+}
+void bf16gemm(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
+              MatrixRef<BFloat16> b, float beta, float* c, int64_t ldc) {
+  bf16gemm_into(m, n, k, alpha, a, b, beta, c, ldc);
+}
 
 }  // namespace ember::cpu

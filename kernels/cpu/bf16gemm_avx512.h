@@ -13,13 +13,19 @@
 namespace ember::cpu {
 
 // Whether this build has the kernel (compiled with AVX-512 BF16) and the CPU
-// it runs on has the instructions (cpuid).
+// it runs on has the instructions (cpuid). Without them bf16gemm still works, by widening
+// both operands to float32 (exactly) for the float GEMM: the same sums, at float32's speed.
 bool bf16gemm_available();
 
 // c (m, n, row-major, leading dimension ldc) = alpha * a (m, k) @ b (k, n) + beta * c, every
 // matrix bfloat16, accumulated in float32 and rounded to nearest even once. With beta == 0
-// c is not read. Threads as sgemm_avx512. Error when bf16gemm_available() is false.
+// c is not read. Threads as sgemm_avx512.
 void bf16gemm(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
               MatrixRef<BFloat16> b, float beta, BFloat16* c, int64_t ldc);
+// The same product into a float32 c, stored without rounding: for sums that go on across
+// calls (a convolution's weight gradient over chunks of a batch, with beta 1) or that take
+// more terms before they round (a bias, the overlapping taps of a col2im).
+void bf16gemm(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
+              MatrixRef<BFloat16> b, float beta, float* c, int64_t ldc);
 
 }  // namespace ember::cpu
