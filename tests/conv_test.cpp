@@ -246,6 +246,124 @@ TEST_CASE("conv kernels: every forward applies a fused ReLU to its own output ex
     }
 }
 
+// The bfloat16 passes (conv_im2col_bf16.cpp) against the naive float64 loops over the same
+// bfloat16 inputs: each output is a float32 sum of exact products (8-bit significands), rounded
+// to bfloat16 once. The bound per element: that rounding (2^-8 relative) plus float32
+// summation of `terms` terms (terms * 2^-24 times the sum of the terms' magnitudes, the naive
+// loop over |x| and |w|).
+void require_rounded_once(const Tensor& got, const std::vector<double>& want,
+                          const std::vector<double>& magnitude, int64_t terms) {
+  REQUIRE(got.scalar_type() == kBFloat16);
+  const std::vector<double> g = values(got);
+  REQUIRE(g.size() == want.size());
+  for (size_t i = 0; i < g.size(); ++i) {
+    const double bound =
+        std::ldexp(std::abs(want[i]), -8) + 2.0 * double(terms + 2) * std::ldexp(magnitude[i], -24);
+    INFO("element " << i << ": " << g[i] << ", want " << want[i] << " +- " << bound);
+    REQUIRE(std::abs(g[i] - want[i]) <= bound);
+  }
+}
+
+std::vector<double> magnitudes(const Tensor& t) {
+  std::vector<double> v = values(t);
+  for (double& x : v) x = std::abs(x);
+  return v;
+}
+
+void check_bf16_passes(const Problem& p) {
+  INFO(describe(p));
+  const Tensor x = randn(p.x_shape(), kBFloat16), w = randn(p.w_shape(), kBFloat16);
+  const Tensor gy = randn(p.y_shape(), kBFloat16);
+  const Tensor bk = randn({p.k}, kBFloat16), bc = randn({p.c}, kBFloat16);
+  const ConvParams params = p.params(kBFloat16);
+  const std::vector<double> none;
+  const auto bias = [&](const Tensor& b) { return p.bias ? b.data_ptr<BFloat16>() : nullptr; };
+  const auto bias_values = [&](const Tensor& b) { return p.bias ? values(b) : none; };
+  const auto bias_magnitudes = [&](const Tensor& b) { return p.bias ? magnitudes(b) : none; };
+  const auto forward = [&](bool relu) {
+    ConvParams q = params;
+    q.relu = relu;
+    Tensor y = full(p.y_shape(), 7.0, kBFloat16);  // the passes must overwrite
+    cpu::conv_im2col_bf16_forward(q, {x.data_ptr<BFloat16>(), w.data_ptr<BFloat16>(), bias(bk),
+                                      y.data_ptr<BFloat16>()});
+    return y;
+  };
+  {
+    INFO("forward");
+    const Tensor y = forward(false);
+    require_rounded_once(y, naive_forward(p, values(x), values(w), bias_values(bk)),
+                         naive_forward(p, magnitudes(x), magnitudes(w), bias_magnitudes(bk)),
+                         p.c / p.groups * p.r * p.s + 1);
+    // The fused ReLU (ConvParams::relu) is relu of the rounded output, exactly.
+    const std::vector<double> plain = values(y), fused = values(forward(true));
+    for (size_t i = 0; i < plain.size(); ++i) REQUIRE(fused[i] == std::max(plain[i], 0.0));
+  }
+  {
+    INFO("backward-data");
+    Tensor gx = full(p.x_shape(), 7.0, kBFloat16);
+    cpu::conv_im2col_bf16_backward_data(params, {gy.data_ptr<BFloat16>(), w.data_ptr<BFloat16>(),
+                                                 bias(bc), gx.data_ptr<BFloat16>()});
+    require_rounded_once(gx, naive_backward_data(p, values(gy), values(w), bias_values(bc)),
+                         naive_backward_data(p, magnitudes(gy), magnitudes(w), bias_magnitudes(bc)),
+                         p.k / p.groups * p.r * p.s + 1);
+  }
+  {
+    INFO("backward-weight");
+    Tensor gw = full(p.w_shape(), 7.0, kBFloat16);
+    cpu::conv_im2col_bf16_backward_weight(
+        params, {x.data_ptr<BFloat16>(), gy.data_ptr<BFloat16>(), gw.data_ptr<BFloat16>()});
+    require_rounded_once(gw, naive_backward_weight(p, values(x), values(gy)),
+                         naive_backward_weight(p, magnitudes(x), magnitudes(gy)),
+                         p.n * p.oh() * p.ow());
+  }
+}
+
+// (On a CPU without AVX-512 BF16 the passes run the same code on the widening bf16gemm.)
+TEST_CASE("conv kernels: the bfloat16 passes are float32 sums of exact products, rounded once",
+          "[conv][dtype]") {
+  manual_seed(13);
+  std::vector<Problem> problems = small_problems();
+  // 9 images of 32 channels: 3 per im2col chunk, so both threads' parts run several chunks,
+  // and the weight gradient sums 9 * 256 positions (several of the GEMM's k blocks).
+  problems.push_back({9, 32, 16, 16, 24, 3, 3, {1, 1}, {1, 1}, {1, 1}, 1, true});
+  // The sample model's first layer: 27 taps, an odd depth that the GEMM packs by halves.
+  problems.push_back({4, 3, 32, 32, 32, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true});
+  for (const Problem& p : problems) check_bf16_passes(p);
+}
+
+// Where the CPU has AVX-512 BF16, conv2d runs the bfloat16 passes; elsewhere the float32
+// algorithms on float32 copies (Note [16-bit convolutions on the CPU]): the same bounds hold.
+TEST_CASE("conv2d on bfloat16: values, gradients in bfloat16, the dtype in the cache key",
+          "[conv][dtype]") {
+  manual_seed(14);
+  const Problem p{3, 8, 9, 9, 16, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
+  BenchmarkModeGuard mode(true);
+  backends::cpu::clear_benchmark_cache();
+  const Tensor x = randn(p.x_shape(), kBFloat16).requires_grad_();
+  const Tensor w = randn(p.w_shape(), kBFloat16).requires_grad_();
+  const Tensor b = randn({p.k}, kBFloat16).requires_grad_();
+  const Tensor y = conv2d(x, w, b, {2, 2}, {1, 1});
+  const Tensor gy = randn(p.y_shape(), kBFloat16);
+  y.backward(gy);
+  require_rounded_once(y, naive_forward(p, values(x), values(w), values(b)),
+                       naive_forward(p, magnitudes(x), magnitudes(w), magnitudes(b)), 8 * 9 + 1);
+  require_rounded_once(x.grad(), naive_backward_data(p, values(gy), values(w), {}),
+                       naive_backward_data(p, magnitudes(gy), magnitudes(w), {}), 16 * 9);
+  require_rounded_once(w.grad(), naive_backward_weight(p, values(x), values(gy)),
+                       naive_backward_weight(p, magnitudes(x), magnitudes(gy)), 3 * 25);
+  CHECK(b.grad().scalar_type() == kBFloat16);
+  // Benchmark mode keys each pass by the dtype its kernels run in: one entry per pass.
+  const bool own_passes = cpu::conv_bf16_available();
+  const std::vector<backends::BenchmarkEntry> entries = backends::cpu::benchmark_entries();
+  CHECK(entries.size() == 3);
+  for (const backends::BenchmarkEntry& e : entries) {
+    INFO(e.pass << " " << e.key);
+    CHECK(e.key.find(own_passes ? "bfloat16" : "float32") != std::string::npos);
+    if (own_passes) CHECK(e.algo == "im2col_gemm");
+  }
+  backends::cpu::clear_benchmark_cache();
+}
+
 TEST_CASE("conv2d_relu is relu(conv2d): values, gradients, and no graph under NoGradGuard",
           "[conv]") {
   manual_seed(13);

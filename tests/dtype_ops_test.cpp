@@ -239,8 +239,10 @@ TEST_CASE("families through compute-dtype copies: the float32 result rounded onc
     CHECK(same_values(xt.log_softmax(-1), rounded(xf.log_softmax(-1))));
     CHECK(same_values(F::max_pool2d(xt, F::MaxPool2dFuncOptions(2)), rounded(F::max_pool2d(xf, F::MaxPool2dFuncOptions(2)))));
     CHECK(same_values(F::avg_pool2d(xt, F::AvgPool2dFuncOptions(2)), rounded(F::avg_pool2d(xf, F::AvgPool2dFuncOptions(2)))));
-    CHECK(same_values(F::conv2d(xt, wt, F::Conv2dFuncOptions().padding(1)),
-                      rounded(F::conv2d(xf, wf, F::Conv2dFuncOptions().padding(1)))));
+    if (t == kHalf) {  // bfloat16 has its own conv passes (conv_test.cpp)
+      CHECK(same_values(F::conv2d(xt, wt, F::Conv2dFuncOptions().padding(1)),
+                        rounded(F::conv2d(xf, wf, F::Conv2dFuncOptions().padding(1)))));
+    }
     CHECK(same_values(F::layer_norm(xt, F::LayerNormFuncOptions({8})), rounded(F::layer_norm(xf, F::LayerNormFuncOptions({8})))));
     CHECK(same_values(xt.cumsum(-1), rounded(xf.cumsum(-1))));
     CHECK(same_values(std::get<0>(xt.sort(-1)), rounded(std::get<0>(xf.sort(-1)))));

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "ember/core/error.h"
+#include "ember/core/reduced_float.h"
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/conv_kernels.h"
 #include "ember/kernels/cpu/conv_algo.h"
@@ -62,6 +63,15 @@ EMBER_DECLARE_CONV_ALGO(conv_gemm1x1)
 EMBER_DECLARE_CONV_ALGO(conv_direct)
 EMBER_DECLARE_CONV_ALGO(conv_im2col_nhwc)
 #undef EMBER_DECLARE_CONV_ALGO
+
+// bfloat16 problems (conv_im2col_bf16.cpp): im2col + the bfloat16 GEMM, on CPUs with
+// AVX-512 BF16 (conv_bf16_available; without it the entry points compute bfloat16 through
+// float32 copies, as float16 always does). The algorithm of every pass is kIm2colGemm.
+bool conv_bf16_available();
+void conv_im2col_bf16_forward(const ConvParams& p, const ConvForwardArgs<BFloat16>& a);
+void conv_im2col_bf16_backward_data(const ConvParams& p, const ConvBackwardDataArgs<BFloat16>& a);
+void conv_im2col_bf16_backward_weight(const ConvParams& p,
+                                      const ConvBackwardWeightArgs<BFloat16>& a);
 
 // The implicit GEMM (conv_implicit_gemm.cpp) has a float32 forward only, and
 // only in builds with AVX-512 (available() says whether this one has it).

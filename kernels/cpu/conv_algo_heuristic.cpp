@@ -21,6 +21,8 @@ constexpr int64_t kGatherForwardWidth = 4;
 }  // namespace
 
 bool conv_algo_supports(ConvAlgo algo, ConvPass pass, const ConvParams& p) {
+  // bfloat16 has its im2col passes only (Note [16-bit convolutions on the CPU]).
+  if (p.dtype == ScalarType::BFloat16) return algo == ConvAlgo::kIm2colGemm;
   switch (algo) {
     case ConvAlgo::kIm2colGemm: return true;
     case ConvAlgo::kGemm1x1:
@@ -75,6 +77,7 @@ bool conv_algo_supports(ConvAlgo algo, ConvPass pass, const ConvParams& p) {
 // gather fills a whole output plane of the NCHW unfold, while the channels-
 // last forward pays a transpose of the input and one of the columns (packing).
 ConvAlgo conv_heuristic_algo(ConvPass pass, const ConvParams& p) {
+  if (p.dtype == ScalarType::BFloat16) return ConvAlgo::kIm2colGemm;
   if (conv_algo_supports(ConvAlgo::kWinograd, pass, p) && conv_winograd_preferred(p))
     return ConvAlgo::kWinograd;
   if (conv_algo_supports(ConvAlgo::kImplicitGemm, pass, p) && conv_implicit_gemm_preferred(p))

@@ -13,6 +13,7 @@
 #endif
 
 #include "ember/kernels/cpu/conv.h"
+#include "ember/kernels/cpu/conv_unfold.h"
 #include "ember/kernels/cpu/conv_util.h"
 #include "ember/kernels/cpu/gemm.h"
 
@@ -169,7 +170,10 @@ void im2col_rows(const ConvShape& g, const T* x, int64_t nb, T* col) {
   });
 }
 
-// x: (nb, C, H, W) -> col: (C*R*S, nb*OH*OW); row (c, r, s), column (image, oh, ow).
+}  // namespace
+
+namespace conv_detail {
+
 template <typename T>
 void im2col(const ConvShape& g, const T* x, int64_t nb, T* col) {
 #if defined(__AVX512F__)
@@ -180,7 +184,6 @@ void im2col(const ConvShape& g, const T* x, int64_t nb, T* col) {
   im2col_rows(g, x, nb, col);
 }
 
-// x: (nb, C, H, W) = bias (or 0) + the sum of col's entries at each input position.
 template <typename T>
 void col2im(const ConvShape& g, const T* col, int64_t nb, const T* bias, T* x) {
 #if defined(__AVX512F__)
@@ -210,6 +213,19 @@ void col2im(const ConvShape& g, const T* col, int64_t nb, const T* bias, T* x) {
     }
   });
 }
+
+template void im2col<float>(const ConvShape&, const float*, int64_t, float*);
+template void im2col<double>(const ConvShape&, const double*, int64_t, double*);
+template void im2col<BFloat16>(const ConvShape&, const BFloat16*, int64_t, BFloat16*);
+template void col2im<float>(const ConvShape&, const float*, int64_t, const float*, float*);
+template void col2im<double>(const ConvShape&, const double*, int64_t, const double*, double*);
+
+}  // namespace conv_detail
+
+namespace {
+
+using conv_detail::col2im;
+using conv_detail::im2col;
 
 // gy chunk (nb, K, P) as a (K, nb*P) matrix: gy itself for one image, else a reordered copy.
 template <typename T>

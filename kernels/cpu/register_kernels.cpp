@@ -110,9 +110,10 @@ void register_kernels(KernelRegistry& r) {
   r.random.randint.set(kCPU, &randint_kernel);
   r.random.dropout_mask.set(kCPU, &dropout_mask_kernel);
 
-  r.conv.forward.set(kCPU, &ThroughFloat32<&conv_forward_kernel, 3>::call);
-  r.conv.backward_data.set(kCPU, &ThroughFloat32<&conv_backward_data_kernel, 3>::call);
-  r.conv.backward_weight.set(kCPU, &ThroughFloat32<&conv_backward_weight_kernel, 2>::call);
+  // 16-bit dtypes: Note [16-bit convolutions on the CPU] (conv.cpp).
+  r.conv.forward.set(kCPU, &conv_forward_kernel);
+  r.conv.backward_data.set(kCPU, &conv_backward_data_kernel);
+  r.conv.backward_weight.set(kCPU, &conv_backward_weight_kernel);
 
   r.matmul.gemm.set(kCPU, &gemm_kernel);
   r.matmul.gemm_dtypes.set(kCPU, &gemm_dtypes);

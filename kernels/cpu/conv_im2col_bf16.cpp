@@ -1,0 +1,173 @@
+// The three conv passes for bfloat16 tensors (autocast's convolutions on the
+// CPU): im2col + GEMM as conv_im2col.cpp, with the unfold in bfloat16 and its
+// products on the bfloat16 GEMM (bf16gemm_avx512.h, vdpbf16ps). Every sum is
+// float32 until it is stored: the GEMMs write float32 (the forward's bias and
+// the backward-data's overlapping taps are added to them there), the weight
+// gradient sums the chunks and threads of a batch in float32, and each
+// output element rounds to bfloat16 once.
+#include <algorithm>
+
+#include "ember/core/parallel.h"
+#include "ember/kernels/cpu/bf16gemm_avx512.h"
+#include "ember/kernels/cpu/conv.h"
+#include "ember/kernels/cpu/conv_unfold.h"
+#include "ember/kernels/cpu/conv_util.h"
+
+namespace ember::cpu {
+namespace {
+
+using conv_detail::ConvShape;
+using conv_detail::images_per_chunk;
+using conv_detail::row_grain;
+using conv_detail::scratch;
+using conv_detail::split_batch;
+
+// The parts split_batch may use and the images of each chunk of a part.
+struct Chunking {
+  int64_t parts, chunk;
+  explicit Chunking(const ConvShape& g)
+      : parts(std::min<int64_t>(get_num_threads(), g.n)),
+        chunk(images_per_chunk(g, (g.n + parts - 1) / parts)) {}
+};
+
+// One scratch tensor cut into `parts` slices of `size` elements.
+template <typename T>
+struct Slices {
+  int64_t size;
+  Tensor storage;
+  Slices(int64_t parts, int64_t size) : size(size), storage(scratch<T>(parts * size)) {}
+  T* operator[](int64_t part) const { return storage.data_ptr<T>() + part * size; }
+};
+
+// A bias (n bfloat16, or null) in float32.
+struct WidenedBias {
+  Tensor storage;
+  const float* data = nullptr;
+  WidenedBias(const BFloat16* bias, int64_t n) {
+    if (!bias) return;
+    storage = scratch<float>(n);
+    float* f = storage.data_ptr<float>();
+    for (int64_t i = 0; i < n; ++i) f[i] = static_cast<float>(bias[i]);
+    data = f;
+  }
+};
+
+// gy chunk (nb, K, P) as a (K, nb*P) matrix: gy itself for one image, else a reordered copy.
+const BFloat16* channel_major(const ConvShape& g, const BFloat16* gy, int64_t nb,
+                              BFloat16* buffer) {
+  if (nb == 1) return gy;
+  conv_detail::to_channel_major(gy, nb, g.k, g.ohw, buffer);
+  return buffer;
+}
+
+// y (nb, K, P) = round(acc (K, nb*P) + bias[k]), through ReLU when `relu`.
+void store_forward(const ConvShape& g, const float* acc, int64_t nb, const float* bias, bool relu,
+                   BFloat16* y) {
+  parallel_for(0, nb * g.k, row_grain(g.ohw), [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t img = i / g.k, ch = i % g.k;
+      const float* in = acc + (ch * nb + img) * g.ohw;
+      const float b = bias ? bias[ch] : 0.0f;
+      BFloat16* out = y + i * g.ohw;
+      for (int64_t j = 0; j < g.ohw; ++j) {
+        const float v = in[j] + b;
+        out[j] = BFloat16(relu && v < 0.0f ? 0.0f : v);  // relu keeps NaN, as torch.relu
+      }
+    }
+  });
+}
+
+// dst[i] = round(src[i]) for n elements.
+void round_into(const float* src, int64_t n, BFloat16* dst) {
+  parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) dst[i] = BFloat16(src[i]);
+  });
+}
+
+}  // namespace
+
+bool conv_bf16_available() { return bf16gemm_available(); }
+
+void conv_im2col_bf16_forward(const ConvParams& p, const ConvForwardArgs<BFloat16>& a) {
+  const ConvShape g(p);
+  const Chunking c(g);
+  const Slices<BFloat16> cols_buf(c.parts, g.c * g.r * g.s * c.chunk * g.ohw);
+  const Slices<float> acc_buf(c.parts, g.k * c.chunk * g.ohw);
+  const WidenedBias bias(a.bias, g.k);
+  split_batch(g, [&](int64_t first, int64_t end, int64_t part) {
+    BFloat16* col = cols_buf[part];
+    float* acc = acc_buf[part];
+    for (int64_t n0 = first; n0 < end; n0 += c.chunk) {
+      const int64_t nb = std::min(c.chunk, end - n0), cols = nb * g.ohw;
+      conv_detail::im2col(g, a.x + n0 * g.c * g.hw, nb, col);
+      // acc_g (Kg, cols) = w_g (Kg, Cg*R*S) @ col_g (Cg*R*S, cols)
+      for (int64_t grp = 0; grp < g.groups; ++grp) {
+        bf16gemm(g.kg, cols, g.crs_g, 1.0f, {a.w + grp * g.kg * g.crs_g, g.crs_g, false},
+                 {col + grp * g.crs_g * cols, cols, false}, 0.0f, acc + grp * g.kg * cols, cols);
+      }
+      store_forward(g, acc, nb, bias.data, p.relu, a.y + n0 * g.k * g.ohw);
+    }
+  });
+}
+
+void conv_im2col_bf16_backward_data(const ConvParams& p, const ConvBackwardDataArgs<BFloat16>& a) {
+  const ConvShape g(p);
+  const Chunking c(g);
+  // w_g^T (Cg*R*S, Kg), row-major: the GEMM packs its k-pairs as whole words.
+  const Tensor wt_buf = scratch<BFloat16>(g.k * g.crs_g);
+  BFloat16* wt = wt_buf.data_ptr<BFloat16>();
+  for (int64_t grp = 0; grp < g.groups; ++grp)
+    for (int64_t i = 0; i < g.kg; ++i)
+      for (int64_t j = 0; j < g.crs_g; ++j)
+        wt[grp * g.kg * g.crs_g + j * g.kg + i] = a.w[(grp * g.kg + i) * g.crs_g + j];
+  const Slices<BFloat16> gy_buf(c.parts, c.chunk > 1 ? g.k * c.chunk * g.ohw : 0);
+  const Slices<float> col_buf(c.parts, g.c * g.r * g.s * c.chunk * g.ohw);
+  const Slices<float> gx_buf(c.parts, c.chunk * g.c * g.hw);
+  const WidenedBias bias(a.bias, g.c);
+  split_batch(g, [&](int64_t first, int64_t end, int64_t part) {
+    float* col = col_buf[part];
+    for (int64_t n0 = first; n0 < end; n0 += c.chunk) {
+      const int64_t nb = std::min(c.chunk, end - n0), cols = nb * g.ohw;
+      const BFloat16* gy = channel_major(g, a.gy + n0 * g.k * g.ohw, nb, gy_buf[part]);
+      // col_g (Cg*R*S, cols) = w_g^T (Cg*R*S, Kg) @ gy_g (Kg, cols)
+      for (int64_t grp = 0; grp < g.groups; ++grp) {
+        bf16gemm(g.crs_g, cols, g.kg, 1.0f, {wt + grp * g.kg * g.crs_g, g.kg, false},
+                 {gy + grp * g.kg * cols, cols, false}, 0.0f, col + grp * g.crs_g * cols, cols);
+      }
+      conv_detail::col2im(g, col, nb, bias.data, gx_buf[part]);
+      round_into(gx_buf[part], nb * g.c * g.hw, a.gx + n0 * g.c * g.hw);
+    }
+  });
+}
+
+void conv_im2col_bf16_backward_weight(const ConvParams& p,
+                                      const ConvBackwardWeightArgs<BFloat16>& a) {
+  const ConvShape g(p);
+  const Chunking c(g);
+  const int64_t wsize = g.k * g.crs_g;
+  const Slices<BFloat16> col_buf(c.parts, g.c * g.r * g.s * c.chunk * g.ohw);
+  const Slices<BFloat16> gy_buf(c.parts, c.chunk > 1 ? g.k * c.chunk * g.ohw : 0);
+  const Slices<float> sums(c.parts, wsize);  // each part's float32 sum over its images
+  const int64_t parts = split_batch(g, [&](int64_t first, int64_t end, int64_t part) {
+    BFloat16* col = col_buf[part];
+    float* gw = sums[part];
+    for (int64_t n0 = first; n0 < end; n0 += c.chunk) {
+      const int64_t nb = std::min(c.chunk, end - n0), cols = nb * g.ohw;
+      conv_detail::im2col(g, a.x + n0 * g.c * g.hw, nb, col);
+      const BFloat16* gy = channel_major(g, a.gy + n0 * g.k * g.ohw, nb, gy_buf[part]);
+      // gw_g (Kg, Cg*R*S) (+)= gy_g (Kg, cols) @ col_g^T (cols, Cg*R*S)
+      for (int64_t grp = 0; grp < g.groups; ++grp) {
+        bf16gemm(g.kg, g.crs_g, cols, 1.0f, {gy + grp * g.kg * cols, cols, false},
+                 {col + grp * g.crs_g * cols, cols, true}, n0 == first ? 0.0f : 1.0f,
+                 gw + grp * g.kg * g.crs_g, g.crs_g);
+      }
+    }
+  });
+  for (int64_t i = 0; i < wsize; ++i) {
+    float sum = sums[0][i];
+    for (int64_t part = 1; part < parts; ++part) sum += sums[part][i];
+    a.gw[i] = BFloat16(sum);
+  }
+}
+
+}  // namespace ember::cpu
