@@ -258,14 +258,14 @@ TEST_CASE("BatchNorm -> ReLU in training runs as batch_norm_relu and equals the 
       REQUIRE(nn::sequential_fusion_stats().bn_relu_runs == before + 1);
       REQUIRE(fused.y.min().item<double>() == 0.0);
       REQUIRE(equal(fused.y, plain.y));
-      // The gradients' arithmetic is the same; the compiler may contract it into
-      // FMAs differently in the two kernels (an ulp).
+      // The gradients' and the batch variance's arithmetic is the same; the compiler may
+      // contract it into FMAs differently in the two kernels (an ulp: seen in the running
+      // variance of a float64 2-D batch on an AVX2 build).
       const double tol = dtype == kFloat ? 1e-5 : 1e-13;
       for (const auto& [f, p] : {std::pair{fused.gx, plain.gx}, {fused.gw, plain.gw},
-                                 {fused.gb, plain.gb}})
+                                 {fused.gb, plain.gb}, {fused.running_var, plain.running_var}})
         REQUIRE(near_within(f, p, tol));
       REQUIRE(equal(fused.running_mean, plain.running_mean));
-      REQUIRE(equal(fused.running_var, plain.running_var));
       REQUIRE(fused.batches.item<int64_t>() == 1);
     }
 }
