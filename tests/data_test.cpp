@@ -256,11 +256,14 @@ TEST_CASE("Compose applies its transforms in order, drawing from one generator",
   require_values(Compose()(x, a), values(x));
 }
 
-TEST_CASE("Transform's tensor form rejects what is not a float32 (C, H, W) image", "[data]") {
+TEST_CASE("Transform's tensor form rejects what is not a float32 or uint8 (C, H, W) image",
+          "[data]") {
   ExampleRng rng(0, 0, RngStream::kTransform, 0);
   REQUIRE_THROWS_WITH(Normalize({0}, {1})(zeros({2, 3}), rng),
-                      Contains("Transform: expected a float32 (C, H, W) image on the CPU, got "
-                               "float32 tensor [2, 3]"));
+                      Contains("Transform: expected a float32 or uint8 (C, H, W) image on the "
+                               "CPU, got float32 tensor [2, 3]"));
+  REQUIRE_THROWS_WITH(Normalize({0}, {1})(zeros({1, 2, 3}, kDouble), rng),
+                      Contains("got float64 tensor [1, 2, 3]"));
 }
 
 // ---- TensorDataset ----
@@ -756,4 +759,89 @@ TEST_CASE("DataLoader builds whole epochs of 64-image batches, plain and augment
       REQUIRE(batches == 1000 / 64);
     }
   }
+}
+
+// ---- uint8 batches ----
+
+namespace {
+
+// A CIFAR10 of n records (labels 0, 1, ...) in dir.
+std::shared_ptr<const CIFAR10> small_cifar(const TempDir& dir, int n) {
+  Bytes file;
+  for (int i = 0; i < n; ++i) {
+    const Bytes record = cifar_record(static_cast<uint8_t>(i % 10));
+    file.insert(file.end(), record.begin(), record.end());
+  }
+  write_file(dir.file("batch.bin"), file);
+  return std::make_shared<const CIFAR10>(CIFAR10::from_files({dir.file("batch.bin")}));
+}
+
+}  // namespace
+
+TEST_CASE("DataLoader dtype(kByte): the pixels, cropped and flipped with the float batches' draws",
+          "[data]") {
+  TempDir dir;
+  const auto ds = small_cifar(dir, 7);
+  const auto augment = std::make_shared<const Compose>(RandomCrop(28, 4), RandomHorizontalFlip());
+  const auto options = DataLoaderOptions().batch_size(3).shuffle(true).seed(5);
+  DataLoader floats(ds, options, augment);
+  DataLoader bytes(ds, DataLoaderOptions(options).dtype(kByte), augment);
+  DataLoader bytes_two_workers(ds, DataLoaderOptions(options).dtype(kByte).num_workers(2), augment);
+  const std::vector<Batch> f = epoch_batches(floats), b = epoch_batches(bytes);
+  REQUIRE(b.size() == 3);
+  for (size_t i = 0; i < b.size(); ++i) {
+    INFO("batch " << i);
+    REQUIRE(b[i].data.scalar_type() == kByte);
+    REQUIRE(b[i].data.sizes() == f[i].data.sizes());
+    REQUIRE(values(b[i].target) == values(f[i].target));
+    // ToTensor's x * (1 / 255) in float32 against x / 255: within an ulp of values <= 1.
+    require_values(b[i].data.to(kDouble) / 255, values(f[i].data), 1e-7);
+  }
+  require_same_batches(epoch_batches(bytes_two_workers), b);
+  // Without transforms: the stored pixels themselves.
+  DataLoader plain(ds, DataLoaderOptions().batch_size(7).dtype(kByte));
+  const Batch all = *plain.begin();
+  REQUIRE(all.data.sizes() == IntArrayRef{7, 3, 32, 32});
+  for (int c = 0; c < 3; ++c)
+    for (int p : {0, 33, 1023})
+      REQUIRE(all.data[4][c].view({-1})[p].item<int64_t>() == (4 + 5 * c + p) % 256);
+}
+
+TEST_CASE("NormalizePixels is Normalize(ToTensor(x)) on the pixels' device, within a rounding",
+          "[data]") {
+  manual_seed(3);
+  const std::vector<double> mean{0.4914, 0.4822, 0.4465}, std{0.247, 0.243, 0.261};
+  const Tensor pixels = randint(0, 256, {4, 3, 5, 6}).to(kByte);
+  const NormalizePixels normalize(mean, std);
+  const Tensor got = normalize(pixels);
+  REQUIRE(got.scalar_type() == kFloat);
+  REQUIRE(got.sizes() == pixels.sizes());
+  const std::vector<double> p = values(pixels), g = values(got);
+  for (size_t i = 0; i < p.size(); ++i) {
+    const size_t c = i / 30 % 3;
+    const double want = (p[i] / 255 - mean[c]) / std[c];
+    INFO("element " << i << ": " << g[i] << " vs " << want);
+    REQUIRE(std::abs(g[i] - want) <= 1e-6 * std::max(1.0, std::abs(want)));
+  }
+  // A second call reuses the device's factors; one value applies to every channel.
+  require_values(normalize(pixels), g);
+  const NormalizePixels half({0.5}, {0.5});
+  require_values(half(full({3, 1, 2}, 255, kByte)), std::vector<double>(6, 1.0));
+  require_values(half(zeros({1, 1, 2}, kByte)), {-1.0, -1.0});
+  REQUIRE_THROWS_WITH(half(zeros({1, 2, 2})),
+                      Contains("NormalizePixels: expected uint8 pixels (N, C, H, W) or (C, H, W), "
+                               "got float32 tensor [1, 2, 2]"));
+  REQUIRE_THROWS_WITH(normalize(zeros({2, 1, 2, 2}, kByte)), Contains("Normalize: 3 means"));
+}
+
+TEST_CASE("uint8 batches: Normalize, datasets without bytes and other dtypes are errors",
+          "[data]") {
+  TempDir dir;
+  const auto ds = small_cifar(dir, 2);
+  DataLoader normalized(ds, DataLoaderOptions().dtype(kByte), Normalize({0.5}, {0.5}));
+  REQUIRE_THROWS_WITH(normalized.begin(), Contains("apply data::NormalizePixels to the batch"));
+  DataLoader tensors(numbered_dataset(3), DataLoaderOptions().dtype(kByte));
+  REQUIRE_THROWS_WITH(tensors.begin(), Contains("this dataset has no uint8 images"));
+  REQUIRE_THROWS_WITH(DataLoader(ds, DataLoaderOptions().dtype(kDouble)),
+                      Contains("DataLoader: dtype must be float32 or uint8, got float64"));
 }

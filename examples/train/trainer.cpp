@@ -39,6 +39,9 @@ double now_seconds() {
 struct Data {
   std::shared_ptr<const data::Dataset> train, test;
   int64_t channels = 0, image_size = 0;
+  // Pixels in [0, 255] to [-1, 1] (mean = std = 0.5 of [0, 1]), as the original
+  // script's Normalize, on the model's device: the loaders hand out uint8 batches.
+  std::optional<data::NormalizePixels> normalize;
 };
 
 Data load_data(const Options& o) {
@@ -53,20 +56,19 @@ Data load_data(const Options& o) {
   const auto shape = d.train->example_shape();  // (C, H, W)
   d.channels = shape[0];
   d.image_size = shape[1];
+  const std::vector<double> half(size_t(d.channels), 0.5);
+  d.normalize.emplace(half, half);
   return d;
 }
 
-// Images arrive in [0, 1]; normalizing with mean = std = 0.5 maps them to
-// [-1, 1], as the original script. Augmentation: crop with 4 pixels of
-// padding, then flip.
+// Augmentation, on the loaders' uint8 pixels: crop with 4 pixels of padding,
+// then flip. (Normalization follows on the device: Data::normalize.)
 std::shared_ptr<const data::Transform> make_transform(const Data& d, bool augment) {
   auto compose = std::make_shared<data::Compose>();
   if (augment) {
     compose->add(std::make_shared<data::RandomCrop>(d.image_size, 4));
     compose->add(std::make_shared<data::RandomHorizontalFlip>());
   }
-  const std::vector<double> half(size_t(d.channels), 0.5);
-  compose->add(std::make_shared<data::Normalize>(half, half));
   return compose;
 }
 
@@ -154,15 +156,16 @@ std::optional<ember::ScalarType> amp_dtype(const Options& o) {
   return o.amp == "bf16" ? ember::kBFloat16 : ember::kHalf;
 }
 
-Evaluation evaluate(const Options& o, Net& model, data::DataLoader& loader, ember::Device device,
-                    int64_t limit) {
+Evaluation evaluate(const Options& o, const Data& d, Net& model, data::DataLoader& loader,
+                    ember::Device device, int64_t limit) {
   ember::NoGradGuard no_grad;
   model->eval();
   double loss_sum = 0;
   int64_t correct = 0, seen = 0, step = 0;
   for (data::Batch& batch : loader) {
     if (limit > 0 && step++ >= limit) break;
-    const Tensor x = to_device(batch.data, device), y = to_device(batch.target, device);
+    const Tensor x = (*d.normalize)(to_device(batch.data, device));
+    const Tensor y = to_device(batch.target, device);
     Tensor logits;
     {
       const ember::autocast::AutocastGuard region(device.type(), amp_dtype(o), o.amp != "off");
@@ -202,6 +205,7 @@ RunResult run(const Options& o, std::ostream& out) {
   data::DataLoader train_loader(d.train,
                                 replicas.shard(data::DataLoaderOptions()
                                                    .batch_size(o.batch_size)
+                                                   .dtype(ember::kByte)
                                                    .num_workers(int(o.num_workers))
                                                    .pin_memory(device.is_cuda()),
                                                o.seed),
@@ -209,6 +213,7 @@ RunResult run(const Options& o, std::ostream& out) {
   data::DataLoader test_loader(d.test,
                                data::DataLoaderOptions()
                                    .batch_size(1000)
+                                   .dtype(ember::kByte)
                                    .num_workers(int(o.num_workers))
                                    .pin_memory(device.is_cuda()),
                                make_transform(d, false));
@@ -272,7 +277,8 @@ RunResult run(const Options& o, std::ostream& out) {
       }
       const double wait = train_loader.last_wait_seconds();
       const double t0 = now_seconds();
-      const Tensor x = to_device(batch.data, device), y = to_device(batch.target, device);
+      const Tensor x = (*d.normalize)(to_device(batch.data, device));
+      const Tensor y = to_device(batch.target, device);
       Tensor loss;
       {
         // The loss itself is float32 (autocast's list).
@@ -328,7 +334,7 @@ RunResult run(const Options& o, std::ostream& out) {
       continue;
     }
     // The module itself, not the DDP wrapper: evaluation issues no collective.
-    const Evaluation eval = evaluate(o, model, test_loader, device, o.limit_test_batches);
+    const Evaluation eval = evaluate(o, d, model, test_loader, device, o.limit_test_batches);
     r.test_loss = eval.loss;
     r.test_accuracy = eval.accuracy;
     result.epochs.push_back(r);

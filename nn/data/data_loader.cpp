@@ -18,6 +18,8 @@ DataLoader::DataLoader(std::shared_ptr<const Dataset> dataset, DataLoaderOptions
   EMBER_CHECK(dataset_ != nullptr, "DataLoader: got a null dataset");
   EMBER_CHECK(options_.batch_size() > 0, "DataLoader: batch_size must be positive, got ",
               options_.batch_size());
+  EMBER_CHECK(options_.dtype() == kFloat || options_.dtype() == kByte,
+              "DataLoader: dtype must be float32 or uint8, got ", dtype_name(options_.dtype()));
   EMBER_CHECK(options_.num_workers() >= 0, "DataLoader: num_workers must be >= 0, got ",
               options_.num_workers());
   EMBER_CHECK(!(options_.shuffle() && options_.sampler()),
@@ -73,6 +75,7 @@ DataLoader::Iterator DataLoader::begin() {
   plan.example_shape = example_shape_;
   plan.batch_size = options_.batch_size();
   plan.pin_memory = options_.pin_memory();
+  plan.dtype = options_.dtype();
   plan.num_batches = size();
   plan.seed = options_.seed();
   plan.epoch = static_cast<uint64_t>(epoch_++);

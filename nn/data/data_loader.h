@@ -6,6 +6,11 @@
 //   loader.set_epoch(epoch);         // optional: begin() advances the epoch by itself
 //   for (Batch& batch : loader) ...  // batch.data (N, C, H, W) float32, batch.target (N) int64
 //
+// dtype(kByte) (ember's own option): batches of the images' uint8 pixels,
+// unscaled, for NormalizePixels to convert on the model's device (a quarter of
+// the host-to-device bytes); the transforms must have a uint8 form (the
+// geometric ones; Normalize has none). The image datasets provide the bytes.
+//
 // Order: epoch e's shuffle and the random transforms of example i in epoch e
 // are pure functions of (seed, e, i) (Note [Reproducible data order] in
 // example_rng.h), so a run resumed at epoch e sees the same batches, and the
@@ -46,6 +51,7 @@ class DataLoaderOptions {
   DataLoaderOptions& drop_last(bool v) { return set(drop_last_, v); }
   DataLoaderOptions& num_workers(int v) { return set(num_workers_, v); }
   DataLoaderOptions& pin_memory(bool v) { return set(pin_memory_, v); }
+  DataLoaderOptions& dtype(ScalarType v) { return set(dtype_, v); }  // kFloat or kByte
   DataLoaderOptions& sampler(DistributedSampler v) {
     sampler_ = std::move(v);
     return *this;
@@ -56,6 +62,7 @@ class DataLoaderOptions {
   bool drop_last() const { return drop_last_; }
   int num_workers() const { return num_workers_; }
   bool pin_memory() const { return pin_memory_; }
+  ScalarType dtype() const { return dtype_; }
   const std::optional<DistributedSampler>& sampler() const { return sampler_; }
 
  private:
@@ -70,6 +77,7 @@ class DataLoaderOptions {
   bool drop_last_ = false;
   int num_workers_ = 0;
   bool pin_memory_ = false;
+  ScalarType dtype_ = kFloat;
   std::optional<DistributedSampler> sampler_;  // none: the whole dataset
 };
 

@@ -14,6 +14,11 @@ int64_t Dataset::read_into(int64_t index, float* out) const {
   return e.target.item<int64_t>();
 }
 
+int64_t Dataset::read_bytes_into(int64_t, uint8_t*) const {
+  EMBER_ERROR("DataLoader: this dataset has no uint8 images (MNIST, FashionMNIST and CIFAR10 "
+              "have); give the loader float32 batches, DataLoaderOptions().dtype(kFloat)");
+}
+
 void Dataset::check_index(int64_t index, const char* who) const {
   EMBER_CHECK(index >= 0 && index < size(), who, ": index ", index,
               " is out of range for a dataset of ", size(), " examples");

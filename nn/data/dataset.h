@@ -20,6 +20,10 @@ class Dataset {
   // (example_shape() float32 values, row-major) and returns its label. The
   // default goes through get(); datasets override it to skip the Tensor.
   virtual int64_t read_into(int64_t index, float* out) const;
+  // The same for uint8 batches (DataLoaderOptions::dtype(kByte)): example `index`'s pixels,
+  // unscaled, as example_shape() bytes (C, H, W). The image datasets implement it; the
+  // default is an Error.
+  virtual int64_t read_bytes_into(int64_t index, uint8_t* out) const;
 
  protected:
   // Error unless 0 <= index < size(); `who` names the dataset.

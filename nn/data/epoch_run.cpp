@@ -16,6 +16,47 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 }  // namespace
 
+namespace {
+
+// Example `index`'s data (float32, or uint8 pixels) into out; returns its label.
+int64_t read_example(const Dataset& dataset, int64_t index, float* out) {
+  return dataset.read_into(index, out);
+}
+int64_t read_example(const Dataset& dataset, int64_t index, uint8_t* out) {
+  return dataset.read_bytes_into(index, out);
+}
+void transform_example(const Transform& t, const float* in, const ImageShape& shape, float* out,
+                       ExampleRng& rng) {
+  t.apply(in, shape, out, rng);
+}
+void transform_example(const Transform& t, const uint8_t* in, const ImageShape& shape,
+                       uint8_t* out, ExampleRng& rng) {
+  t.apply_bytes(in, shape, out, rng);
+}
+
+template <typename T>
+void fill_batch(const EpochPlan& plan, int64_t first, int64_t n, T* data, int64_t* target,
+                int64_t out_numel) {
+  if (!plan.transform) {
+    for (int64_t i = 0; i < n; ++i)
+      target[i] = read_example(*plan.dataset, plan.order[first + i], data + i * out_numel);
+    return;
+  }
+  // The transform reads the example from a per-thread scratch image.
+  const DimVector in = plan.dataset->example_shape();
+  const ImageShape in_shape{in[0], in[1], in[2]};
+  thread_local std::vector<T> scratch;
+  scratch.resize(static_cast<size_t>(in_shape.numel()));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t index = plan.order[first + i];
+    target[i] = read_example(*plan.dataset, index, scratch.data());
+    ExampleRng rng(plan.seed, plan.epoch, RngStream::kTransform, static_cast<uint64_t>(index));
+    transform_example(*plan.transform, scratch.data(), in_shape, data + i * out_numel, rng);
+  }
+}
+
+}  // namespace
+
 Batch build_batch(const EpochPlan& plan, int64_t b) {
   const int64_t first = b * plan.batch_size;
   const int64_t n =
@@ -23,26 +64,13 @@ Batch build_batch(const EpochPlan& plan, int64_t b) {
   DimVector batch_shape{n};
   for (int64_t s : plan.example_shape) batch_shape.push_back(s);
   const TensorOptions host = TensorOptions().pinned_memory(plan.pin_memory);
-  Batch batch{empty(batch_shape, host.dtype(kFloat)), empty({n}, host.dtype(kLong))};
-  float* data = batch.data.data_ptr<float>();
+  Batch batch{empty(batch_shape, host.dtype(plan.dtype)), empty({n}, host.dtype(kLong))};
   int64_t* target = batch.target.data_ptr<int64_t>();
   const int64_t out_numel = batch.data.numel() / std::max<int64_t>(n, 1);
-  if (!plan.transform) {
-    for (int64_t i = 0; i < n; ++i)
-      target[i] = plan.dataset->read_into(plan.order[first + i], data + i * out_numel);
-    return batch;
-  }
-  // The transform reads the example from a per-thread scratch image.
-  const DimVector in = plan.dataset->example_shape();
-  const ImageShape in_shape{in[0], in[1], in[2]};
-  thread_local std::vector<float> scratch;
-  scratch.resize(static_cast<size_t>(in_shape.numel()));
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t index = plan.order[first + i];
-    target[i] = plan.dataset->read_into(index, scratch.data());
-    ExampleRng rng(plan.seed, plan.epoch, RngStream::kTransform, static_cast<uint64_t>(index));
-    plan.transform->apply(scratch.data(), in_shape, data + i * out_numel, rng);
-  }
+  if (plan.dtype == kByte)
+    fill_batch(plan, first, n, batch.data.data_ptr<uint8_t>(), target, out_numel);
+  else
+    fill_batch(plan, first, n, batch.data.data_ptr<float>(), target, out_numel);
   return batch;
 }
 

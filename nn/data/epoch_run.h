@@ -31,6 +31,7 @@ struct EpochPlan {
   std::vector<int64_t> order;                  // dataset indices in epoch order
   int64_t batch_size = 1, num_batches = 0;
   bool pin_memory = false;  // batches in pinned host memory
+  ScalarType dtype = kFloat;  // of the batches' data: float32, or uint8 pixels
   uint64_t seed = 0, epoch = 0;
 };
 

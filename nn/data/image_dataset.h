@@ -1,7 +1,7 @@
 #pragma once
-// A labelled image dataset kept in memory as uint8 pixels (ember has no uint8
-// dtype; bytes take a quarter of float32's memory) and converted to float CHW
-// in [0, 1] per example: the base of MNIST, FashionMNIST and CIFAR10.
+// A labelled image dataset kept in memory as uint8 pixels (a quarter of
+// float32's memory) and converted per example to float CHW in [0, 1], or to
+// CHW bytes for uint8 batches: the base of MNIST, FashionMNIST and CIFAR10.
 #include <string>
 #include <vector>
 
@@ -25,6 +25,7 @@ class ImageDataset : public Dataset {
   Example get(int64_t index) const override;
   DimVector example_shape() const override;
   int64_t read_into(int64_t index, float* out) const override;
+  int64_t read_bytes_into(int64_t index, uint8_t* out) const override;
 
   const std::string& name() const { return name_; }
   ImageShape image_shape() const { return shape_; }
@@ -34,6 +35,7 @@ class ImageDataset : public Dataset {
  private:
   std::string name_;
   ImageShape shape_;
+  PixelLayout layout_;
   ToTensor to_tensor_;
   std::vector<uint8_t> pixels_;
   std::vector<uint8_t> labels_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <ostream>
+#include <type_traits>
 
 #include "ember/core/error.h"
 #include "ember/core/ops/creation/factory.h"
@@ -14,14 +15,24 @@ std::ostream& operator<<(std::ostream& os, const ImageShape& s) {
 }
 
 Tensor Transform::operator()(const Tensor& x, ExampleRng& rng) const {
-  EMBER_CHECK(x.dim() == 3 && x.scalar_type() == kFloat && x.is_cpu(),
-              "Transform: expected a float32 (C, H, W) image on the CPU, got ", x.toString());
+  EMBER_CHECK(x.dim() == 3 && (x.scalar_type() == kFloat || x.scalar_type() == kByte) &&
+                  x.is_cpu(),
+              "Transform: expected a float32 or uint8 (C, H, W) image on the CPU, got ",
+              x.toString());
   const Tensor in = x.contiguous();
   const ImageShape in_shape{in.size(0), in.size(1), in.size(2)};
   const ImageShape out_shape = output_shape(in_shape);
-  Tensor out = empty({out_shape.channels, out_shape.height, out_shape.width}, kFloat);
-  apply(in.data_ptr<float>(), in_shape, out.data_ptr<float>(), rng);
+  Tensor out = empty({out_shape.channels, out_shape.height, out_shape.width}, x.scalar_type());
+  if (x.scalar_type() == kByte)
+    apply_bytes(in.data_ptr<uint8_t>(), in_shape, out.data_ptr<uint8_t>(), rng);
+  else
+    apply(in.data_ptr<float>(), in_shape, out.data_ptr<float>(), rng);
   return out;
+}
+
+void Transform::apply_bytes(const uint8_t*, const ImageShape&, uint8_t*, ExampleRng&) const {
+  EMBER_ERROR("Transform: this transform works on float32 images only; give the DataLoader "
+              "float32 batches (DataLoaderOptions().dtype(kFloat))");
 }
 
 void ToTensor::apply(const uint8_t* bytes, const ImageShape& shape, float* out) const {
@@ -68,6 +79,79 @@ void Normalize::apply(const float* in, const ImageShape& in_shape, float* out, E
   }
 }
 
+void Normalize::apply_bytes(const uint8_t*, const ImageShape&, uint8_t*, ExampleRng&) const {
+  EMBER_ERROR("Normalize: uint8 batches are normalized on the model's device: leave Normalize "
+              "out of the loader's transforms and apply data::NormalizePixels to the batch");
+}
+
+NormalizePixels::NormalizePixels(std::vector<double> mean, std::vector<double> std)
+    : check_(mean, std), mean_(std::move(mean)), std_(std::move(std)) {}
+
+Tensor NormalizePixels::operator()(const Tensor& pixels) const {
+  EMBER_CHECK(pixels.defined() && pixels.scalar_type() == kByte &&
+                  (pixels.dim() == 3 || pixels.dim() == 4),
+              "NormalizePixels: expected uint8 pixels (N, C, H, W) or (C, H, W), got ",
+              pixels.defined() ? pixels.toString() : std::string("an undefined tensor"));
+  const int64_t c = pixels.size(pixels.dim() - 3);
+  check_.output_shape({c, pixels.size(-2), pixels.size(-1)});
+  std::pair<Tensor, Tensor> f;
+  {
+    std::lock_guard<std::mutex> lock(factors_->mutex);
+    auto& slot = factors_->by_device[pixels.device().str()];
+    if (!slot.first.defined()) {
+      const int64_t n = static_cast<int64_t>(mean_.size());
+      Tensor scale = empty({n, 1, 1}, kFloat), shift = empty({n, 1, 1}, kFloat);
+      for (int64_t i = 0; i < n; ++i) {
+        scale.data_ptr<float>()[i] = static_cast<float>(1.0 / (255.0 * std_[i]));
+        shift.data_ptr<float>()[i] = static_cast<float>(-mean_[i] / std_[i]);
+      }
+      slot = {scale.to(pixels.device()), shift.to(pixels.device())};
+    }
+    f = slot;
+  }
+  return pixels.to(kFloat).mul_(f.first).add_(f.second);
+}
+
+namespace {
+
+// RandomCrop's window on float or uint8 pixels.
+template <typename T>
+void crop(const T* in, const ImageShape& s, int64_t height, int64_t width, int64_t padding,
+          T* out, ExampleRng& rng) {
+  // Window origin in padded coordinates; source row = top + y - padding.
+  const int64_t top = rng.integer(s.height + 2 * padding - height + 1) - padding;
+  const int64_t left = rng.integer(s.width + 2 * padding - width + 1) - padding;
+  const int64_t x_begin = std::clamp<int64_t>(-left, 0, width);
+  const int64_t x_end = std::clamp<int64_t>(s.width - left, x_begin, width);
+  for (int64_t c = 0; c < s.channels; ++c) {
+    for (int64_t y = 0; y < height; ++y) {
+      T* dst = out + (c * height + y) * width;
+      const int64_t sy = top + y;
+      if (sy < 0 || sy >= s.height) {
+        std::fill(dst, dst + width, T(0));
+        continue;
+      }
+      const T* src_row = in + (c * s.height + sy) * s.width;
+      std::fill(dst, dst + x_begin, T(0));
+      std::memcpy(dst + x_begin, src_row + left + x_begin, sizeof(T) * (x_end - x_begin));
+      std::fill(dst + x_end, dst + width, T(0));
+    }
+  }
+}
+
+// RandomHorizontalFlip on float or uint8 pixels.
+template <typename T>
+void flip(const T* in, const ImageShape& s, double p, T* out, ExampleRng& rng) {
+  if (!(rng.uniform() < p)) {
+    std::memcpy(out, in, sizeof(T) * s.numel());
+    return;
+  }
+  for (int64_t row = 0; row < s.channels * s.height; ++row)
+    std::reverse_copy(in + row * s.width, in + (row + 1) * s.width, out + row * s.width);
+}
+
+}  // namespace
+
 RandomCrop::RandomCrop(int64_t height, int64_t width, int64_t padding)
     : height_(height), width_(width), padding_(padding) {
   EMBER_CHECK(height > 0 && width > 0 && padding >= 0, "RandomCrop: size (", height, ", ", width,
@@ -82,25 +166,12 @@ ImageShape RandomCrop::output_shape(const ImageShape& in) const {
 }
 
 void RandomCrop::apply(const float* in, const ImageShape& s, float* out, ExampleRng& rng) const {
-  // Window origin in padded coordinates; source row = top + y - padding.
-  const int64_t top = rng.integer(s.height + 2 * padding_ - height_ + 1) - padding_;
-  const int64_t left = rng.integer(s.width + 2 * padding_ - width_ + 1) - padding_;
-  const int64_t x_begin = std::clamp<int64_t>(-left, 0, width_);
-  const int64_t x_end = std::clamp<int64_t>(s.width - left, x_begin, width_);
-  for (int64_t c = 0; c < s.channels; ++c) {
-    for (int64_t y = 0; y < height_; ++y) {
-      float* dst = out + (c * height_ + y) * width_;
-      const int64_t sy = top + y;
-      if (sy < 0 || sy >= s.height) {
-        std::fill(dst, dst + width_, 0.0f);
-        continue;
-      }
-      const float* src_row = in + (c * s.height + sy) * s.width;
-      std::fill(dst, dst + x_begin, 0.0f);
-      std::memcpy(dst + x_begin, src_row + left + x_begin, sizeof(float) * (x_end - x_begin));
-      std::fill(dst + x_end, dst + width_, 0.0f);
-    }
-  }
+  crop(in, s, height_, width_, padding_, out, rng);
+}
+
+void RandomCrop::apply_bytes(const uint8_t* in, const ImageShape& s, uint8_t* out,
+                             ExampleRng& rng) const {
+  crop(in, s, height_, width_, padding_, out, rng);
 }
 
 RandomHorizontalFlip::RandomHorizontalFlip(double p) : p_(p) {
@@ -109,12 +180,12 @@ RandomHorizontalFlip::RandomHorizontalFlip(double p) : p_(p) {
 
 void RandomHorizontalFlip::apply(const float* in, const ImageShape& s, float* out,
                                  ExampleRng& rng) const {
-  if (!(rng.uniform() < p_)) {
-    std::memcpy(out, in, sizeof(float) * s.numel());
-    return;
-  }
-  for (int64_t row = 0; row < s.channels * s.height; ++row)
-    std::reverse_copy(in + row * s.width, in + (row + 1) * s.width, out + row * s.width);
+  flip(in, s, p_, out, rng);
+}
+
+void RandomHorizontalFlip::apply_bytes(const uint8_t* in, const ImageShape& s, uint8_t* out,
+                                       ExampleRng& rng) const {
+  flip(in, s, p_, out, rng);
 }
 
 Compose& Compose::add(std::shared_ptr<const Transform> transform) {
@@ -131,33 +202,51 @@ ImageShape Compose::output_shape(const ImageShape& in) const {
 
 namespace {
 // Two scratch images per nesting level (a Compose may hold a Compose), kept
-// per thread so a worker allocates once and then reuses them.
-thread_local std::vector<std::vector<float>> compose_scratch;
+// per thread and element type so a worker allocates once and then reuses them.
+template <typename T>
+thread_local std::vector<std::vector<T>> compose_scratch;
 thread_local size_t compose_depth = 0;
+
+template <typename T>
+void apply_one(const Transform& t, const T* in, const ImageShape& shape, T* out, ExampleRng& rng) {
+  if constexpr (std::is_same_v<T, float>) t.apply(in, shape, out, rng);
+  else t.apply_bytes(in, shape, out, rng);
+}
 }  // namespace
 
 void Compose::apply(const float* in, const ImageShape& in_shape, float* out,
                     ExampleRng& rng) const {
+  apply_each(in, in_shape, out, rng);
+}
+
+void Compose::apply_bytes(const uint8_t* in, const ImageShape& in_shape, uint8_t* out,
+                          ExampleRng& rng) const {
+  apply_each(in, in_shape, out, rng);
+}
+
+template <typename T>
+void Compose::apply_each(const T* in, const ImageShape& in_shape, T* out, ExampleRng& rng) const {
   if (transforms_.empty()) {
-    std::memcpy(out, in, sizeof(float) * in_shape.numel());
+    std::memcpy(out, in, sizeof(T) * in_shape.numel());
     return;
   }
   const size_t level = compose_depth++;
   struct DepthGuard {
     ~DepthGuard() { --compose_depth; }
   } guard;
-  if (compose_scratch.size() < 2 * (level + 1)) compose_scratch.resize(2 * (level + 1));
-  const float* src = in;
+  std::vector<std::vector<T>>& scratch = compose_scratch<T>;
+  if (scratch.size() < 2 * (level + 1)) scratch.resize(2 * (level + 1));
+  const T* src = in;
   ImageShape shape = in_shape;
   for (size_t i = 0; i < transforms_.size(); ++i) {
     const ImageShape next = transforms_[i]->output_shape(shape);
-    float* dst = out;
+    T* dst = out;
     if (i + 1 < transforms_.size()) {
-      std::vector<float>& buffer = compose_scratch[2 * level + i % 2];
+      std::vector<T>& buffer = scratch[2 * level + i % 2];
       if (buffer.size() < static_cast<size_t>(next.numel())) buffer.resize(next.numel());
       dst = buffer.data();
     }
-    transforms_[i]->apply(src, shape, dst, rng);
+    apply_one(*transforms_[i], src, shape, dst, rng);
     src = dst;
     shape = next;
   }

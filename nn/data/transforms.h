@@ -1,6 +1,8 @@
 #pragma once
-// Image transforms, as torchvision's, applied per example on float CHW images.
-// They work on raw float buffers so that the DataLoader writes each example
+// Image transforms, as torchvision's, applied per example on float CHW images,
+// and the geometric ones also on uint8 CHW images (a DataLoader with
+// dtype(kByte), whose batches NormalizePixels scales on the model's device).
+// They work on raw buffers so that the DataLoader writes each example
 // straight into its batch tensor (no per-element Tensor ops); the Tensor form
 // (operator()) is for use outside a loader. Random ones draw from the
 // ExampleRng the loader seeds per (seed, epoch, index) (Note [Reproducible
@@ -8,8 +10,11 @@
 //   Compose augment(RandomCrop(32, 4), RandomHorizontalFlip(), Normalize({0.5}, {0.5}));
 #include <concepts>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ember/core/tensor.h"
@@ -33,7 +38,11 @@ class Transform {
   // in: in_shape floats (C, H, W); out: output_shape(in_shape) floats. They do not overlap.
   virtual void apply(const float* in, const ImageShape& in_shape, float* out,
                      ExampleRng& rng) const = 0;
-  // x: (C, H, W) float32 -> a new (C', H', W') float32 tensor.
+  // The same on uint8 pixels, with the same random draws. The default is an Error: a
+  // transform that computes new values (Normalize) works on float images only.
+  virtual void apply_bytes(const uint8_t* in, const ImageShape& in_shape, uint8_t* out,
+                           ExampleRng& rng) const;
+  // x: (C, H, W) float32 or uint8 on the CPU -> a new (C', H', W') tensor of its dtype.
   Tensor operator()(const Tensor& x, ExampleRng& rng) const;
 };
 
@@ -58,9 +67,34 @@ class Normalize : public Transform {
   ImageShape output_shape(const ImageShape& in) const override;
   void apply(const float* in, const ImageShape& in_shape, float* out,
              ExampleRng& rng) const override;
+  // An Error that points to NormalizePixels.
+  void apply_bytes(const uint8_t* in, const ImageShape& in_shape, uint8_t* out,
+                   ExampleRng& rng) const override;
 
  private:
   std::vector<double> mean_, std_;
+};
+
+// ToTensor and Normalize of a whole uint8 batch, on the batch's own device (a DataLoader
+// with dtype(kByte) hands out pixels; on CUDA a quarter of float32's bytes cross to the
+// device): (N, C, H, W) or (C, H, W) uint8 -> float32 x / 255 * (1 / std[c]) - mean[c] / std[c],
+// one rounding away from Normalize(ToTensor(x)). The per-channel factors are made once per
+// device, so a steady training step allocates only the output.
+//   const NormalizePixels normalize({0.5}, {0.5});
+//   const Tensor x = normalize(batch.data.to(device, /*non_blocking=*/true));
+class NormalizePixels {
+ public:
+  NormalizePixels(std::vector<double> mean, std::vector<double> std);
+  Tensor operator()(const Tensor& pixels) const;
+
+ private:
+  struct Factors {  // scale and shift as (C, 1, 1) float32 tensors, by device
+    std::mutex mutex;
+    std::map<std::string, std::pair<Tensor, Tensor>> by_device;
+  };
+  Normalize check_;  // its argument checks, and its output_shape's channel check
+  std::vector<double> mean_, std_;
+  std::shared_ptr<Factors> factors_ = std::make_shared<Factors>();  // shared by copies
 };
 
 // Zero-pads every side by `padding`, then cuts a random (height, width) window.
@@ -71,6 +105,8 @@ class RandomCrop : public Transform {
   ImageShape output_shape(const ImageShape& in) const override;
   void apply(const float* in, const ImageShape& in_shape, float* out,
              ExampleRng& rng) const override;
+  void apply_bytes(const uint8_t* in, const ImageShape& in_shape, uint8_t* out,
+                   ExampleRng& rng) const override;
 
  private:
   int64_t height_, width_, padding_;
@@ -83,6 +119,8 @@ class RandomHorizontalFlip : public Transform {
   ImageShape output_shape(const ImageShape& in) const override { return in; }
   void apply(const float* in, const ImageShape& in_shape, float* out,
              ExampleRng& rng) const override;
+  void apply_bytes(const uint8_t* in, const ImageShape& in_shape, uint8_t* out,
+                   ExampleRng& rng) const override;
 
  private:
   double p_;
@@ -104,8 +142,12 @@ class Compose : public Transform {
   ImageShape output_shape(const ImageShape& in) const override;
   void apply(const float* in, const ImageShape& in_shape, float* out,
              ExampleRng& rng) const override;
+  void apply_bytes(const uint8_t* in, const ImageShape& in_shape, uint8_t* out,
+                   ExampleRng& rng) const override;
 
  private:
+  template <typename T>
+  void apply_each(const T* in, const ImageShape& in_shape, T* out, ExampleRng& rng) const;
   std::vector<std::shared_ptr<const Transform>> transforms_;
 };
 
