@@ -129,3 +129,13 @@ TEST_CASE("cuda autocast: products in float16, losses and softmax in float32", "
   CHECK(nn::functional::mse_loss(m.to(kHalf), m.to(kHalf)).scalar_type() == kFloat);
   CHECK(cat({m.to(kHalf), m}).scalar_type() == kFloat);
 }
+
+TEST_CASE("cuda NormalizePixels: uint8 batches scaled on the device as on the CPU", "[cuda][dtype]") {
+  const Tensor pixels = randint(0, 256, {3, 3, 5, 7}).to(kByte);
+  const data::NormalizePixels normalize({0.49, 0.48, 0.45}, {0.25, 0.24, 0.26});
+  const Tensor got = normalize(pixels.to(kGpu));
+  CHECK(got.device() == kGpu);
+  // The same float32 multiply and add on both devices (an FMA on one side: an ulp).
+  check_same(got, normalize(pixels), 1e-6);
+  check_same(normalize(pixels.to(kGpu)), got);  // the device's factors, made once, reused
+}
