@@ -2,7 +2,8 @@
 // PyTorch 1.13's torch.autocast("cpu", dtype=torch.bfloat16) gives it (recorded on this
 // machine with Debian's python3-torch: lower precision for mm, bmm, addmm, baddbmm, addbmm,
 // matmul, linear, conv1d, conv2d; float32 for the losses, cdist, quantile, also from
-// bfloat16 inputs; the widest floating dtype for cat, stack, index_copy; the input's dtype
+// bfloat16 inputs, and the linear algebra, trace, prod, reflection/replication padding,
+// grid_sample; the widest floating dtype for cat, stack, index_copy; the input's dtype
 // for everything else, conv_transpose2d and mv included), regions that nest and restore,
 // the cast cache, and float32 gradients for float32 parameters.
 #include "test_helpers.h"
@@ -65,6 +66,57 @@ TEST_CASE("autocast on the CPU: losses and the float32 list compute in float32",
   CHECK(b.sum().scalar_type() == kBFloat16);
   CHECK(F::layer_norm(b, F::LayerNormFuncOptions({6})).scalar_type() == kBFloat16);
   CHECK(m.softmax(-1).scalar_type() == kFloat);
+}
+
+// PyTorch 1.13's CPU float32 list beyond the losses, as torch.autocast("cpu", bfloat16) gives
+// each op from a bfloat16 input on this machine (python3-torch): the linear algebra, trace,
+// prod, reflection and replication padding, grid_sample; the ones next to them that are not
+// listed (vector norms, constant and circular padding, matrix_power, cross) keep bfloat16.
+TEST_CASE("autocast on the CPU: linear algebra, trace, prod, padding, grid_sample in float32",
+          "[autocast]") {
+  const Tensor a = randn({4, 4});
+  const Tensor spd = (a.matmul(a.t()) + eye(4) * 4).to(kBFloat16), b = a.to(kBFloat16);
+  const Tensor img = randn({1, 2, 5, 5}).to(kBFloat16), vol = randn({1, 2, 3, 3, 3}).to(kBFloat16);
+  autocast::AutocastGuard guard(kCPU, kBFloat16);
+  CHECK(trace(b).scalar_type() == kFloat);
+  CHECK(b.trace().scalar_type() == kFloat);
+  CHECK(inverse(spd).scalar_type() == kFloat);
+  CHECK(linalg_inv(spd).scalar_type() == kFloat);
+  CHECK(std::get<0>(linalg_inv_ex(spd)).scalar_type() == kFloat);
+  CHECK(cholesky(spd).scalar_type() == kFloat);
+  CHECK(linalg_cholesky(spd).scalar_type() == kFloat);
+  CHECK(std::get<0>(linalg_cholesky_ex(spd)).scalar_type() == kFloat);
+  CHECK(cholesky_solve(spd, spd).scalar_type() == kFloat);
+  CHECK(cholesky_inverse(spd).scalar_type() == kFloat);
+  CHECK(linalg_solve(spd, spd).scalar_type() == kFloat);
+  CHECK(std::get<0>(linalg_eigh(spd)).scalar_type() == kFloat);
+  CHECK(linalg_eigvalsh(spd).scalar_type() == kFloat);
+  CHECK(std::get<1>(linalg_svd(spd)).scalar_type() == kFloat);
+  CHECK(linalg_svdvals(spd).scalar_type() == kFloat);
+  CHECK(std::get<1>(svd(spd)).scalar_type() == kFloat);
+  CHECK(std::get<0>(linalg_qr(spd)).scalar_type() == kFloat);
+  CHECK(std::get<0>(qr(spd)).scalar_type() == kFloat);
+  CHECK(std::get<0>(linalg_lstsq(spd, spd)).scalar_type() == kFloat);
+  CHECK(linalg_matrix_norm(b).scalar_type() == kFloat);
+  CHECK(linalg_matrix_norm(spd, "nuc").scalar_type() == kFloat);
+  CHECK(prod(b).scalar_type() == kFloat);
+  CHECK(prod(b, 0).scalar_type() == kFloat);
+  CHECK(F::pad(img, F::PadFuncOptions({1, 1, 1, 1}).mode(kReflect)).scalar_type() == kFloat);
+  CHECK(F::pad(img, F::PadFuncOptions({1, 1, 1, 1}).mode(kReplicate)).scalar_type() == kFloat);
+  CHECK(F::pad(img[0], F::PadFuncOptions({1, 1}).mode(kReflect)).scalar_type() == kFloat);
+  CHECK(F::pad(vol, F::PadFuncOptions({1, 1, 1, 1, 1, 1}).mode(kReplicate)).scalar_type() == kFloat);
+  CHECK(F::grid_sample(img, zeros({1, 3, 3, 2}, kBFloat16), F::GridSampleFuncOptions().align_corners(false))
+            .scalar_type() == kFloat);
+  // Not listed: they keep bfloat16.
+  CHECK(linalg_vector_norm(b).scalar_type() == kBFloat16);
+  CHECK(F::pad(img, F::PadFuncOptions({1, 1, 1, 1})).scalar_type() == kBFloat16);
+  CHECK(F::pad(img, F::PadFuncOptions({1, 1, 1, 1}).mode(kCircular)).scalar_type() == kBFloat16);
+  CHECK(linalg_matrix_power(spd, 2).scalar_type() == kBFloat16);
+  CHECK(linalg_cross(b.narrow(1, 0, 3), b.narrow(1, 0, 3)).scalar_type() == kBFloat16);
+  // An explicit dtype is kept.
+  CHECK(prod(b, 0, false, kBFloat16).scalar_type() == kBFloat16);
+  // Values: the float32 op on the bfloat16 input's values.
+  CHECK(equal(linalg_inv(spd), linalg_inv(spd.to(kFloat))));
 }
 
 TEST_CASE("autocast on the CPU: cat, stack and index_copy promote to the widest dtype", "[autocast]") {

@@ -1,3 +1,4 @@
+#include "ember/core/autocast.h"
 #include "ember/nn/functional/vision.h"
 
 #include <algorithm>
@@ -124,6 +125,10 @@ Tensor affine_grid(const Tensor& theta, IntArrayRef size, bool align_corners) {
 }
 
 Tensor grid_sample(const Tensor& input, const Tensor& grid, const GridSampleFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&input, &grid})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return grid_sample(autocast::cast(input, *to), autocast::cast(grid, *to), options);
+  }
   EMBER_CHECK(input.dim() == 4 || input.dim() == 5,
               "grid_sample: expected a 4-D (N, C, H, W) or 5-D (N, C, D, H, W) input, got ",
               input.sizes());

@@ -128,6 +128,18 @@ TEST_CASE("cuda autocast: products in float16, losses and softmax in float32", "
   CHECK(m.to(kHalf).softmax(1).scalar_type() == kFloat);
   CHECK(nn::functional::mse_loss(m.to(kHalf), m.to(kHalf)).scalar_type() == kFloat);
   CHECK(cat({m.to(kHalf), m}).scalar_type() == kFloat);
+  // CUDA's promote list: mixed operands meet in the widest dtype.
+  const Tensor h = m.to(kHalf);
+  CHECK(addcmul(h, h, m).scalar_type() == kFloat);
+  CHECK(addcdiv(h, m, h.abs() + 1).scalar_type() == kFloat);
+  CHECK(dot(h[0], m[0]).scalar_type() == kFloat);
+  const Tensor index = zeros({1, 8}, TensorOptions(kLong).device(kGpu));
+  CHECK(h.scatter_add(0, index, m.narrow(0, 0, 1)).scalar_type() == kFloat);
+  // einsum in float16; prod in float32 (both devices' float32 list); the CPU's float32 list
+  // (linear algebra) is not CUDA's.
+  CHECK(einsum("ij,jk->ik", {m, m}).scalar_type() == kHalf);
+  CHECK(prod(h).scalar_type() == kFloat);
+  CHECK(trace(h).scalar_type() == kHalf);
 }
 
 TEST_CASE("cuda NormalizePixels: uint8 batches scaled on the device as on the CPU", "[cuda][dtype]") {

@@ -1,6 +1,7 @@
 // lerp, addcmul, addcdiv: three broadcast operands through one functor
 // (kernels/common/pointwise_functors.h, CUDA: kernels/cuda/elementwise_ternary.cu),
 // in-place forms (optimizers use them), derivatives written with ember ops.
+#include "ember/core/autocast.h"
 #include "ember/autograd/function.h"
 #include "ember/core/memory_overlap.h"
 #include "ember/core/ops/elementwise/elementwise_helpers.h"
@@ -164,11 +165,15 @@ Tensor lerp(const Tensor& a, const Tensor& b, const Tensor& weight) {
   return out;
 }
 Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaPromoteOp, {&self, &t1, &t2}))
+    return addcmul(autocast::cast(self, *to), autocast::cast(t1, *to), autocast::cast(t2, *to), value);
   // derivative: d/dself = g, d/dt1 = g·value·t2, d/dt2 = g·value·t1
   return addc<functors::Addcmul>("addcmul", "AddcmulBackward", false, self, t1, t2, value,
                                  result_type3(self, t1, t2));
 }
 Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaPromoteOp, {&self, &t1, &t2}))
+    return addcdiv(autocast::cast(self, *to), autocast::cast(t1, *to), autocast::cast(t2, *to), value);
   // derivative: d/dself = g, d/dt1 = g·value/t2, d/dt2 = -g·value·t1/t2²
   return addc<functors::Addcdiv>("addcdiv", "AddcdivBackward", true, self, t1, t2, value,
                                  addcdiv_type("addcdiv", self, t1, t2));

@@ -6,6 +6,7 @@
 // next CUDA indexing call or cuda::check_index_errors() (core/cuda/runtime.h),
 // so no op waits for the device. Each derivative is another op of this family
 // (gather <-> scatter_add), so double backward works on both devices.
+#include "ember/core/autocast.h"
 #include "ember/core/ops/indexing/indexing.h"
 
 #include <algorithm>
@@ -187,6 +188,8 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
 }
 
 Tensor scatter_add(const Tensor& x, int64_t dim, const Tensor& index, const Tensor& src) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaPromoteOp, {&x, &src}))
+    return scatter_add(autocast::cast(x, *to), dim, index, autocast::cast(src, *to));
   dim = check_scatter_add("scatter_add", x, dim, index, src);
   Tensor out = x.detach().clone();
   scatter_add_into("scatter_add", out, dim, index, src);

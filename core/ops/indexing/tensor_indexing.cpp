@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "ember/core/autocast.h"
 #include "ember/autograd/function.h"
 #include "ember/core/ops/elementwise/binary.h"
 #include "ember/core/ops/elementwise/compare.h"
@@ -324,6 +325,8 @@ Tensor Tensor::index_put(const std::vector<std::optional<Tensor>>& indices, cons
 }
 Tensor index_put(const Tensor& self, const std::vector<std::optional<Tensor>>& indices,
                  const Tensor& values, bool accumulate) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaPromoteOp, {&self, &values}))
+    return index_put(autocast::cast(self, *to), indices, autocast::cast(values, *to), accumulate);
   return self.index_put(indices, values, accumulate);
 }
 Tensor& index_put_(Tensor& self, const std::vector<std::optional<Tensor>>& indices,

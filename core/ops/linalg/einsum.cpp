@@ -7,6 +7,7 @@
 // have is size 1. Operands are then contracted left to right, each pair with
 // one bmm, summing each dim as soon as no later operand and not the output
 // needs it.
+#include "ember/core/autocast.h"
 #include "ember/core/ops/linalg/einsum.h"
 
 #include <algorithm>
@@ -164,6 +165,8 @@ Tensor contract_pair(Tensor a, Tensor b, const std::vector<bool>& sum) {
 }  // namespace
 
 Tensor einsum(std::string_view equation, TensorList tensors) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaLowerPrecisionOp, tensors))
+    return einsum(equation, autocast::cast(tensors, *to));
   EMBER_CHECK(!tensors.empty(), "einsum(): must specify at least one operand");
   const Equation eq = parse(equation, tensors.size());
   const Tensor& first = tensors[0];

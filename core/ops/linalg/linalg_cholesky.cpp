@@ -1,6 +1,7 @@
 // cholesky (the CPU kernel in kernels/cpu/linalg_cholesky.cpp, with its own
 // derivative), and cholesky_solve / cholesky_inverse composed of triangular
 // solves, which differentiate themselves.
+#include "ember/core/autocast.h"
 #include "ember/autograd/function.h"
 #include "ember/core/ops/creation/factory.h"
 #include "ember/core/ops/linalg/linalg_helpers.h"
@@ -55,22 +56,38 @@ Tensor cholesky_lower(const char* op, const Tensor& A, bool check = true,
 }  // namespace
 
 Tensor linalg_cholesky(const Tensor& A, bool upper) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&A})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return linalg_cholesky(autocast::cast(A, *to), upper);
+  }
   const Tensor L = cholesky_lower("linalg.cholesky", A);
   return upper ? mT(L).contiguous() : L;
 }
 
 std::tuple<Tensor, Tensor> linalg_cholesky_ex(const Tensor& A, bool upper, bool check_errors) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&A})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return linalg_cholesky_ex(autocast::cast(A, *to), upper, check_errors);
+  }
   Tensor info;
   const Tensor L = cholesky_lower("linalg.cholesky_ex", A, check_errors, &info);
   return {upper ? mT(L).contiguous() : L, info};
 }
 
 Tensor cholesky(const Tensor& A, bool upper) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&A})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return cholesky(autocast::cast(A, *to), upper);
+  }
   const Tensor L = cholesky_lower("cholesky", A);
   return upper ? mT(L).contiguous() : L;
 }
 
 Tensor cholesky_solve(const Tensor& B, const Tensor& L, bool upper) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&B, &L})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return cholesky_solve(autocast::cast(B, *to), autocast::cast(L, *to), upper);
+  }
   const char* op = "cholesky_solve";
   detail::check_matrix(op, "input2", L, /*square=*/true);
   detail::check_same_kind(op, L, B);
@@ -82,6 +99,10 @@ Tensor cholesky_solve(const Tensor& B, const Tensor& L, bool upper) {
 }
 
 Tensor cholesky_inverse(const Tensor& L, bool upper) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&L})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return cholesky_inverse(autocast::cast(L, *to), upper);
+  }
   detail::check_matrix("cholesky_inverse", "input", L, /*square=*/true);
   const Tensor id = eye(L.size(-1), L.options());
   // (L L^T)^-1 = L^-T L^-1; (U^T U)^-1 = U^-1 U^-T.

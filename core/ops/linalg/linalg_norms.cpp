@@ -1,5 +1,6 @@
 // Composites: autograd and CUDA come from the reductions they call (and, for
 // ord 2 and "nuc" of matrices, from linalg_svdvals, CPU only so far).
+#include "ember/core/autocast.h"
 #include "ember/core/ops/linalg/linalg_norms.h"
 
 #include <cmath>
@@ -73,6 +74,11 @@ Tensor linalg_vector_norm(const Tensor& x, const Scalar& ord, IntArrayRef dim, b
 
 Tensor linalg_matrix_norm(const Tensor& A, const Scalar& ord, IntArrayRef dim, bool keepdim,
                           std::optional<ScalarType> dtype) {
+  // An explicit dtype is kept, as PyTorch's autocast does.
+  if (const auto to = dtype ? std::nullopt : autocast::cast_dtype(autocast::kCpuFloat32Op, {&A})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return linalg_matrix_norm(autocast::cast(A, *to), ord, dim, keepdim);
+  }
   const char* op = "linalg.matrix_norm";
   const auto [d0, d1] = matrix_dims(op, A, dim);
   const Tensor a = cast_to(op, A, dtype);
@@ -92,6 +98,10 @@ Tensor linalg_matrix_norm(const Tensor& A, const Scalar& ord, IntArrayRef dim, b
 
 Tensor linalg_matrix_norm(const Tensor& A, std::string_view ord, IntArrayRef dim, bool keepdim,
                           std::optional<ScalarType> dtype) {
+  if (const auto to = dtype ? std::nullopt : autocast::cast_dtype(autocast::kCpuFloat32Op, {&A})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return linalg_matrix_norm(autocast::cast(A, *to), ord, dim, keepdim);
+  }
   const char* op = "linalg.matrix_norm";
   const auto [d0, d1] = matrix_dims(op, A, dim);
   const Tensor a = cast_to(op, A, dtype);

@@ -1,6 +1,7 @@
 // inv, solve, det, slogdet, logdet: one LU factorization each (the CPU kernel
 // in kernels/cpu/linalg_lu.cpp), derivatives written with these same ops so
 // that they differentiate again.
+#include "ember/core/autocast.h"
 #include "ember/core/ops/linalg/linalg_solve.h"
 
 #include <cmath>
@@ -112,16 +113,36 @@ Tensor unsqueeze2(const Tensor& g) { return g.unsqueeze(-1).unsqueeze(-1); }
 
 }  // namespace
 
-Tensor linalg_inv(const Tensor& A) { return inv_named("linalg.inv", A); }
-Tensor inverse(const Tensor& A) { return inv_named("inverse", A); }
+Tensor linalg_inv(const Tensor& A) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&A})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return linalg_inv(autocast::cast(A, *to));
+  }
+  return inv_named("linalg.inv", A);
+}
+Tensor inverse(const Tensor& A) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&A})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return inverse(autocast::cast(A, *to));
+  }
+  return inv_named("inverse", A);
+}
 
 std::tuple<Tensor, Tensor> linalg_inv_ex(const Tensor& A, bool check_errors) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&A})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return linalg_inv_ex(autocast::cast(A, *to), check_errors);
+  }
   Tensor info;
   Tensor inv = inv_named("linalg.inv_ex", A, check_errors, &info);
   return {inv, info};
 }
 
 Tensor linalg_solve(const Tensor& A, const Tensor& B, bool left) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&A, &B})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return linalg_solve(autocast::cast(A, *to), autocast::cast(B, *to), left);
+  }
   const char* op = "linalg.solve";
   detail::check_matrix(op, "A", A, /*square=*/true);
   detail::check_same_kind(op, A, B);

@@ -1,6 +1,7 @@
 // The decompositions: argument checks, the Eigen kernels through the linalg
 // kernel table (kernels/common/linalg_kernels.h; CPU only), and their
 // derivatives written with ember ops, so that double backward works.
+#include "ember/core/autocast.h"
 #include "ember/core/ops/linalg/linalg_spectral.h"
 
 #include <string>
@@ -201,23 +202,43 @@ Tensor qr_backward(const Tensor& gQ, const Tensor& gR, const Tensor& Q, const Te
 }  // namespace
 
 std::tuple<Tensor, Tensor> linalg_eigh(const Tensor& A, std::string_view UPLO) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&A})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return linalg_eigh(autocast::cast(A, *to), UPLO);
+  }
   return eigh_forward("linalg.eigh", A, UPLO, true);
 }
 
 Tensor linalg_eigvalsh(const Tensor& A, std::string_view UPLO) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&A})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return linalg_eigvalsh(autocast::cast(A, *to), UPLO);
+  }
   // The gradient needs the eigenvectors.
   return std::get<0>(eigh_forward("linalg.eigvalsh", A, UPLO, autograd::needs_grad(A)));
 }
 
 std::tuple<Tensor, Tensor, Tensor> linalg_svd(const Tensor& A, bool full_matrices) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&A})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return linalg_svd(autocast::cast(A, *to), full_matrices);
+  }
   return svd_forward("linalg.svd", A, full_matrices, true);
 }
 
 Tensor linalg_svdvals(const Tensor& A) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&A})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return linalg_svdvals(autocast::cast(A, *to));
+  }
   return std::get<1>(svd_forward("linalg.svdvals", A, false, autograd::needs_grad(A)));
 }
 
 std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& A, bool some, bool compute_uv) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&A})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return svd(autocast::cast(A, *to), some, compute_uv);
+  }
   if (compute_uv) {
     auto [U, S, Vh] = svd_forward("svd", A, !some, true);
     return {U, S, mT(Vh)};
@@ -228,6 +249,10 @@ std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& A, bool some, bool compute_
 }
 
 std::tuple<Tensor, Tensor> linalg_qr(const Tensor& A, std::string_view mode) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&A})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return linalg_qr(autocast::cast(A, *to), mode);
+  }
   const char* op = "linalg.qr";
   check_matrices(op, A);
   EMBER_CHECK(mode == "reduced" || mode == "complete" || mode == "r", op,

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ember/core/autocast.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/ops/elementwise/binary.h"
 #include "ember/core/ops/elementwise/compare.h"
@@ -139,6 +140,10 @@ Tensor linalg_cond(const Tensor& A, std::string_view p) {
 std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(const Tensor& A, const Tensor& B,
                                                         std::optional<double> rcond,
                                                         std::optional<std::string_view> driver) {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&A, &B})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return linalg_lstsq(autocast::cast(A, *to), autocast::cast(B, *to), rcond, driver);
+  }
   const char* op = "linalg.lstsq";
   check_cpu(op, A);
   EMBER_CHECK(A.dim() >= 2, op, ": expected A to be a matrix or a batch of matrices, got shape ",

@@ -166,6 +166,8 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
 }
 
 Tensor dot(const Tensor& a, const Tensor& b) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaPromoteOp, {&a, &b}))
+    return dot(autocast::cast(a, *to), autocast::cast(b, *to));
   check_operands("dot", a, b);
   EMBER_CHECK(a.dim() == 1 && b.dim() == 1, "dot: expected 1-d tensors, got ", a.sizes(), " and ",
               b.sizes());

@@ -2,6 +2,7 @@
 // (the pad table, kernels/common/pad_kernels.h) whose derivative is its
 // adjoint and the adjoint's derivative the map again, as Note [Plane maps] in
 // plane_map.h: gradients of every order with two kernels.
+#include "ember/core/autocast.h"
 #include "ember/core/ops/nn_ops/pad.h"
 
 #include <string>
@@ -87,6 +88,12 @@ void check_pad(const Tensor& x, IntArrayRef pad, PadMode mode, double value) {
 }  // namespace
 
 Tensor pad(const Tensor& input, IntArrayRef pad, PadMode mode, double value) {
+  // Autocast: reflection and replication padding are on the CPU's float32 list.
+  if (mode == PadMode::Reflect || mode == PadMode::Replicate)
+    if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&input})) {
+      const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+      return ember::pad(autocast::cast(input, *to), pad, mode, value);
+    }
   check_pad(input, pad, mode, value);
   Tensor y = input;
   for (size_t k = 0; 2 * k < pad.size(); ++k) {

@@ -4,6 +4,7 @@
 // family's table (kernels/common/reduce_kernels.h), the reductions the rows of
 // kernels/common/reduce_ops.h.
 // softmax, log_softmax and logsumexp are in softmax.cpp.
+#include "ember/core/autocast.h"
 #include "ember/core/ops/reduction/reduce.h"
 
 #include <cmath>
@@ -114,10 +115,15 @@ Tensor prod_over(const Tensor& input, DimMask mask, bool keepdim, std::optional<
 
 }  // namespace
 
+// Autocast: prod is on both devices' float32 lists, unless a dtype is given.
 Tensor prod(const Tensor& x, std::optional<ScalarType> dtype) {
+  if (const auto to = dtype ? std::nullopt : autocast::cast_dtype(autocast::kFloat32Op, {&x}))
+    return prod(autocast::cast(x, *to));
   return prod_over(x, all_dims(x), false, dtype);
 }
 Tensor prod(const Tensor& x, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
+  if (const auto to = dtype ? std::nullopt : autocast::cast_dtype(autocast::kFloat32Op, {&x}))
+    return prod(autocast::cast(x, *to), dim, keepdim);
   return prod_over(x, detail::reduction_mask("prod", x, {dim}), keepdim, dtype);
 }
 

@@ -1,6 +1,7 @@
 // diagonal is a view (a stride of stride(dim1) + stride(dim2)); its gradient
 // places g on the diagonal of zeros, an op of its own so that double backward
 // goes through it, and the same op is diag_embed. diag and trace compose them.
+#include "ember/core/autocast.h"
 #include "ember/core/ops/shape/diagonal.h"
 
 #include "ember/autograd/function.h"
@@ -90,6 +91,10 @@ Tensor Tensor::diag(int64_t diagonal) const {
 Tensor diag(const Tensor& x, int64_t diagonal) { return x.diag(diagonal); }
 
 Tensor Tensor::trace() const {
+  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {this})) {
+    const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
+    return autocast::cast(*this, *to).trace();
+  }
   EMBER_CHECK(dim() == 2, "trace: expected a matrix, got shape ", sizes());
   EMBER_CHECK(scalar_type() != kBool, "trace: dtype bool is not supported");
   return diagonal().sum();
