@@ -11,10 +11,15 @@ numpy), next to ember's benchmarks/train_step and examples/train.
              trainer's defaults (batch 64, shuffle, Normalize(0.5, 0.5), no
              augmentation), then the test accuracy; prints the training time.
 
+             With --amp bf16 (fp16: CUDA) the forward and the loss, and the eval
+             forward, run under torch.autocast, as benchmarks/train_step --amp.
+
   pytorch_reference.py step  [--device cpu|cuda] [--threads 2] [--channels 3] [--size 32] [--steps 60]
+                             [--amp off|bf16|fp16]
   pytorch_reference.py epoch [--device cpu|cuda] [--threads 2] [--data /usr/share/datasets/fashion-mnist]
 """
 import argparse
+import contextlib
 import gzip
 import os
 import statistics
@@ -46,8 +51,14 @@ def step_mode(args, device):
     x = torch.randn(args.batch, args.channels, args.size, args.size, device=device)
     y = torch.randint(0, 10, (args.batch,), device=device)
 
+    def amp():
+        if args.amp == "off":
+            return contextlib.nullcontext()
+        return torch.autocast(device.type, dtype=torch.bfloat16 if args.amp == "bf16" else torch.float16)
+
     def train_step():
-        loss = F.cross_entropy(model(x), y)
+        with amp():
+            loss = F.cross_entropy(model(x), y)
         adam.zero_grad()
         loss.backward()
         adam.step()
@@ -65,12 +76,12 @@ def step_mode(args, device):
         steps.append(time.perf_counter() - t)
     model.eval()
     evals = []
-    with torch.no_grad():
+    with torch.no_grad(), amp():
         for _ in range(args.steps):
             t = time.perf_counter()
             model(x).sum().item()
             evals.append(time.perf_counter() - t)
-    print(f"pytorch {torch.__version__}, {device}, {torch.get_num_threads()} threads, batch {args.batch}, "
+    print(f"pytorch {torch.__version__}, {device}, {torch.get_num_threads()} threads, amp {args.amp}, batch {args.batch}, "
           f"input {args.channels}x{args.size}x{args.size}: first step {first * 1e3:.1f} ms | "
           f"step {statistics.median(steps) * 1e3:.2f} ms | eval fwd {statistics.median(evals) * 1e3:.2f} ms")
 
@@ -136,6 +147,7 @@ def main():
     p.add_argument("--size", type=int, default=32)
     p.add_argument("--steps", type=int, default=60)
     p.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
+    p.add_argument("--amp", choices=("off", "bf16", "fp16"), default="off")
     args = p.parse_args()
     torch.set_num_threads(args.threads)
     device = torch.device(args.device)
