@@ -62,10 +62,9 @@ void check_cpu_tensor(const char* op, int rank, const Tensor& t, const char* wha
   EMBER_CHECK(t.device().type() == DeviceType::CPU, op, " (gloo, rank ", rank,
               "): the gloo backend takes CPU tensors; the ", what, " is a ", t.toString(),
               " (use the nccl backend for CUDA tensors)");
-  const auto dtype = t.scalar_type();
-  EMBER_CHECK(dtype == ScalarType::Float || dtype == ScalarType::Double || dtype == ScalarType::Long,
-              op, " (gloo, rank ", rank, "): unsupported dtype ", dtype, " of the ", what, " (",
-              t.toString(), "); the gloo backend takes float32, float64 and int64");
+  EMBER_CHECK(t.scalar_type() != ScalarType::Bool, op, " (gloo, rank ", rank,
+              "): unsupported dtype bool of the ", what, " (", t.toString(),
+              "); the gloo backend takes every dtype but bool");
   // c10d's gloo backend refuses them too; a silent copy would hide a copy back.
   EMBER_CHECK(t.is_contiguous(), op, " (gloo, rank ", rank, "): the ", what,
               " must be contiguous; got a non-contiguous ", t.toString(), " (call .contiguous())");
@@ -98,25 +97,26 @@ void divide(T* data, int64_t n, int size) {
   for (int64_t i = 0; i < n; ++i) data[i] /= static_cast<T>(size);
 }
 
+// t (float32, float64 or int64) reduced in place across the ranks.
 template <typename T>
-void run_allreduce(const std::shared_ptr<gloo::Context>& context, GlooWork& work,
-                   std::chrono::milliseconds timeout) {
-  T* data = static_cast<T*>(work.tensor.data_ptr());
-  const auto n = static_cast<size_t>(work.tensor.numel());
+void run_allreduce(const std::shared_ptr<gloo::Context>& context, const Tensor& t, ReduceOp op,
+                   uint32_t tag, std::chrono::milliseconds timeout) {
+  T* data = static_cast<T*>(t.data_ptr());
+  const auto n = static_cast<size_t>(t.numel());
   gloo::AllreduceOptions opts(context);
   opts.setOutput<T>(data, n);
-  opts.setReduceFunction(reduce_fn<T>(work.op));
-  opts.setTag(static_cast<uint32_t>(work.sequence));
+  opts.setReduceFunction(reduce_fn<T>(op));
+  opts.setTag(tag);
   opts.setTimeout(timeout);
   gloo::allreduce(opts);
-  if (work.op == ReduceOp::AVG) divide(data, work.tensor.numel(), context->size);
+  if (op == ReduceOp::AVG) divide(data, t.numel(), context->size);
 }
 
-template <typename T>
+// Any dtype: the root's bytes.
 void run_broadcast(const std::shared_ptr<gloo::Context>& context, GlooWork& work,
                    std::chrono::milliseconds timeout) {
   gloo::BroadcastOptions opts(context);
-  opts.setOutput<T>(static_cast<T*>(work.tensor.data_ptr()), static_cast<size_t>(work.tensor.numel()));
+  opts.setOutput<uint8_t>(static_cast<uint8_t*>(work.tensor.data_ptr()), work.tensor.nbytes());
   opts.setRoot(work.src);
   opts.setTag(static_cast<uint32_t>(work.sequence));
   opts.setTimeout(timeout);
@@ -229,15 +229,22 @@ struct ProcessGroupGloo::Impl {
   void execute(GlooWork& work) {
     const auto timeout = group.timeout();
     switch (work.kind) {
-      case Kind::ALLREDUCE:
+      case Kind::ALLREDUCE: {
         if (work.tensor.numel() == 0) return;
-        dispatch_dtype(work.tensor.scalar_type(),
-                       [&](auto t) { run_allreduce<decltype(t)>(context, work, timeout); });
+        const auto tag = static_cast<uint32_t>(work.sequence);
+        const ScalarType dtype = work.tensor.scalar_type();
+        // The 16-bit floats and the narrow integers reduce in their compute dtype (float32,
+        // int64) and round (or wrap) once on the way back, as ember's kernels do.
+        const Tensor reduced = compute_dtype(dtype) == dtype ? work.tensor : work.tensor.to(compute_dtype(dtype));
+        dispatch_dtype(reduced.scalar_type(), [&](auto t) {
+          run_allreduce<decltype(t)>(context, reduced, work.op, tag, timeout);
+        });
+        if (reduced.scalar_type() != dtype) work.tensor.copy_(reduced);
         return;
+      }
       case Kind::BROADCAST:
         if (work.tensor.numel() == 0) return;
-        dispatch_dtype(work.tensor.scalar_type(),
-                       [&](auto t) { run_broadcast<decltype(t)>(context, work, timeout); });
+        run_broadcast(context, work, timeout);
         return;
       case Kind::ALLGATHER: {
         const size_t n = work.tensor.nbytes();

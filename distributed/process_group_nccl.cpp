@@ -34,6 +34,11 @@ ncclDataType_t nccl_dtype(ScalarType dtype) {
     case ScalarType::Float: return ncclFloat32;
     case ScalarType::Double: return ncclFloat64;
     case ScalarType::Long: return ncclInt64;
+    case ScalarType::Half: return ncclFloat16;
+    case ScalarType::BFloat16: return ncclBfloat16;
+    case ScalarType::Byte: return ncclUint8;
+    case ScalarType::Char: return ncclInt8;
+    case ScalarType::Int: return ncclInt32;
     default: break;
   }
   EMBER_INTERNAL_ASSERT(false, "dtype ", dtype, " passed the nccl backend's checks");
@@ -57,9 +62,10 @@ void check_cuda_tensor(const char* op, int rank, const Tensor& t, const char* wh
               "): the nccl backend takes CUDA tensors; the ", what, " is a ", t.toString(),
               " (use the gloo backend for CPU tensors)");
   const auto dtype = t.scalar_type();
-  EMBER_CHECK(dtype == ScalarType::Float || dtype == ScalarType::Double || dtype == ScalarType::Long,
-              op, " (nccl, rank ", rank, "): unsupported dtype ", dtype, " of the ", what, " (",
-              t.toString(), "); the nccl backend takes float32, float64 and int64");
+  EMBER_CHECK(dtype != ScalarType::Bool && dtype != ScalarType::Short, op, " (nccl, rank ", rank,
+              "): unsupported dtype ", dtype, " of the ", what, " (", t.toString(),
+              "); the nccl backend takes float16, bfloat16, float32, float64, uint8, int8, int32 "
+              "and int64 (NCCL has no bool or int16)");
   EMBER_CHECK(t.is_contiguous(), op, " (nccl, rank ", rank, "): the ", what,
               " must be contiguous; got a non-contiguous ", t.toString(), " (call .contiguous())");
 }

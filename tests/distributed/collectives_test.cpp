@@ -19,6 +19,11 @@ TEST_CASE("allreduce: SUM, AVG, PRODUCT, MIN, MAX of float32, float64, int64 mat
   }
 }
 
+TEST_CASE("allreduce of bfloat16, float16, uint8, int8, int16, int32: the closed form in the dtype",
+          "[distributed]") {
+  require_all_ok({"allreduce_narrow", 3});
+}
+
 TEST_CASE("broadcast from rank 1, all_gather, barrier", "[distributed]") {
   require_all_ok({"broadcast", 3});
   require_all_ok({"allgather", 3});

@@ -79,6 +79,42 @@ void allreduce_ops() {
   CHECK_THAT(dist::default_group()->sequence_number() == 15, "15 collectives issued");
 }
 
+// The 16-bit floats and the narrow integers: reduced in float32 (int64) and rounded (wrapped)
+// once, so each result is the closed form in that dtype; PRODUCT of the integers would wrap
+// and is left out. Broadcast and all_gather move their bytes.
+double in_dtype(double v, ScalarType dtype) {
+  return ember::full({}, v, ember::TensorOptions().dtype(ScalarType::Double)).to(dtype).item<double>();
+}
+
+void allreduce_narrow_dtypes() {
+  init();
+  for (ScalarType dtype : {ScalarType::BFloat16, ScalarType::Half, ScalarType::Byte,
+                           ScalarType::Char, ScalarType::Short, ScalarType::Int}) {
+    const bool floating = ember::is_floating_point(dtype);
+    for (auto op : {dist::ReduceOp::SUM, dist::ReduceOp::AVG, dist::ReduceOp::PRODUCT,
+                    dist::ReduceOp::MIN, dist::ReduceOp::MAX}) {
+      if (op == dist::ReduceOp::PRODUCT && !floating) continue;
+      Tensor t = rank_values(rank, dtype);
+      dist::all_reduce(t, op);
+      CHECK_THAT(t.scalar_type() == dtype, "dtype changed");
+      std::ostringstream what;
+      what << "allreduce " << dist::reduce_op_name(op) << " " << dtype;
+      const ScalarType closed_form = floating ? ScalarType::Double : ScalarType::Long;
+      check_values(t, [&](int64_t i) { return in_dtype(expected(op, i, closed_form), dtype); },
+                   what.str());
+    }
+  }
+  Tensor b = rank_values(rank, ScalarType::BFloat16);
+  dist::broadcast(b, 1);
+  check_values(b, [](int64_t i) { return 2.0 * (i + 1); }, "bfloat16 broadcast from 1");
+  Tensor mine = rank_values(rank, ScalarType::Short);
+  std::vector<Tensor> out;
+  for (int r = 0; r < world; ++r) out.push_back(ember::zeros({kN}, ember::TensorOptions().dtype(ScalarType::Short)));
+  dist::all_gather(out, mine);
+  for (int r = 0; r < world; ++r)
+    check_values(out[r], [&](int64_t i) { return (r + 1.0) * (i + 1); }, "int16 all_gather from rank " + std::to_string(r));
+}
+
 void broadcast_from_1() {
   init();
   for (ScalarType dtype : {ScalarType::Float, ScalarType::Long}) {
@@ -211,7 +247,7 @@ void env_rendezvous() {
 int main(int argc, char** argv) {
   return ember_test::rank_main(
       argc, argv,
-      {{"allreduce", allreduce_ops}, {"broadcast", broadcast_from_1}, {"allgather", all_gather},
+      {{"allreduce", allreduce_ops}, {"allreduce_narrow", allreduce_narrow_dtypes}, {"broadcast", broadcast_from_1}, {"allgather", all_gather},
        {"barrier", barrier}, {"async", async_reverse}, {"timeout", timeout},
        {"debug_mismatch", debug_mismatch}, {"dead_rank", dead_rank}, {"env", env_rendezvous}});
 }
