@@ -256,12 +256,15 @@ void require_rounded_once(const Tensor& got, const std::vector<double>& want,
   REQUIRE(got.scalar_type() == kBFloat16);
   const std::vector<double> g = values(got);
   REQUIRE(g.size() == want.size());
+  size_t outside = 0, first = 0;
   for (size_t i = 0; i < g.size(); ++i) {
     const double bound =
         std::ldexp(std::abs(want[i]), -8) + 2.0 * double(terms + 2) * std::ldexp(magnitude[i], -24);
-    INFO("element " << i << ": " << g[i] << ", want " << want[i] << " +- " << bound);
-    REQUIRE(std::abs(g[i] - want[i]) <= bound);
+    if (!(std::abs(g[i] - want[i]) <= bound) && outside++ == 0) first = i;
   }
+  INFO(outside << " elements outside the bound, the first " << first << ": " << g[first]
+               << ", want " << want[first]);
+  REQUIRE(outside == 0);
 }
 
 std::vector<double> magnitudes(const Tensor& t) {
@@ -295,8 +298,9 @@ void check_bf16_passes(const Problem& p) {
                          naive_forward(p, magnitudes(x), magnitudes(w), bias_magnitudes(bk)),
                          p.c / p.groups * p.r * p.s + 1);
     // The fused ReLU (ConvParams::relu) is relu of the rounded output, exactly.
-    const std::vector<double> plain = values(y), fused = values(forward(true));
-    for (size_t i = 0; i < plain.size(); ++i) REQUIRE(fused[i] == std::max(plain[i], 0.0));
+    std::vector<double> relu_of_plain = values(y);
+    for (double& v : relu_of_plain) v = std::max(v, 0.0);
+    REQUIRE(values(forward(true)) == relu_of_plain);
   }
   {
     INFO("backward-data");
@@ -323,11 +327,9 @@ TEST_CASE("conv kernels: the bfloat16 passes are float32 sums of exact products,
           "[conv][dtype]") {
   manual_seed(13);
   std::vector<Problem> problems = small_problems();
-  // 9 images of 32 channels: 3 per im2col chunk, so both threads' parts run several chunks,
-  // and the weight gradient sums 9 * 256 positions (several of the GEMM's k blocks).
-  problems.push_back({9, 32, 16, 16, 24, 3, 3, {1, 1}, {1, 1}, {1, 1}, 1, true});
-  // The sample model's first layer: 27 taps, an odd depth that the GEMM packs by halves.
-  problems.push_back({4, 3, 32, 32, 32, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true});
+  // 8 images of 16 channels, 24 x 24: 3 per im2col chunk, so both threads' parts run several
+  // chunks, and the weight gradient sums 8 * 576 positions (several of the GEMM's k blocks).
+  problems.push_back({8, 16, 24, 24, 4, 3, 3, {1, 1}, {1, 1}, {1, 1}, 1, true});
   for (const Problem& p : problems) check_bf16_passes(p);
 }
 
