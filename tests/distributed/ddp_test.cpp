@@ -31,6 +31,11 @@ TEST_CASE("DDP: gradient_as_bucket_view gives the same training", "[distributed]
   require_all_ok(ddp("ddp_bucket_view", 2));
 }
 
+TEST_CASE("DDP: bfloat16 gradients are the ranks' mean rounded once; weights stay identical",
+          "[distributed][ddp]") {
+  require_all_ok(ddp("ddp_bfloat16", 3));
+}
+
 TEST_CASE("DDP: the first bucket's allreduce starts before backward ends", "[distributed][ddp]") {
   require_all_ok(ddp("ddp_overlap", 2));
 }

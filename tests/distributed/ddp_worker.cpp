@@ -120,6 +120,51 @@ void equivalence(bool bucket_view) {
   CHECK_THAT(diff <= 1e-6, "DDP vs single process: relative difference " + std::to_string(diff));
 }
 
+// bfloat16 parameters: the gloo allreduce averages in float32 and rounds once, so each
+// gradient is the mean of the ranks' own gradients rounded to bfloat16 (to one bfloat16
+// step: the float32 mean may round differently from the exact one); training keeps the
+// ranks' weights bit-identical.
+void bfloat16_gradients() {
+  init();
+  ember::manual_seed(200 + rank);
+  Mlp model(6, 16, 3);
+  model->to(ember::kBFloat16);
+  DistributedDataParallel ddp(model, DistributedDataParallelOptions().bucket_cap_mb(0.0005));
+  Mlp local = reference_copy(model);  // rank 0's weights, as DDP broadcast them
+  local->to(ember::kBFloat16);
+  const int64_t n = 4;
+  auto [x, y] = global_batch(0, n * world, 6, 3);
+  const Tensor mine = x.narrow(0, rank * n, n).to(ember::kBFloat16);
+  const Tensor target = y.narrow(0, rank * n, n).to(ember::kBFloat16);
+  mse(ddp(mine), target).backward();
+  mse(local(mine), target).backward();  // this rank's own gradient, not communicated
+  const auto reduced = model->parameters(), own = local->parameters();
+  for (size_t k = 0; k < own.size(); ++k) {
+    CHECK_THAT(reduced[k].grad().scalar_type() == ember::kBFloat16, "gradient not bfloat16");
+    std::vector<Tensor> all;
+    for (int r = 0; r < world; ++r) all.push_back(ember::zeros_like(own[k], kF64));
+    Tensor g = own[k].grad().to(ember::kDouble);
+    dist::all_gather(all, g);
+    Tensor mean = ember::zeros_like(g);
+    for (const Tensor& t : all) mean = mean + t;
+    mean = (mean / world).to(ember::kBFloat16).to(ember::kDouble);
+    const Tensor got = reduced[k].grad().to(ember::kDouble);
+    const double worst = ((got - mean).abs() - mean.abs() * std::ldexp(1.0, -7)).max().item<double>();
+    CHECK_THAT(worst <= 0, "parameter " + std::to_string(k) + ": a reduced gradient is more than "
+                           "one bfloat16 step from the mean of the ranks' gradients");
+  }
+  ember::optim::SGD opt(ddp->parameters(), ember::optim::SGDOptions(0.1).momentum(0.9));
+  for (int step = 1; step < 4; ++step) {
+    auto [bx, by] = global_batch(step, n * world, 6, 3);
+    opt.zero_grad();
+    mse(ddp(bx.narrow(0, rank * n, n).to(ember::kBFloat16)),
+        by.narrow(0, rank * n, n).to(ember::kBFloat16))
+        .backward();
+    opt.step();
+  }
+  CHECK_THAT(identical_across_ranks(*model), "ranks' bfloat16 weights differ after training");
+}
+
 // The first bucket's allreduce starts before backward ends: communication
 // overlaps the rest of backward.
 void overlap() {
@@ -284,6 +329,7 @@ int main(int argc, char** argv) {
       {"ddp_equivalence", [] { equivalence(false); }},
       {"ddp_bucket_view", [] { equivalence(true); }},
       {"ddp_overlap", overlap},
+      {"ddp_bfloat16", bfloat16_gradients},
       {"ddp_buffers", buffers},
       {"ddp_no_sync", no_sync},
       {"ddp_mismatch", mismatch},
