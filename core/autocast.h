@@ -7,23 +7,29 @@
 //     bfloat16 on CUDA): mm, bmm, addmm, baddbmm, addbmm, matmul, linear,
 //     conv1d, conv2d, conv2d_relu; on CUDA also mv, addmv, conv_transpose1d/2d,
 //     einsum (the RNN cells are linear layers inside, so they follow);
-//   - float32: every loss of nn::functional, cdist, prod; on the CPU quantile,
-//     nanquantile, trace, the linear algebra (inverse, linalg_inv(_ex),
-//     cholesky, linalg_cholesky(_ex), cholesky_solve, cholesky_inverse,
-//     linalg_solve, linalg_eigh, linalg_eigvalsh, svd, linalg_svd,
-//     linalg_svdvals, qr, linalg_qr, linalg_lstsq, linalg_matrix_norm),
-//     reflection and replication padding, grid_sample; on CUDA softmax,
-//     log_softmax, logsumexp, layer_norm, group_norm;
+//   - float32: every loss of nn::functional, cdist, prod; on CUDA also acos,
+//     asin, cosh, sinh, tan, erfinv, log2, log10, pdist, cosine_similarity; on
+//     the CPU quantile, nanquantile, trace, the linear algebra (inverse,
+//     linalg_inv(_ex), cholesky, linalg_cholesky(_ex), cholesky_solve,
+//     cholesky_inverse, linalg_solve, linalg_eigh, linalg_eigvalsh, svd,
+//     linalg_svd, linalg_svdvals, qr, linalg_qr, linalg_lstsq,
+//     linalg_matrix_norm), reflection and replication padding, grid_sample; on
+//     CUDA softmax, log_softmax, logsumexp, layer_norm, group_norm;
 //   - promote (to the widest floating dtype among the operands): cat, stack,
-//     index_copy; on CUDA also addcmul, addcdiv, dot, scatter_add, index_put.
+//     index_copy; on CUDA also addcmul, addcdiv, dot, scatter_add, index_put,
+//     atan2, tensordot, linalg_cross, grid_sample (float32 on the CPU).
 // Every other op keeps its inputs' dtypes (a bfloat16 activation through
-// ReLU stays bfloat16). Not routed from PyTorch's CUDA float32 list: exp,
-// log, pow and the other pointwise functions, sum, cumsum, cumprod and the
-// norms, because ember's composite ops call them inside (mean is a sum), and
-// without a dispatcher that applies autocast at the outermost op only they
-// would turn those composites' results float32 too. The CPU lists are checked
-// op by op against PyTorch 1.13's torch.autocast (tests/autocast_test.cpp),
-// the CUDA ones by tests/cuda/dtype_test.cpp.
+// ReLU stays bfloat16). The listed composites that call listed ops inside
+// (the linear algebra, pdist, cosine_similarity, tensordot) run them as called
+// (autocast::Suspend), as PyTorch's autocast wrappers do: an inverse's
+// products stay float32. Not routed from PyTorch's CUDA float32 list: exp,
+// log, log1p, expm1, reciprocal, rsqrt, pow, softplus, sum, cumsum, cumprod
+// and the norms, because ember's composites call them inside (on CUDA, where
+// trace is not listed, a trace is a sum), and without a dispatcher that
+// applies autocast at the outermost op only, they would turn those
+// composites' results float32 too. The CPU
+// lists are checked op by op against PyTorch 1.13's torch.autocast
+// (tests/autocast_test.cpp), the CUDA ones by tests/cuda/dtype_test.cpp.
 // Only floating tensors other than float64 are cast, and casts record
 // autograd, so a float32 parameter gets a float32 gradient.
 //

@@ -113,6 +113,13 @@ TEST_CASE("autocast on the CPU: linear algebra, trace, prod, padding, grid_sampl
   CHECK(F::pad(img, F::PadFuncOptions({1, 1, 1, 1}).mode(kCircular)).scalar_type() == kBFloat16);
   CHECK(linalg_matrix_power(spd, 2).scalar_type() == kBFloat16);
   CHECK(linalg_cross(b.narrow(1, 0, 3), b.narrow(1, 0, 3)).scalar_type() == kBFloat16);
+  // CUDA's float32 list is not the CPU's.
+  CHECK(b.tan().scalar_type() == kBFloat16);
+  CHECK(b.acos().scalar_type() == kBFloat16);
+  CHECK(b.log2().scalar_type() == kBFloat16);
+  CHECK(b.erfinv().scalar_type() == kBFloat16);
+  CHECK(pdist(b).scalar_type() == kBFloat16);
+  CHECK(F::cosine_similarity(b, b).scalar_type() == kBFloat16);
   // An explicit dtype is kept.
   CHECK(prod(b, 0, false, kBFloat16).scalar_type() == kBFloat16);
   // Values: the float32 op on the bfloat16 input's values.

@@ -1,3 +1,4 @@
+#include "ember/core/autocast.h"
 #include "ember/nn/functional/distance.h"
 
 #include <vector>
@@ -25,6 +26,10 @@ void check_pair(const char* op, const Tensor& x1, const Tensor& x2) {
 
 Tensor cosine_similarity(const Tensor& x1, const Tensor& x2,
                          const CosineSimilarityFuncOptions& options) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaFloat32Op, {&x1, &x2})) {
+    const autocast::Suspend as_listed(DeviceType::CUDA);  // its inner ops as called
+    return cosine_similarity(autocast::cast(x1, *to), autocast::cast(x2, *to), options);
+  }
   const char* op = "cosine_similarity";
   check_pair(op, x1, x2);
   broadcast_shapes(x1.sizes(), x2.sizes(), op);

@@ -125,7 +125,9 @@ Tensor affine_grid(const Tensor& theta, IntArrayRef size, bool align_corners) {
 }
 
 Tensor grid_sample(const Tensor& input, const Tensor& grid, const GridSampleFuncOptions& options) {
-  if (const auto to = autocast::cast_dtype(autocast::kCpuFloat32Op, {&input, &grid})) {
+  // Autocast: float32 on the CPU, the wider operand's dtype on CUDA (PyTorch's lists).
+  constexpr autocast::OpPolicy kPolicy{autocast::Policy::kFloat32, autocast::Policy::kPromote};
+  if (const auto to = autocast::cast_dtype(kPolicy, {&input, &grid})) {
     const autocast::Suspend as_listed(DeviceType::CPU);  // its inner ops as called
     return grid_sample(autocast::cast(input, *to), autocast::cast(grid, *to), options);
   }

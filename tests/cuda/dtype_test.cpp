@@ -140,6 +140,14 @@ TEST_CASE("cuda autocast: products in float16, losses and softmax in float32", "
   CHECK(einsum("ij,jk->ik", {m, m}).scalar_type() == kHalf);
   CHECK(prod(h).scalar_type() == kFloat);
   CHECK(trace(h).scalar_type() == kHalf);
+  // CUDA's float32 list: the pointwise functions no composite of ember calls, and pdist,
+  // cosine_similarity; the promote list also atan2, tensordot, linalg_cross, grid_sample.
+  for (const Tensor& y : {h.tan(), h.asin(), h.acos(), h.sinh(), h.cosh(), h.log2(), h.log10(),
+                          h.erfinv(), pdist(h), nn::functional::cosine_similarity(h, h)})
+    CHECK(y.scalar_type() == kFloat);
+  CHECK(atan2(h, m).scalar_type() == kFloat);
+  CHECK(tensordot(h, m, {1}, {0}).scalar_type() == kFloat);  // its products as called
+  CHECK(linalg_cross(h.narrow(1, 0, 3), m.narrow(1, 0, 3)).scalar_type() == kFloat);
 }
 
 TEST_CASE("cuda NormalizePixels: uint8 batches scaled on the device as on the CPU", "[cuda][dtype]") {

@@ -1,5 +1,6 @@
 // remainder, fmod, floor_divide, atan2: forward, in-place forms, the %
 // operator, and derivatives written with ember ops.
+#include "ember/core/autocast.h"
 #include "ember/core/ops/elementwise/binary_math.h"
 
 #include "ember/autograd/function.h"
@@ -107,6 +108,8 @@ Tensor floor_divide(const Tensor& a, const Scalar& b) {
 }
 
 Tensor atan2(const Tensor& a, const Tensor& b) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaPromoteOp, {&a, &b}))
+    return atan2(autocast::cast(a, *to), autocast::cast(b, *to));
   Tensor out = binary<functors::Atan2>("atan2", a, b, atan2_type(a, b));
   if (autograd::needs_grad(a, b)) autograd::set_history(out, atan2_node(a, b, a));
   return out;

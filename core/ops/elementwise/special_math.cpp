@@ -1,6 +1,7 @@
 // erf, erfc, erfinv, lgamma, digamma, polygamma: forward (functors in
 // kernels/common/special_functors.h), in-place forms, and derivatives written
 // with ember ops, so they differentiate again (up to polygamma(1, x)).
+#include "ember/core/autocast.h"
 #include "ember/core/ops/elementwise/special_math.h"
 
 #include <numbers>
@@ -44,6 +45,8 @@ Tensor erfc(const Tensor& x) {
   return floating_op<functors::Erfc>("erfc", "ErfcBackward", x, Save::kInput, erfc_grad);
 }
 Tensor erfinv(const Tensor& x) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaFloat32Op, {&x}))
+    return erfinv(autocast::cast(x, *to));
   // derivative: d/dx = g·sqrt(pi)/2·exp(y²)
   return floating_op<functors::Erfinv>("erfinv", "ErfinvBackward", x, Save::kOutput,
                                        erfinv_grad);

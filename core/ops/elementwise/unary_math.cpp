@@ -4,6 +4,7 @@
 // unary_helpers.h; derivatives are ember ops, so they differentiate again.
 #include <numbers>
 
+#include "ember/core/autocast.h"
 #include "ember/core/ops/elementwise/binary.h"
 #include "ember/core/ops/elementwise/unary.h"
 #include "ember/core/ops/elementwise/unary_math.h"
@@ -63,14 +64,20 @@ Tensor cos(const Tensor& x) {
 }
 // tan' = 1 + tan^2, from the output.
 Tensor tan(const Tensor& x) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaFloat32Op, {&x}))
+    return tan(autocast::cast(x, *to));
   // derivative: d/dx = g·(1 + y²)
   return floating_op<functors::Tan>("tan", "TanBackward", x, Save::kOutput, tan_grad);
 }
 Tensor asin(const Tensor& x) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaFloat32Op, {&x}))
+    return asin(autocast::cast(x, *to));
   // derivative: d/dx = g/sqrt(1 - x²)
   return floating_op<functors::Asin>("asin", "AsinBackward", x, Save::kInput, asin_grad);
 }
 Tensor acos(const Tensor& x) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaFloat32Op, {&x}))
+    return acos(autocast::cast(x, *to));
   // derivative: d/dx = -g/sqrt(1 - x²)
   return floating_op<functors::Acos>("acos", "AcosBackward", x, Save::kInput, acos_grad);
 }
@@ -79,10 +86,14 @@ Tensor atan(const Tensor& x) {
   return floating_op<functors::Atan>("atan", "AtanBackward", x, Save::kInput, atan_grad);
 }
 Tensor sinh(const Tensor& x) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaFloat32Op, {&x}))
+    return sinh(autocast::cast(x, *to));
   // derivative: d/dx = g·cosh(x)
   return floating_op<functors::Sinh>("sinh", "SinhBackward", x, Save::kInput, sinh_grad);
 }
 Tensor cosh(const Tensor& x) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaFloat32Op, {&x}))
+    return cosh(autocast::cast(x, *to));
   // derivative: d/dx = g·sinh(x)
   return floating_op<functors::Cosh>("cosh", "CoshBackward", x, Save::kInput, cosh_grad);
 }
@@ -95,10 +106,14 @@ Tensor expm1(const Tensor& x) {
   return floating_op<functors::Expm1>("expm1", "Expm1Backward", x, Save::kOutput, expm1_grad);
 }
 Tensor log2(const Tensor& x) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaFloat32Op, {&x}))
+    return log2(autocast::cast(x, *to));
   // derivative: d/dx = g/(x·ln 2)
   return floating_op<functors::Log2>("log2", "Log2Backward", x, Save::kInput, log2_grad);
 }
 Tensor log10(const Tensor& x) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaFloat32Op, {&x}))
+    return log10(autocast::cast(x, *to));
   // derivative: d/dx = g/(x·ln 10)
   return floating_op<functors::Log10>("log10", "Log10Backward", x, Save::kInput, log10_grad);
 }

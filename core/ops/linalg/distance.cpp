@@ -39,6 +39,10 @@ Tensor cdist(const Tensor& x1, const Tensor& x2, double p) {
 }
 
 Tensor pdist(const Tensor& input, double p) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaFloat32Op, {&input})) {
+    const autocast::Suspend as_listed(DeviceType::CUDA);  // its inner ops as called
+    return pdist(autocast::cast(input, *to), p);
+  }
   EMBER_CHECK(input.defined(), "pdist: input must be defined");
   EMBER_CHECK(input.dim() == 2, "pdist: expected a 2-d input (rows, columns), got shape ",
               input.sizes());

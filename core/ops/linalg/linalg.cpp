@@ -45,6 +45,10 @@ Tensor add_scaled(const char* op, const Tensor& self, const Tensor& product, con
 }  // namespace
 
 Tensor tensordot(const Tensor& a, const Tensor& b, IntArrayRef dims_a, IntArrayRef dims_b) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaPromoteOp, {&a, &b})) {
+    const autocast::Suspend as_listed(DeviceType::CUDA);  // its products as called
+    return tensordot(autocast::cast(a, *to), autocast::cast(b, *to), dims_a, dims_b);
+  }
   EMBER_CHECK(dims_a.size() == dims_b.size(), "tensordot: dims_a ", dims_a, " and dims_b ", dims_b,
               " must have the same length");
   Tensor x = a, y = b;
@@ -142,6 +146,8 @@ Tensor addr(const Tensor& self, const Tensor& vec1, const Tensor& vec2, const Sc
 }
 
 Tensor linalg_cross(const Tensor& a, const Tensor& b, int64_t dim) {
+  if (const auto to = autocast::cast_dtype(autocast::kCudaPromoteOp, {&a, &b}))
+    return linalg_cross(autocast::cast(a, *to), autocast::cast(b, *to), dim);
   check_same_kind("linalg.cross", a, b);
   EMBER_CHECK(a.dim() == b.dim(), "linalg.cross: inputs must have the same number of dims, got ",
               a.sizes(), " and ", b.sizes());
