@@ -224,16 +224,9 @@ template void col2im<double>(const ConvShape&, const double*, int64_t, const dou
 
 namespace {
 
+using conv_detail::channel_major;
 using conv_detail::col2im;
 using conv_detail::im2col;
-
-// gy chunk (nb, K, P) as a (K, nb*P) matrix: gy itself for one image, else a reordered copy.
-template <typename T>
-const T* channel_major(const ConvShape& g, const T* gy, int64_t nb, T* buffer) {
-  if (nb == 1) return gy;
-  conv_detail::to_channel_major(gy, nb, g.k, g.ohw, buffer);
-  return buffer;
-}
 
 // Per-part scratch: the column buffer and the (K, nb*P) reorder buffer of each part.
 template <typename T>

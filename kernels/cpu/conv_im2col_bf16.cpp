@@ -16,6 +16,7 @@
 namespace ember::cpu {
 namespace {
 
+using conv_detail::channel_major;
 using conv_detail::ConvShape;
 using conv_detail::images_per_chunk;
 using conv_detail::row_grain;
@@ -51,14 +52,6 @@ struct WidenedBias {
     data = f;
   }
 };
-
-// gy chunk (nb, K, P) as a (K, nb*P) matrix: gy itself for one image, else a reordered copy.
-const BFloat16* channel_major(const ConvShape& g, const BFloat16* gy, int64_t nb,
-                              BFloat16* buffer) {
-  if (nb == 1) return gy;
-  conv_detail::to_channel_major(gy, nb, g.k, g.ohw, buffer);
-  return buffer;
-}
 
 // y (nb, K, P) = round(acc (K, nb*P) + bias[k]), through ReLU when `relu`.
 void store_forward(const ConvShape& g, const float* acc, int64_t nb, const float* bias, bool relu,

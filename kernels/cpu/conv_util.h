@@ -103,6 +103,15 @@ void to_channel_major(const T* src, int64_t nb, int64_t k, int64_t p, T* dst) {
   });
 }
 
+// A chunk of gy (nb, K, OH*OW) as a (K, nb*OH*OW) matrix: gy itself for one image, else
+// its reordered copy in buffer.
+template <typename T>
+const T* channel_major(const ConvShape& g, const T* gy, int64_t nb, T* buffer) {
+  if (nb == 1) return gy;
+  to_channel_major(gy, nb, g.k, g.ohw, buffer);
+  return buffer;
+}
+
 // src: (k, nb * p) -> dst: (nb, k, p), plus bias[ch] on channel ch when bias is set.
 template <typename T>
 void from_channel_major(const T* src, int64_t nb, int64_t k, int64_t p, const T* bias, T* dst) {
