@@ -20,6 +20,7 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -270,6 +271,8 @@ TEST_CASE("TCPStore: Gloo's rendezvous connects 3 ranks through it, and they all
   constexpr int kWorld = 3;
   TCPStore server(kHost, 0, kWorld, true, 20s);
   std::vector<float> results(kWorld, 0);
+  // Each rank's context outlives every rank's allreduce: a rank that finished first and closed
+  // its connections could otherwise cut off a peer still reading its last message.
   auto rank_main = [&](int rank) {
     TCPStore client(kHost, server.port(), kWorld, false, 20s);
     gloo::rendezvous::PrefixStore store("test", client);
@@ -279,12 +282,14 @@ TEST_CASE("TCPStore: Gloo's rendezvous connects 3 ranks through it, and they all
     float value = float(rank + 1);
     gloo::AllreduceRing<float>(context, {&value}, 1).run();
     results[size_t(rank)] = value;
+    return context;
   };
-  std::vector<std::future<void>> ranks;
+  std::vector<std::future<std::shared_ptr<gloo::rendezvous::Context>>> ranks;
   for (int r = 0; r < kWorld; ++r) ranks.push_back(std::async(std::launch::async, rank_main, r));
+  std::vector<std::shared_ptr<gloo::rendezvous::Context>> contexts;
   for (auto& f : ranks) {
     REQUIRE(f.wait_for(20s) == std::future_status::ready);
-    f.get();
+    contexts.push_back(f.get());
   }
   CHECK(results == std::vector<float>(kWorld, 6.0f));
 }
