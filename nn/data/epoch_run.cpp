@@ -25,14 +25,6 @@ int64_t read_example(const Dataset& dataset, int64_t index, float* out) {
 int64_t read_example(const Dataset& dataset, int64_t index, uint8_t* out) {
   return dataset.read_bytes_into(index, out);
 }
-void transform_example(const Transform& t, const float* in, const ImageShape& shape, float* out,
-                       ExampleRng& rng) {
-  t.apply(in, shape, out, rng);
-}
-void transform_example(const Transform& t, const uint8_t* in, const ImageShape& shape,
-                       uint8_t* out, ExampleRng& rng) {
-  t.apply_bytes(in, shape, out, rng);
-}
 
 template <typename T>
 void fill_batch(const EpochPlan& plan, int64_t first, int64_t n, T* data, int64_t* target,
@@ -51,7 +43,7 @@ void fill_batch(const EpochPlan& plan, int64_t first, int64_t n, T* data, int64_
     const int64_t index = plan.order[first + i];
     target[i] = read_example(*plan.dataset, index, scratch.data());
     ExampleRng rng(plan.seed, plan.epoch, RngStream::kTransform, static_cast<uint64_t>(index));
-    transform_example(*plan.transform, scratch.data(), in_shape, data + i * out_numel, rng);
+    apply_transform(*plan.transform, scratch.data(), in_shape, data + i * out_numel, rng);
   }
 }
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstring>
 #include <ostream>
-#include <type_traits>
 
 #include "ember/core/error.h"
 #include "ember/core/ops/creation/factory.h"
@@ -206,12 +205,6 @@ namespace {
 template <typename T>
 thread_local std::vector<std::vector<T>> compose_scratch;
 thread_local size_t compose_depth = 0;
-
-template <typename T>
-void apply_one(const Transform& t, const T* in, const ImageShape& shape, T* out, ExampleRng& rng) {
-  if constexpr (std::is_same_v<T, float>) t.apply(in, shape, out, rng);
-  else t.apply_bytes(in, shape, out, rng);
-}
 }  // namespace
 
 void Compose::apply(const float* in, const ImageShape& in_shape, float* out,
@@ -246,7 +239,7 @@ void Compose::apply_each(const T* in, const ImageShape& in_shape, T* out, Exampl
       if (buffer.size() < static_cast<size_t>(next.numel())) buffer.resize(next.numel());
       dst = buffer.data();
     }
-    apply_one(*transforms_[i], src, shape, dst, rng);
+    apply_transform(*transforms_[i], src, shape, dst, rng);
     src = dst;
     shape = next;
   }

@@ -46,6 +46,17 @@ class Transform {
   Tensor operator()(const Tensor& x, ExampleRng& rng) const;
 };
 
+// t on pixels of either kind: apply() for float32 images, apply_bytes() for
+// uint8 ones (for code written once for both).
+inline void apply_transform(const Transform& t, const float* in, const ImageShape& in_shape,
+                            float* out, ExampleRng& rng) {
+  t.apply(in, in_shape, out, rng);
+}
+inline void apply_transform(const Transform& t, const uint8_t* in, const ImageShape& in_shape,
+                            uint8_t* out, ExampleRng& rng) {
+  t.apply_bytes(in, in_shape, out, rng);
+}
+
 // uint8 pixels -> float CHW in [0, 1]. Not a Transform (its input is bytes):
 // datasets use it to produce the float image the transforms start from.
 enum class PixelLayout { kCHW, kHWC };
