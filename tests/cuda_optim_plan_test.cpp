@@ -61,3 +61,48 @@ TEST_CASE("cuda optim plan: the Adam functor's first step moves by lr against th
   const double want = 1 * (1 - 0.005) - 0.1 * (-0.3) / (1 / std::sqrt(0.001) + 1e-8);
   CHECK(q == Approx(want).epsilon(1e-14));
 }
+
+// The rules a gated CUDA step builds in its kernel from the device's step
+// count (Note [Steps skipped on the device]) are the host's updates for that
+// count: applied to the same state they give bit-identical results.
+TEST_CASE("cuda optim plan: a gated step's rule for step count n is the host's update at step n",
+          "[cuda_optim]") {
+  const AdamHyper adam{0.01, 0.9, 0.999, 1e-8, 0.1, /*amsgrad=*/true, /*decoupled=*/false,
+                       /*step=*/0};
+  for (int64_t n : {1, 2, 7, 1000}) {
+    AdamHyper at = adam;
+    at.step = n;
+    double p1 = 1.5, g = -0.25, m1 = 0.1, v1 = 0.02, vmax1 = 0.03;
+    double p2 = p1, m2 = m1, v2 = v1, vmax2 = vmax1;
+    functors::make_adam_update<double, true, false>(at)(&p1, &g, &m1, &v1, &vmax1, 0);
+    functors::AdamRule<double, true, false>{adam}(n)(&p2, &g, &m2, &v2, &vmax2, 0);
+    CHECK(p1 == p2);
+    CHECK(m1 == m2);
+    CHECK(v1 == v2);
+    CHECK(vmax1 == vmax2);
+    // Different counts give different steps (the rule does read the count).
+    double p3 = 1.5, m3 = 0.1, v3 = 0.02, vmax3 = 0.03;
+    functors::AdamRule<double, true, false>{adam}(n + 1)(&p3, &g, &m3, &v3, &vmax3, 0);
+    CHECK(p3 != p2);
+  }
+
+  // Adagrad: lr / (1 + (n - 1) * lr_decay).
+  const AdagradHyper adagrad{0.1, /*lr_decay=*/0.5, 0, 1e-10, /*step=*/0};
+  double p = 1, g = 2, sum = 0;
+  functors::AdagradRule<double>{adagrad}(3)(&p, &g, &sum, 0);
+  CHECK(sum == 4);
+  CHECK(p == Approx(1 - 0.1 / 2 * 2 / (2 + 1e-10)).epsilon(1e-15));
+
+  // SGD with momentum: the count of the buffer's steps reaching 1 is its
+  // first step (buf = g'); any other count (0: no count kept) is a later one.
+  const SgdHyper sgd{0.1, 0.9, /*dampening=*/0.5, 0, false};
+  double pf = 2, gf = 1, bf = 4;
+  functors::SgdMomentumRule<double, false>{sgd}(1)(&pf, &gf, &bf, 0);
+  CHECK(bf == 1);
+  CHECK(pf == Approx(1.9).epsilon(1e-15));
+  for (int64_t n : {0, 2, 5}) {
+    double pl = 2, bl = 4;
+    functors::SgdMomentumRule<double, false>{sgd}(n)(&pl, &gf, &bl, 0);
+    CHECK(bl == Approx(0.9 * 4 + 0.5 * 1).epsilon(1e-15));
+  }
+}

@@ -4,8 +4,11 @@
 // (kernels/cuda/optim.cu). The flags that change the rule are template
 // parameters, so each loop body is branch-free (and vectorizes on the CPU);
 // everything that depends only on the step (bias corrections, the decay
-// factor) is computed once on the host by the make_* functions and passed by
-// value, so a CUDA step needs no host sync.
+// factor) is computed once by the make_* functions and passed by value: on
+// the host from the host's step count, so a CUDA step needs no host sync; or,
+// for a step that GradScaler lets the device skip (Note [Steps skipped on the
+// device]), by the *Rule types at the end, in the kernel, from a step count
+// that only the device knows.
 #include <cmath>
 #include <cstdint>
 
@@ -59,7 +62,7 @@ struct SgdUpdate {
 };
 
 template <typename T, bool kMomentum, bool kNesterov, bool kFirst>
-SgdUpdate<T, kMomentum, kNesterov, kFirst> make_sgd_update(const SgdHyper& h) {
+EMBER_HOST_DEVICE SgdUpdate<T, kMomentum, kNesterov, kFirst> make_sgd_update(const SgdHyper& h) {
   return {static_cast<T>(h.lr), static_cast<T>(h.weight_decay), static_cast<T>(h.momentum),
           static_cast<T>(1 - h.dampening)};
 }
@@ -94,12 +97,14 @@ struct AdamUpdate {
   }
 };
 
+// ::pow and ::sqrt on doubles: the C functions std:: names on the host, and
+// the ones CUDA device code has.
 template <typename T, bool kAmsgrad, bool kDecoupled>
-AdamUpdate<T, kAmsgrad, kDecoupled> make_adam_update(const AdamHyper& h) {
-  const double bias1 = 1 - std::pow(h.beta1, static_cast<double>(h.step));
-  const double bias2 = 1 - std::pow(h.beta2, static_cast<double>(h.step));
+EMBER_HOST_DEVICE AdamUpdate<T, kAmsgrad, kDecoupled> make_adam_update(const AdamHyper& h) {
+  const double bias1 = 1 - ::pow(h.beta1, static_cast<double>(h.step));
+  const double bias2 = 1 - ::pow(h.beta2, static_cast<double>(h.step));
   return {static_cast<T>(-h.lr / bias1),
-          static_cast<T>(1 / std::sqrt(bias2)),
+          static_cast<T>(1 / ::sqrt(bias2)),
           static_cast<T>(1 - h.beta1),
           static_cast<T>(h.beta2),
           static_cast<T>(1 - h.beta2),
@@ -142,7 +147,7 @@ struct RmspropUpdate {
 };
 
 template <typename T, bool kMomentum, bool kCentered>
-RmspropUpdate<T, kMomentum, kCentered> make_rmsprop_update(const RmspropHyper& h) {
+EMBER_HOST_DEVICE RmspropUpdate<T, kMomentum, kCentered> make_rmsprop_update(const RmspropHyper& h) {
   return {static_cast<T>(h.lr),  static_cast<T>(h.alpha),        static_cast<T>(1 - h.alpha),
           static_cast<T>(h.eps), static_cast<T>(h.weight_decay), static_cast<T>(h.momentum)};
 }
@@ -164,10 +169,73 @@ struct AdagradUpdate {
 };
 
 template <typename T>
-AdagradUpdate<T> make_adagrad_update(const AdagradHyper& h) {
+EMBER_HOST_DEVICE AdagradUpdate<T> make_adagrad_update(const AdagradHyper& h) {
   const double clr = h.lr / (1 + static_cast<double>(h.step - 1) * h.lr_decay);
   return {static_cast<T>(-clr), static_cast<T>(h.weight_decay), static_cast<T>(h.eps)};
 }
+
+// The rules as the kernel of a device-gated step builds them (Note [Steps
+// skipped on the device]): rule(step) is the update for step count `step`,
+// read on the device (0 where the optimizer keeps no count for it).
+template <typename T, bool kAmsgrad, bool kDecoupled>
+struct AdamRule {
+  AdamHyper h;
+  EMBER_HOST_DEVICE AdamUpdate<T, kAmsgrad, kDecoupled> operator()(int64_t step) const {
+    AdamHyper at = h;
+    at.step = step;
+    return make_adam_update<T, kAmsgrad, kDecoupled>(at);
+  }
+};
+
+template <typename T>
+struct AdagradRule {
+  AdagradHyper h;
+  EMBER_HOST_DEVICE AdagradUpdate<T> operator()(int64_t step) const {
+    AdagradHyper at = h;
+    at.step = step;
+    return make_adagrad_update<T>(at);
+  }
+};
+
+// RMSprop's rule does not depend on the step.
+template <typename T, bool kMomentum, bool kCentered>
+struct RmspropRule {
+  RmspropHyper h;
+  EMBER_HOST_DEVICE RmspropUpdate<T, kMomentum, kCentered> operator()(int64_t) const {
+    return make_rmsprop_update<T, kMomentum, kCentered>(h);
+  }
+};
+
+// Neither does SGD's without momentum.
+template <typename T>
+struct SgdPlainRule {
+  SgdHyper h;
+  EMBER_HOST_DEVICE SgdUpdate<T, false, false, false> operator()(int64_t) const {
+    return make_sgd_update<T, false, false, false>(h);
+  }
+};
+
+// SGD with momentum: the buffer's first step (buf = g) is the one that brings
+// the count of its steps to 1, which only the device knows.
+template <typename T, bool kNesterov>
+struct SgdMomentumRule {
+  struct Update {
+    SgdUpdate<T, true, kNesterov, true> first;
+    SgdUpdate<T, true, kNesterov, false> later;
+    bool is_first;
+    EMBER_HOST_DEVICE void operator()(T* p, const T* grad, T* buf, int64_t i) const {
+      if (is_first)
+        first(p, grad, buf, i);
+      else
+        later(p, grad, buf, i);
+    }
+  };
+  SgdHyper h;
+  EMBER_HOST_DEVICE Update operator()(int64_t step) const {
+    return {make_sgd_update<T, true, kNesterov, true>(h),
+            make_sgd_update<T, true, kNesterov, false>(h), step == 1};
+  }
+};
 
 }  // namespace functors
 

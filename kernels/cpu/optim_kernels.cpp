@@ -41,6 +41,16 @@ void adam_loop(T* p, const T* g, T* m, T* v, T* vmax, int64_t n, const AdamHyper
   });
 }
 
+// A gated step on the CPU: the flag and the count are host memory, so the
+// gate is read here and the ordinary loop runs (or not). Returns the step
+// count to use (0 where the gate keeps none), or -1 when the step is skipped.
+int64_t open_gate(const char* op, const Tensor& param, const StepGate& gate) {
+  EMBER_INTERNAL_ASSERT(gate.found_inf.is_cpu() && (!gate.step.defined() || gate.step.is_cpu()),
+                        op, ": a gate off the CPU for parameter ", param.toString());
+  if (*gate.found_inf.data_ptr<float>() != 0) return -1;
+  return gate.step.defined() ? *gate.step.data_ptr<int64_t>() : 0;
+}
+
 // update(operands..., i) for every element, in parallel chunks.
 template <typename F, typename... Ptr>
 void fused_loop(const F& update, int64_t n, Ptr... operands) {
@@ -53,7 +63,12 @@ void fused_loop(const F& update, int64_t n, Ptr... operands) {
 }  // namespace
 
 void sgd_update(const Tensor& param, const Tensor& grad, const Tensor& momentum_buffer,
-                const SgdHyper& h, bool first_step) {
+                const SgdHyper& h, bool first_step, const StepGate& gate) {
+  if (gate.active()) {
+    const int64_t step = open_gate("sgd_update", param, gate);
+    if (step < 0) return;
+    first_step = step == 1;  // the momentum buffer's first step (SgdMomentumRule)
+  }
   check_operand(param, param);
   check_operand(param, grad);
   const bool momentum = h.momentum != 0;
@@ -73,7 +88,13 @@ void sgd_update(const Tensor& param, const Tensor& grad, const Tensor& momentum_
 }
 
 void adam_update(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
-                 const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, const AdamHyper& h) {
+                 const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, const AdamHyper& hyper,
+                 const StepGate& gate) {
+  AdamHyper h = hyper;
+  if (gate.active()) {
+    h.step = open_gate("adam_update", param, gate);
+    if (h.step < 0) return;
+  }
   check_operand(param, param);
   check_operand(param, grad);
   check_operand(param, exp_avg);
@@ -92,7 +113,9 @@ void adam_update(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
 }
 
 void rmsprop_update(const Tensor& param, const Tensor& grad, const Tensor& square_avg,
-                    const Tensor& momentum_buffer, const Tensor& grad_avg, const RmspropHyper& h) {
+                    const Tensor& momentum_buffer, const Tensor& grad_avg, const RmspropHyper& h,
+                    const StepGate& gate) {
+  if (gate.active() && open_gate("rmsprop_update", param, gate) < 0) return;
   check_operand(param, param);
   check_operand(param, grad);
   check_operand(param, square_avg);
@@ -112,7 +135,12 @@ void rmsprop_update(const Tensor& param, const Tensor& grad, const Tensor& squar
 }
 
 void adagrad_update(const Tensor& param, const Tensor& grad, const Tensor& sum,
-                    const AdagradHyper& h) {
+                    const AdagradHyper& hyper, const StepGate& gate) {
+  AdagradHyper h = hyper;
+  if (gate.active()) {
+    h.step = open_gate("adagrad_update", param, gate);
+    if (h.step < 0) return;
+  }
   check_operand(param, param);
   check_operand(param, grad);
   check_operand(param, sum);
@@ -120,6 +148,14 @@ void adagrad_update(const Tensor& param, const Tensor& grad, const Tensor& sum,
     fused_loop(functors::make_adagrad_update<T>(h), param.numel(), param.data_ptr<T>(),
                grad.data_ptr<T>(), sum.data_ptr<T>());
   });
+}
+
+void count_step(const Tensor& step, const Tensor& found_inf) {
+  EMBER_INTERNAL_ASSERT(step.is_cpu() && step.dtype() == kLong && step.numel() == 1 &&
+                            found_inf.is_cpu() && found_inf.dtype() == kFloat &&
+                            found_inf.numel() == 1,
+                        "count_step of ", step.toString(), " by ", found_inf.toString());
+  if (*found_inf.data_ptr<float>() == 0) ++*step.data_ptr<int64_t>();
 }
 
 double abs_pow_sum(const char* name, const Tensor& x, double p) {

@@ -44,6 +44,11 @@ decltype(OptimizerKernels::rmsprop)::Signature rmsprop_update;
 // torch.optim.Adagrad's update of one parameter (the rule is in optim_functors.h).
 decltype(OptimizerKernels::adagrad)::Signature adagrad_update;
 
+// Each update above with an active gate reads it first (the CPU's "device"
+// memory is the host's) and returns without a write when found_inf is set.
+// step += 1 unless found_inf is set.
+decltype(OptimizerKernels::count_step)::Signature count_step;
+
 // sum(|x|^p) over x for a finite p > 0, or max(|x|) for p = inf, accumulated
 // in float64. NaN elements make the result NaN. x: contiguous, float32 or
 // float64 (else the Error of dispatch_floating naming `name`).

@@ -37,6 +37,7 @@ void register_kernels(KernelRegistry& r) {
   r.optimizer.adam.set(kCPU, &ThroughFloat32<&adam_update, 0, 2, 3, 4>::call);
   r.optimizer.rmsprop.set(kCPU, &ThroughFloat32<&rmsprop_update, 0, 2, 3, 4>::call);
   r.optimizer.adagrad.set(kCPU, &ThroughFloat32<&adagrad_update, 0, 2>::call);
+  r.optimizer.count_step.set(kCPU, &count_step);
 
   r.pooling.max_pool2d.set(kCPU, &ThroughFloat32<&max_pool2d, 1>::call);
   r.pooling.avg_pool2d.set(kCPU, &ThroughFloat32<&avg_pool2d, 1>::call);

@@ -11,6 +11,12 @@
 
 namespace ember::cuda::detail {
 
+// A gate's device pointers; found_inf null: an ordinary step.
+struct Gate {
+  const float* found_inf = nullptr;
+  const int64_t* step = nullptr;
+};
+
 namespace {
 
 // f(operands..., i) for every element i < numel.
@@ -21,20 +27,53 @@ __global__ void update_kernel(F f, int64_t numel, Ptr... operands) {
     f(operands..., i);
 }
 
+// A step the device may skip (Note [Steps skipped on the device]): every
+// thread reads the flag and the step count itself, and builds the update
+// from the count (rule(step): optim_functors.h), so the host never waits.
+template <typename Rule, typename... Ptr>
+__global__ void gated_update_kernel(Rule rule, const float* found_inf, const int64_t* step_count,
+                                    int64_t numel, Ptr... operands) {
+  if (*found_inf != 0) return;
+  const auto f = rule(step_count != nullptr ? *step_count : 0);
+  const int64_t step = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < numel; i += step)
+    f(operands..., i);
+}
+
+__global__ void count_step_kernel(int64_t* step, const float* found_inf) {
+  if (*found_inf == 0) ++*step;
+}
+
 template <typename F, typename... Ptr>
 void launch(const OptimGrid& grid, int64_t numel, const F& f, Ptr... operands) {
   update_kernel<F, Ptr...><<<grid.blocks, grid.threads, 0, nullptr>>>(f, numel, operands...);
   EMBER_CUDA_CHECK_LAUNCH();
 }
 
+template <typename Rule, typename... Ptr>
+void launch_gated(const OptimGrid& grid, int64_t numel, const Rule& rule, const Gate& gate,
+                  Ptr... operands) {
+  gated_update_kernel<Rule, Ptr...><<<grid.blocks, grid.threads, 0, nullptr>>>(
+      rule, gate.found_inf, gate.step, numel, operands...);
+  EMBER_CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace
 
 void launch_sgd_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, void* param,
-                       const void* grad, void* buf, const SgdHyper& h, bool first_step) {
+                       const void* grad, void* buf, const SgdHyper& h, bool first_step,
+                       const Gate& gate) {
   dispatch_floating(dtype, "sgd_update", [&]<typename T>() {
     T* p = static_cast<T*>(param);
     const T* g = static_cast<const T*>(grad);
     T* b = static_cast<T*>(buf);
+    if (gate.found_inf != nullptr) {
+      if (h.momentum == 0)
+        return launch_gated(grid, numel, functors::SgdPlainRule<T>{h}, gate, p, g, b);
+      return with_flag(h.nesterov, [&]<bool kNesterov>() {
+        launch_gated(grid, numel, functors::SgdMomentumRule<T, kNesterov>{h}, gate, p, g, b);
+      });
+    }
     if (h.momentum == 0) {
       return launch(grid, numel, functors::make_sgd_update<T, false, false, false>(h), p, g, b);
     }
@@ -48,13 +87,21 @@ void launch_sgd_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, v
 
 void launch_adam_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, void* param,
                         const void* grad, void* exp_avg, void* exp_avg_sq, void* max_exp_avg_sq,
-                        const AdamHyper& h) {
+                        const AdamHyper& h, const Gate& gate) {
   dispatch_floating(dtype, "adam_update", [&]<typename T>() {
     with_flag(h.amsgrad, [&]<bool kAmsgrad>() {
       with_flag(h.decoupled_weight_decay, [&]<bool kDecoupled>() {
-        launch(grid, numel, functors::make_adam_update<T, kAmsgrad, kDecoupled>(h),
-               static_cast<T*>(param), static_cast<const T*>(grad), static_cast<T*>(exp_avg),
-               static_cast<T*>(exp_avg_sq), static_cast<T*>(max_exp_avg_sq));
+        T* p = static_cast<T*>(param);
+        const T* g = static_cast<const T*>(grad);
+        T* m = static_cast<T*>(exp_avg);
+        T* v = static_cast<T*>(exp_avg_sq);
+        T* vmax = static_cast<T*>(max_exp_avg_sq);
+        if (gate.found_inf != nullptr)
+          launch_gated(grid, numel, functors::AdamRule<T, kAmsgrad, kDecoupled>{h}, gate, p, g,
+                       m, v, vmax);
+        else
+          launch(grid, numel, functors::make_adam_update<T, kAmsgrad, kDecoupled>(h), p, g, m,
+                 v, vmax);
       });
     });
   });
@@ -62,24 +109,42 @@ void launch_adam_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, 
 
 void launch_rmsprop_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, void* param,
                            const void* grad, void* square_avg, void* momentum_buffer,
-                           void* grad_avg, const RmspropHyper& h) {
+                           void* grad_avg, const RmspropHyper& h, const Gate& gate) {
   dispatch_floating(dtype, "rmsprop_update", [&]<typename T>() {
     with_flag(h.momentum > 0, [&]<bool kMomentum>() {
       with_flag(h.centered, [&]<bool kCentered>() {
-        launch(grid, numel, functors::make_rmsprop_update<T, kMomentum, kCentered>(h),
-               static_cast<T*>(param), static_cast<const T*>(grad), static_cast<T*>(square_avg),
-               static_cast<T*>(momentum_buffer), static_cast<T*>(grad_avg));
+        T* p = static_cast<T*>(param);
+        const T* g = static_cast<const T*>(grad);
+        T* sq = static_cast<T*>(square_avg);
+        T* buf = static_cast<T*>(momentum_buffer);
+        T* gavg = static_cast<T*>(grad_avg);
+        if (gate.found_inf != nullptr)
+          launch_gated(grid, numel, functors::RmspropRule<T, kMomentum, kCentered>{h}, gate, p, g,
+                       sq, buf, gavg);
+        else
+          launch(grid, numel, functors::make_rmsprop_update<T, kMomentum, kCentered>(h), p, g,
+                 sq, buf, gavg);
       });
     });
   });
 }
 
 void launch_adagrad_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, void* param,
-                           const void* grad, void* sum, const AdagradHyper& h) {
+                           const void* grad, void* sum, const AdagradHyper& h, const Gate& gate) {
   dispatch_floating(dtype, "adagrad_update", [&]<typename T>() {
-    launch(grid, numel, functors::make_adagrad_update<T>(h), static_cast<T*>(param),
-           static_cast<const T*>(grad), static_cast<T*>(sum));
+    T* p = static_cast<T*>(param);
+    const T* g = static_cast<const T*>(grad);
+    T* s = static_cast<T*>(sum);
+    if (gate.found_inf != nullptr)
+      launch_gated(grid, numel, functors::AdagradRule<T>{h}, gate, p, g, s);
+    else
+      launch(grid, numel, functors::make_adagrad_update<T>(h), p, g, s);
   });
+}
+
+void launch_count_step(int64_t* step, const float* found_inf) {
+  count_step_kernel<<<1, 1, 0, nullptr>>>(step, found_inf);
+  EMBER_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace ember::cuda::detail
@@ -99,10 +164,21 @@ void check_param(const char* op, const Tensor& param) {
                         op, ": parameter ", param.toString());
 }
 
+// The gate's device pointers (null where inactive); core/ops/nn_ops/fused_optim.cpp
+// checked its dtypes and devices.
+detail::Gate gate_pointers(const char* op, const Tensor& param, const StepGate& gate) {
+  if (!gate.active()) return {};
+  EMBER_INTERNAL_ASSERT(gate.found_inf.device() == param.device() &&
+                            (!gate.step.defined() || gate.step.device() == param.device()),
+                        op, ": a gate off the device of parameter ", param.toString());
+  return {gate.found_inf.data_ptr<float>(),
+          gate.step.defined() ? gate.step.data_ptr<int64_t>() : nullptr};
+}
+
 }  // namespace
 
 void sgd_update(const Tensor& param, const Tensor& grad, const Tensor& momentum_buffer,
-                const SgdHyper& h, bool first_step) {
+                const SgdHyper& h, bool first_step, const StepGate& gate) {
   check_param("sgd_update", param);
   check_operand("sgd_update", param, grad);
   const bool momentum = h.momentum != 0;
@@ -111,11 +187,13 @@ void sgd_update(const Tensor& param, const Tensor& grad, const Tensor& momentum_
   DeviceGuard guard(detail::device_of(param));
   detail::launch_sgd_update(param.dtype(), optim_grid(param.numel()), param.numel(),
                             param.data_ptr(), grad.data_ptr(),
-                            momentum ? momentum_buffer.data_ptr() : nullptr, h, first_step);
+                            momentum ? momentum_buffer.data_ptr() : nullptr, h, first_step,
+                            gate_pointers("sgd_update", param, gate));
 }
 
 void adam_update(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
-                 const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, const AdamHyper& h) {
+                 const Tensor& exp_avg_sq, const Tensor& max_exp_avg_sq, const AdamHyper& h,
+                 const StepGate& gate) {
   check_param("adam_update", param);
   check_operand("adam_update", param, grad);
   check_operand("adam_update", param, exp_avg);
@@ -126,11 +204,13 @@ void adam_update(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
   detail::launch_adam_update(param.dtype(), optim_grid(param.numel()), param.numel(),
                              param.data_ptr(), grad.data_ptr(), exp_avg.data_ptr(),
                              exp_avg_sq.data_ptr(),
-                             h.amsgrad ? max_exp_avg_sq.data_ptr() : nullptr, h);
+                             h.amsgrad ? max_exp_avg_sq.data_ptr() : nullptr, h,
+                             gate_pointers("adam_update", param, gate));
 }
 
 void rmsprop_update(const Tensor& param, const Tensor& grad, const Tensor& square_avg,
-                    const Tensor& momentum_buffer, const Tensor& grad_avg, const RmspropHyper& h) {
+                    const Tensor& momentum_buffer, const Tensor& grad_avg, const RmspropHyper& h,
+                    const StepGate& gate) {
   check_param("rmsprop_update", param);
   check_operand("rmsprop_update", param, grad);
   check_operand("rmsprop_update", param, square_avg);
@@ -141,18 +221,29 @@ void rmsprop_update(const Tensor& param, const Tensor& grad, const Tensor& squar
   detail::launch_rmsprop_update(param.dtype(), optim_grid(param.numel()), param.numel(),
                                 param.data_ptr(), grad.data_ptr(), square_avg.data_ptr(),
                                 h.momentum > 0 ? momentum_buffer.data_ptr() : nullptr,
-                                h.centered ? grad_avg.data_ptr() : nullptr, h);
+                                h.centered ? grad_avg.data_ptr() : nullptr, h,
+                                gate_pointers("rmsprop_update", param, gate));
 }
 
 void adagrad_update(const Tensor& param, const Tensor& grad, const Tensor& sum,
-                    const AdagradHyper& h) {
+                    const AdagradHyper& h, const StepGate& gate) {
   check_param("adagrad_update", param);
   check_operand("adagrad_update", param, grad);
   check_operand("adagrad_update", param, sum);
   if (param.numel() == 0) return;
   DeviceGuard guard(detail::device_of(param));
   detail::launch_adagrad_update(param.dtype(), optim_grid(param.numel()), param.numel(),
-                                param.data_ptr(), grad.data_ptr(), sum.data_ptr(), h);
+                                param.data_ptr(), grad.data_ptr(), sum.data_ptr(), h,
+                                gate_pointers("adagrad_update", param, gate));
+}
+
+void count_step(const Tensor& step, const Tensor& found_inf) {
+  EMBER_INTERNAL_ASSERT(step.is_cuda() && step.dtype() == kLong && step.numel() == 1 &&
+                            found_inf.device() == step.device() && found_inf.dtype() == kFloat &&
+                            found_inf.numel() == 1,
+                        "count_step of ", step.toString(), " by ", found_inf.toString());
+  DeviceGuard guard(detail::device_of(step));
+  detail::launch_count_step(step.data_ptr<int64_t>(), found_inf.data_ptr<float>());
 }
 
 }  // namespace ember::cuda

@@ -3,7 +3,8 @@
 // launch per parameter reads and writes the parameter, its gradient and its
 // state together, on the legacy default stream. The maths is the CPU loops'
 // (kernels/common/optim_functors.h); the step's bias corrections are computed
-// on the host and passed by value, so a step needs no host sync. Every tensor
+// on the host and passed by value, so a step needs no host sync. A gated step
+// (StepGate) reads its flag and step count in the kernel instead. Every tensor
 // must be contiguous, on the parameter's CUDA device and of its dtype
 // (float32 or float64). Defined in optim.cu; registered in the optimizer
 // kernel table (kernels/cuda/register_kernels.cu).
@@ -24,5 +25,7 @@ decltype(OptimizerKernels::adam)::Signature adam_update;
 decltype(OptimizerKernels::rmsprop)::Signature rmsprop_update;
 // As cpu::adagrad_update.
 decltype(OptimizerKernels::adagrad)::Signature adagrad_update;
+// As cpu::count_step, in a one-thread kernel.
+decltype(OptimizerKernels::count_step)::Signature count_step;
 
 }  // namespace ember::cuda

@@ -38,6 +38,7 @@ void register_kernels(KernelRegistry& r) {
   r.optimizer.adam.set(kCUDA, &ThroughFloat32<&adam_update, 0, 2, 3, 4>::call);
   r.optimizer.rmsprop.set(kCUDA, &ThroughFloat32<&rmsprop_update, 0, 2, 3, 4>::call);
   r.optimizer.adagrad.set(kCUDA, &ThroughFloat32<&adagrad_update, 0, 2>::call);
+  r.optimizer.count_step.set(kCUDA, &count_step);
 
   r.pooling.max_pool2d.set(kCUDA, &ThroughFloat32<&max_pool2d, 1>::call);
   r.pooling.max_pool2d_backward.set(kCUDA, &ThroughFloat32<&max_pool2d_backward, 2>::call);

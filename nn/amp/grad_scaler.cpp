@@ -67,8 +67,7 @@ Tensor GradScaler::step(optim::Optimizer& optimizer) {
   EMBER_CHECK(s.stage != Stage::kStepped,
               "GradScaler: step() has already been called since the last update()");
   if (s.stage == Stage::kReady) unscale_(optimizer);
-  Tensor result;
-  if (s.found_inf.item<float>() == 0.0f) result = optimizer.step();
+  Tensor result = optimizer.step_unless(s.found_inf);
   s.stage = Stage::kStepped;
   return result;
 }

@@ -16,11 +16,13 @@
 //   scaler.update();                         // S halves after a skip, doubles after
 //                                            // growth_interval clean steps
 //
-// The scale and the growth counter are tensors on the loss's device, and
-// update() computes them there (no host wait). step() decides on the host
-// whether the optimizer runs: on CUDA that reads one flag back (a host sync
-// per step, counted by cuda::sync_count()), which the optimizers' own skip
-// will remove. bfloat16 has float32's range and needs no scaler.
+// The scale, the growth counter and the inf flag are tensors on the loss's
+// device, and nothing the scaler does per step waits for them on the host:
+// update() computes the next scale there, and step() hands the flag to
+// Optimizer::step_unless, whose fused updates skip on the device (Note [Steps
+// skipped on the device]: SGD, Adam, AdamW, RMSprop, Adagrad; other
+// optimizers read the flag back, a host sync on CUDA). PyTorch's step()
+// syncs. bfloat16 has float32's range and needs no scaler.
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -61,8 +63,8 @@ class GradScaler {
   // optimizer before update(), or after step().
   void unscale_(optim::Optimizer& optimizer);
   // unscale_ (unless done), then optimizer.step() unless a gradient was inf
-  // or NaN; returns step's result, undefined when skipped. Error when called
-  // twice before update().
+  // or NaN, decided on the device (Optimizer::step_unless); returns step's
+  // result (undefined: no closure). Error when called twice before update().
   Tensor step(optim::Optimizer& optimizer);
   // The scale for the next iteration: times backoff_factor after a skipped
   // step (and the clean-step count back to 0), times growth_factor after

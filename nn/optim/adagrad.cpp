@@ -58,10 +58,9 @@ Tensor Adagrad::step(LossClosure closure) {
       bool created = false;
       AdagradParamState& s = param_state<AdagradParamState>(p, created);
       if (created) s.sum(detail::zeros_state(p).fill_(o.initial_accumulator_value()));
-      s.step(s.step() + 1);
-      h.step = s.step();
+      const StepGate gate = count_step(s.step_count(), h.step);
       detail::update_in_place(p, [&](const Tensor& param) {
-        fused::adagrad_step_(param, grad, s.sum(), h);
+        fused::adagrad_step_(param, grad, s.sum(), h, gate);
       });
     }
   }

@@ -23,7 +23,7 @@ struct AdagradOptions : public OptimizerCloneableOptions<AdagradOptions> {
 
 struct AdagradParamState : public OptimizerParamState {
   EMBER_OPTIM_ARG(Tensor, sum, {});
-  EMBER_OPTIM_ARG(int64_t, step, 0);
+  EMBER_OPTIM_STEP_COUNT(AdagradParamState);
 
  public:
   void serialize(StateArchive& archive) override;
@@ -35,6 +35,7 @@ class Adagrad : public Optimizer {
   Adagrad(std::vector<Tensor> params, const AdagradOptions& defaults);
 
   Tensor step(LossClosure closure = nullptr) override;
+  bool can_skip_on_device() const override { return true; }
 
  protected:
   const char* name() const override { return "Adagrad"; }

@@ -75,10 +75,9 @@ Tensor Adam::step(LossClosure closure) {
       }
       // amsgrad may be switched on after the first steps.
       if (h.amsgrad && !s.max_exp_avg_sq().defined()) s.max_exp_avg_sq(detail::zeros_state(p));
-      s.step(s.step() + 1);
-      h.step = s.step();
+      const StepGate gate = count_step(s.step_count(), h.step);
       detail::update_in_place(p, [&](const Tensor& param) {
-        fused::adam_step_(param, grad, s.exp_avg(), s.exp_avg_sq(), s.max_exp_avg_sq(), h);
+        fused::adam_step_(param, grad, s.exp_avg(), s.exp_avg_sq(), s.max_exp_avg_sq(), h, gate);
       });
     }
   }

@@ -27,7 +27,7 @@ struct AdamOptions : public OptimizerCloneableOptions<AdamOptions> {
 };
 
 struct AdamParamState : public OptimizerParamState {
-  EMBER_OPTIM_ARG(int64_t, step, 0);
+  EMBER_OPTIM_STEP_COUNT(AdamParamState);
   EMBER_OPTIM_ARG(Tensor, exp_avg, {});
   EMBER_OPTIM_ARG(Tensor, exp_avg_sq, {});
   EMBER_OPTIM_ARG(Tensor, max_exp_avg_sq, {});  // undefined unless amsgrad
@@ -42,6 +42,7 @@ class Adam : public Optimizer {
   Adam(std::vector<Tensor> params, const AdamOptions& defaults);
 
   Tensor step(LossClosure closure = nullptr) override;
+  bool can_skip_on_device() const override { return true; }
 
  protected:
   // For AdamW, which shares the step and the state.

@@ -110,6 +110,28 @@ size_t Optimizer::size() const {
   return n;
 }
 
+Tensor Optimizer::step_unless(const Tensor& found_inf) {
+  EMBER_CHECK(found_inf.defined() && found_inf.numel() == 1 && found_inf.dtype() == kFloat,
+              name(), ".step_unless: found_inf must be a one-element float32 tensor, got ",
+              found_inf.defined() ? found_inf.toString() : std::string("an undefined tensor"));
+  if (!can_skip_on_device()) return found_inf.item<float>() == 0 ? step() : Tensor();
+  EMBER_CHECK(!skip_flag_.defined(), name(), ".step_unless: called from inside a step()");
+  skip_flag_ = found_inf;
+  struct Reset {
+    Tensor& flag;
+    ~Reset() { flag = Tensor(); }
+  } reset{skip_flag_};
+  return step();
+}
+
+StepGate Optimizer::count_step(StepCount& count, int64_t& step) const {
+  if (!skip_flag_.defined()) {
+    step = count.advance();
+    return {};
+  }
+  return {skip_flag_, count.advance_unless(skip_flag_)};
+}
+
 Tensor Optimizer::run_closure(const LossClosure& closure) {
   if (!closure) return {};
   AutoGradMode grad_on(true);

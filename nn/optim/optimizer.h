@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "ember/core/tensor.h"
+#include "ember/core/ops/nn_ops/fused_optim.h"  // StepGate
 #include "ember/nn/optim/state_archive.h"
+#include "ember/nn/optim/step_count.h"
 
 namespace ember::optim {
 
@@ -122,6 +124,21 @@ class Optimizer {
   // With a closure, calls it first (grad mode on) and returns its loss.
   virtual Tensor step(LossClosure closure = nullptr) = 0;
 
+  // Note [Steps skipped on the device]
+  // step() where found_inf (float32, 0-dim, on the parameters' device) is 0,
+  // nothing where it is not: GradScaler's step, decided on the device so that
+  // a CUDA training step never waits for the flag. Each fused update reads
+  // the flag in its kernel and writes nothing when it is set; the step counts
+  // the updates depend on (StepCount) move to the device, where a small kernel
+  // advances them before the update unless the flag is set. State a skipped
+  // step creates is what a fresh parameter starts from (zeros, count 0), so
+  // skipping leaves the training where it was. SGD, Adam, AdamW, RMSprop and
+  // Adagrad decide on the device (can_skip_on_device()); other optimizers
+  // (LBFGS, ones written outside ember) read the flag on the host instead.
+  // Returns step()'s result (undefined: no closure here).
+  Tensor step_unless(const Tensor& found_inf);
+  virtual bool can_skip_on_device() const { return false; }
+
   // Drops every gradient (set_to_none) or zeroes it in place.
   void zero_grad(bool set_to_none = true);
 
@@ -174,7 +191,16 @@ class Optimizer {
   // Runs the closure (if any) with grad mode on and returns its loss.
   static Tensor run_closure(const LossClosure& closure);
 
+  // The flag of step_unless() while it runs step() (undefined otherwise): the
+  // gate each fused update of an optimizer that can_skip_on_device() takes.
+  const Tensor& skip_flag() const { return skip_flag_; }
+  // Counts one step of a parameter: on the host, setting `step` and returning
+  // an inactive gate; or, within step_unless(), on the device, returning the
+  // gate for the parameter's update (`step` untouched).
+  StepGate count_step(StepCount& count, int64_t& step) const;
+
  private:
+  Tensor skip_flag_;
   std::unique_ptr<OptimizerOptions> defaults_;
   std::vector<OptimizerParamGroup> param_groups_;
   std::unordered_map<void*, std::unique_ptr<OptimizerParamState>> state_;

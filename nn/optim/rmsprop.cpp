@@ -65,9 +65,11 @@ Tensor RMSprop::step(LossClosure closure) {
       if (h.momentum > 0 && !s.momentum_buffer().defined())
         s.momentum_buffer(detail::zeros_state(p));
       if (h.centered && !s.grad_avg().defined()) s.grad_avg(detail::zeros_state(p));
-      s.step(s.step() + 1);
+      int64_t step = 0;  // counted for the state only: RMSprop's rule does not use it
+      const StepGate gate = count_step(s.step_count(), step);
       detail::update_in_place(p, [&](const Tensor& param) {
-        fused::rmsprop_step_(param, grad, s.square_avg(), s.momentum_buffer(), s.grad_avg(), h);
+        fused::rmsprop_step_(param, grad, s.square_avg(), s.momentum_buffer(), s.grad_avg(), h,
+                             gate);
       });
     }
   }

@@ -24,7 +24,7 @@ struct RMSpropOptions : public OptimizerCloneableOptions<RMSpropOptions> {
 };
 
 struct RMSpropParamState : public OptimizerParamState {
-  EMBER_OPTIM_ARG(int64_t, step, 0);
+  EMBER_OPTIM_STEP_COUNT(RMSpropParamState);
   EMBER_OPTIM_ARG(Tensor, square_avg, {});
   EMBER_OPTIM_ARG(Tensor, momentum_buffer, {});  // undefined unless momentum > 0
   EMBER_OPTIM_ARG(Tensor, grad_avg, {});         // undefined unless centered
@@ -39,6 +39,7 @@ class RMSprop : public Optimizer {
   RMSprop(std::vector<Tensor> params, const RMSpropOptions& defaults);
 
   Tensor step(LossClosure closure = nullptr) override;
+  bool can_skip_on_device() const override { return true; }
 
  protected:
   const char* name() const override { return "RMSprop"; }

@@ -43,6 +43,26 @@ std::unique_ptr<OptimizerParamState> SGD::make_state() const {
   return std::make_unique<SGDParamState>();
 }
 
+// Whether the buffer takes its first step (buf = g), given that it was just
+// made (`made`). Within step_unless() only the device knows: while no step of
+// the buffer has run there, its steps are counted there and the gate carries
+// the count (the first is the one that brings it to 1); the return value is
+// then unused. A buffer saved before any of its steps ran loads as a stepped
+// one (the count is not part of PyTorch's state).
+bool SGD::first_momentum_step(SGDParamState& s, bool made, StepGate& gate) const {
+  StepCount& count = s.momentum_step_count();
+  if (made) count.set(0);
+  if (gate.active()) {
+    if (made || count.on_device()) gate.step = count.advance_unless(gate.found_inf);
+    return false;
+  }
+  if (!count.on_device()) return made;
+  // Back from gated steps: the first is still to come if every one was skipped.
+  const bool first = count.get() == 0;
+  count.set(1);
+  return first;
+}
+
 Tensor SGD::step(LossClosure closure) {
   Tensor loss = run_closure(closure);
   NoGradGuard no_grad;
@@ -54,15 +74,17 @@ Tensor SGD::step(LossClosure closure) {
       const Tensor grad = detail::dense_grad(name(), p);
       bool first = false;
       Tensor buf;
+      StepGate gate{skip_flag(), Tensor()};
       if (h.momentum != 0) {
         SGDParamState& s = param_state<SGDParamState>(p, first);
         // A buffer may be missing after a group's momentum went from 0 to > 0.
         first = !s.momentum_buffer().defined();
         if (first) s.momentum_buffer(detail::zeros_state(p));
         buf = s.momentum_buffer();
+        first = first_momentum_step(s, first, gate);
       }
       detail::update_in_place(p, [&](const Tensor& param) {
-        fused::sgd_step_(param, grad, buf, h, first);
+        fused::sgd_step_(param, grad, buf, h, first, gate);
       });
     }
   }

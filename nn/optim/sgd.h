@@ -26,6 +26,12 @@ struct SGDParamState : public OptimizerParamState {
 
  public:
   void serialize(StateArchive& archive) override;
+  // The buffer's steps, counted only while steps are gated on the device
+  // (SGD::step, Note [Steps skipped on the device]); not saved.
+  StepCount& momentum_step_count() { return momentum_steps_; }
+
+ private:
+  StepCount momentum_steps_;
 };
 
 class SGD : public Optimizer {
@@ -34,11 +40,15 @@ class SGD : public Optimizer {
   SGD(std::vector<Tensor> params, const SGDOptions& defaults);
 
   Tensor step(LossClosure closure = nullptr) override;
+  bool can_skip_on_device() const override { return true; }
 
  protected:
   const char* name() const override { return "SGD"; }
   void check_options(const OptimizerOptions& options) const override;
   std::unique_ptr<OptimizerParamState> make_state() const override;
+
+ private:
+  bool first_momentum_step(SGDParamState& s, bool made, StepGate& gate) const;
 };
 
 }  // namespace ember::optim

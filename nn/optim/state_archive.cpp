@@ -47,6 +47,12 @@ void StateArchive::field(const std::string& name, int64_t& value, CounterRange r
   value = read_counter(&read(key), owner_, key, range);
 }
 
+void StateArchive::field(const std::string& name, StepCount& value) {
+  int64_t count = is_loading() ? 0 : value.get();
+  field(name, count);
+  if (is_loading()) value.set(count);
+}
+
 void StateArchive::field(const std::string& name, std::tuple<double, double>& value) {
   const std::string key = prefix_ + name;
   if (!is_loading()) {

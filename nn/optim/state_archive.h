@@ -11,6 +11,7 @@
 
 #include "ember/core/tensor.h"
 #include "ember/nn/ordered_dict.h"
+#include "ember/nn/optim/step_count.h"
 #include "ember/nn/serialize/counter.h"
 
 namespace ember::optim {
@@ -35,6 +36,9 @@ class StateArchive {
   // Integers are counters or sizes: read_counter checks them (Note [Counters from files]).
   void field(const std::string& name, int64_t& value, CounterRange range = {});
   void field(const std::string& name, std::tuple<double, double>& value);
+  // A step count is saved as its value (read back from the device if it is
+  // there) and loads onto the host.
+  void field(const std::string& name, StepCount& value);
   // An undefined tensor is saved as no key; a missing key loads as undefined.
   void optional_tensor(const std::string& name, Tensor& value);
   // As optional_tensor, for state whose shape is not its parameter's (L-BFGS's

@@ -6,7 +6,8 @@
 // 65535 * 256 + 3 elements (more than one grid-stride pass). Tolerance, relative
 // to max(1, |cpu value|): 1e-6 for float32 (the device may fuse a multiply-add
 // the host rounds twice), 1e-12 for float64. A step after the first makes no
-// cudaMalloc. clip_grad_norm_ on CUDA gradients against the CPU too.
+// cudaMalloc. The same with steps gated on the device (step_unless, every
+// other one skipped). clip_grad_norm_ on CUDA gradients against the CPU too.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include <ember/core/ops/creation/random.h>
 #include <ember/core/cuda/memory.h>
 #include <ember/core/cuda/sync_count.h>
+#include <ember/nn/amp/grad_scaler.h>
 #include <ember/nn/optim/adagrad.h>
 #include <ember/nn/optim/adam.h>
 #include <ember/nn/optim/adamw.h>
@@ -108,7 +110,10 @@ struct ParamShape {
   bool transposed = false;
 };
 
-void run_against_cpu(const Config& config, ScalarType dtype, bool with_large) {
+// gated: each step through step_unless (GradScaler's device-side skip), with
+// the flag set on steps 0 and 2 (the first one skipped: SGD's momentum buffer
+// starts on step 1, Adam's bias corrections count two steps).
+void run_against_cpu(const Config& config, ScalarType dtype, bool with_large, bool gated = false) {
   std::vector<ParamShape> shapes = {{{0}}, {{1}}, {{31}}, {{1025}}, {{31, 33}, true}};
   if (with_large) shapes.push_back({{65535LL * 256 + 3}});
   std::vector<Tensor> cpu_params, gpu_params;
@@ -140,9 +145,16 @@ void run_against_cpu(const Config& config, ScalarType dtype, bool with_large) {
       else
         gpu_params[i].mutable_grad().copy_(g);  // reuses the gradient's memory
     }
+    const float skip = step % 2 == 0 ? 1.0f : 0.0f;
+    const Tensor cpu_flag = full({}, skip), gpu_flag = cpu_flag.to(kGpu);
     const uint64_t syncs = cuda::sync_count();
-    cpu_opt->step();
-    gpu_opt->step();
+    if (gated) {
+      cpu_opt->step_unless(cpu_flag);
+      gpu_opt->step_unless(gpu_flag);
+    } else {
+      cpu_opt->step();
+      gpu_opt->step();
+    }
     CHECK(cuda::sync_count() == syncs);  // a step never waits for the device
     if (step == 0) mallocs_after_first = cuda::memory_stats().num_system_allocs;
     for (size_t i = 0; i < shapes.size(); ++i) {
@@ -161,6 +173,14 @@ TEST_CASE("cuda optim: every optimizer's float32 CUDA step matches its CPU step"
     INFO(c.name);
     run_against_cpu(c, kFloat, /*with_large=*/c.name == "SGD momentum dampening weight_decay" ||
                                    c.name == "AdamW amsgrad");
+  }
+}
+
+TEST_CASE("cuda optim: steps skipped on the device match the CPU's and never wait for the flag",
+          "[cuda_optim]") {
+  for (const Config& c : configs()) {
+    INFO(c.name);
+    run_against_cpu(c, kFloat, /*with_large=*/c.name == "Adam amsgrad", /*gated=*/true);
   }
 }
 
@@ -233,4 +253,32 @@ TEST_CASE("cuda optim: clip_grad_norm_ with error_if_nonfinite leaves CUDA gradi
   q.mutable_grad() = ones({2});
   REQUIRE_THROWS_WITH(nn::utils::clip_grad_norm_({p, q}, 1.0),
                       Catch::Contains("clip_grad_norm_: all gradients must be on one device"));
+}
+
+TEST_CASE("cuda optim: a GradScaler step makes no host sync and matches the CPU, skips included",
+          "[cuda_optim][amp]") {
+  // loss = sum(w * x): the gradient is x * scale; step 2 has an inf in it.
+  const Tensor init = tensor({1.0f, 2.0f, -3.0f, 0.5f});
+  Tensor cpu_w = init.clone().requires_grad_(), gpu_w = init.to(kGpu).requires_grad_();
+  optim::Adam cpu_opt({cpu_w}, optim::AdamOptions(0.01)), gpu_opt({gpu_w}, optim::AdamOptions(0.01));
+  amp::GradScaler cpu_scaler, gpu_scaler;
+  for (int step = 0; step < 5; ++step) {
+    INFO("step " << step);
+    Tensor x = tensor({0.5f, -1.0f, 0.25f * static_cast<float>(step), 2.0f});
+    if (step == 2) x = tensor({0.5f, INFINITY, 1.0f, 2.0f});
+    const Tensor gx = x.to(kGpu);
+    cpu_opt.zero_grad();
+    gpu_opt.zero_grad();
+    const uint64_t syncs = cuda::sync_count();
+    gpu_scaler.scale((gpu_w * gx).sum()).backward();
+    gpu_scaler.step(gpu_opt);
+    gpu_scaler.update();
+    CHECK(cuda::sync_count() == syncs);
+    cpu_scaler.scale((cpu_w * x).sum()).backward();
+    cpu_scaler.step(cpu_opt);
+    cpu_scaler.update();
+    require_close(gpu_w.detach(), cpu_w.detach(), 2e-6);
+  }
+  CHECK(gpu_scaler.get_scale() == 32768.0);
+  CHECK(gpu_opt.state_dict()["state.0.step"].item<int64_t>() == 4);
 }
