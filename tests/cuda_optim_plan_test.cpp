@@ -35,7 +35,8 @@ TEST_CASE("cuda optim plan: the SGD functor applies momentum, dampening, nestero
   CHECK(bf == Approx(1.02).epsilon(1e-15));
   CHECK(pf == Approx(2 - 0.1938).epsilon(1e-15));
   double pp = 2;
-  functors::make_sgd_update<double, false, false, false>(h)(&pp, &g, nullptr, 0);
+  double* const no_buffer = nullptr;  // unused without momentum
+  functors::make_sgd_update<double, false, false, false>(h)(&pp, &g, no_buffer, 0);
   CHECK(pp == Approx(2 - 0.102).epsilon(1e-15));
 }
 
@@ -45,7 +46,8 @@ TEST_CASE("cuda optim plan: the Adam functor's first step moves by lr against th
   // update is lr * g / (|g| + eps).
   const AdamHyper adam{/*lr=*/0.01, 0.9, 0.999, /*eps=*/1e-8, /*wd=*/0, false, false, /*step=*/1};
   double p = 1, g = -3, m = 0, v = 0;
-  functors::make_adam_update<double, false, false>(adam)(&p, &g, &m, &v, nullptr, 0);
+  double* const no_vmax = nullptr;  // unused without amsgrad
+  functors::make_adam_update<double, false, false>(adam)(&p, &g, &m, &v, no_vmax, 0);
   CHECK(m == Approx(-0.3).epsilon(1e-14));
   CHECK(v == Approx(0.009).epsilon(1e-14));
   CHECK(p == Approx(1 + 0.01 * 3 / (3 + 1e-8)).epsilon(1e-14));

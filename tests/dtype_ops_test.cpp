@@ -7,6 +7,7 @@
 // scalar rules, reductions that accumulate in float, autograd in bfloat16.
 #include "test_helpers.h"
 
+#include <ember/core/ops/nn_ops/fused_optim.h>
 #include <ember/kernels/common/kernel_registry.h>
 
 #include <cmath>
@@ -273,4 +274,61 @@ TEST_CASE("families through compute-dtype copies: the float32 result rounded onc
   CHECK(equal(std::get<0>(ints.sort(1)).to(kLong), std::get<0>(ints.to(kLong).sort(1))));
   CHECK(equal(ints.argmax(1), ints.to(kLong).argmax(1)));
   CHECK(equal(ints.cumsum(1).to(kLong), ints.to(kLong).cumsum(1)));
+}
+
+// The fused optimizer updates take 16-bit parameters and state themselves (no
+// float32 copies): each element is read as float, updated by the float32 rule
+// and rounded once, so every tensor they write is the float32 update of the
+// widened values, rounded. Checked on every rule's flags, gated steps included.
+TEST_CASE("optimizer updates on bfloat16/float16 are the float32 update rounded once", "[dtype]") {
+  manual_seed(5);
+  // 1027 elements: more than one vector block, an odd tail.
+  auto positive = [](ScalarType t) { return (rand({1027}) + 0.05).to(t); };
+  for (ScalarType t : kReducedFloats) {
+    INFO(t);
+    const Tensor p = randn({1027}).to(t), g = randn({1027}).to(t), s1 = randn({1027}).to(t);
+    const Tensor s2 = positive(t), s3 = positive(t);
+    // Runs update(param, grad, state1, state2, state3) on copies in dtype t
+    // and in float32, then compares every tensor, bits and all.
+    auto check = [&](const char* what, auto update) {
+      INFO(what);
+      std::vector<Tensor> low = {p.clone(), g.clone(), s1.clone(), s2.clone(), s3.clone()};
+      std::vector<Tensor> wide;
+      for (const Tensor& x : low) wide.push_back(x.to(kFloat));
+      update(low);
+      update(wide);
+      for (size_t i = 0; i < low.size(); ++i) {
+        INFO("operand " << i);
+        CHECK(same_values(low[i], wide[i].to(t)));
+      }
+      CHECK_FALSE(same_values(low[0], p));  // the update moved the parameter
+    };
+    using V = std::vector<Tensor>;
+    for (bool nesterov : {false, true})
+      check("sgd", [&](V& x) {
+        fused::sgd_step_(x[0], x[1], x[2], {0.1, 0.9, nesterov ? 0.0 : 0.3, 0.01, nesterov}, false);
+      });
+    check("sgd first step", [&](V& x) { fused::sgd_step_(x[0], x[1], x[2], {0.1, 0.9, 0.3, 0, false}, true); });
+    for (bool amsgrad : {false, true})
+      for (bool decoupled : {false, true})
+        check("adam", [&](V& x) {
+          fused::adam_step_(x[0], x[1], x[2], x[3], x[4],
+                            {1e-2, 0.9, 0.999, 1e-8, 0.1, amsgrad, decoupled, /*step=*/3});
+        });
+    for (bool centered : {false, true})
+      check("rmsprop", [&](V& x) {
+        fused::rmsprop_step_(x[0], x[1], x[3], x[2], x[4], {1e-2, 0.99, 1e-8, 0.1, 0.9, centered});
+      });
+    check("adagrad", [&](V& x) { fused::adagrad_step_(x[0], x[1], x[3], {0.1, 0.01, 0.1, 1e-10, 4}); });
+    check("adam, gated, step count 2", [&](V& x) {
+      const StepGate gate{zeros({}), full({}, int64_t{2}, kLong)};
+      fused::adam_step_(x[0], x[1], x[2], x[3], Tensor(), {1e-2, 0.9, 0.999, 1e-8, 0, false, false, 0},
+                        gate);
+    });
+  }
+  // A state of another dtype than its parameter is an Error naming both.
+  const Tensor p = zeros({3}, kBFloat16), g = zeros({3}, kBFloat16);
+  CHECK_THROWS_WITH(fused::adagrad_step_(p, g, zeros({3}), {0.1, 0, 0, 1e-10, 1}),
+                    Catch::Contains("adagrad_update: the parameter is bfloat16") &&
+                        Catch::Contains("its gradient or state is float32"));
 }

@@ -76,6 +76,20 @@ decltype(auto) dispatch_numeric_storage(ScalarType t, const char* op, F&& f) {
   });
 }
 
+// f.template operator()<S>() for the storage type S of a floating dtype
+// (Half, BFloat16, float, double): for kernels that read 16-bit elements as
+// float themselves (opmath_t<S>) and round once on store.
+template <typename F>
+decltype(auto) dispatch_floating_storage(ScalarType t, const char* op, F&& f) {
+  switch (t) {
+    case kHalf: return f.template operator()<Half>();
+    case kBFloat16: return f.template operator()<BFloat16>();
+    case kFloat: return f.template operator()<float>();
+    case kDouble: return f.template operator()<double>();
+    default: dtype_not_supported(op, t, describe(DtypeSet::kFloating));
+  }
+}
+
 // f.template operator()<U>() with U the unsigned integer type of t's element
 // size: for kernels that only move elements (gather, scatter), compiled once
 // per size rather than once per dtype.

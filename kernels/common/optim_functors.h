@@ -1,7 +1,10 @@
 #pragma once
 // The per-element maths of the fused optimizer updates, shared by the CPU
 // loops (kernels/cpu/optim_kernels.cpp) and the CUDA kernels
-// (kernels/cuda/optim.cu). The flags that change the rule are template
+// (kernels/cuda/optim.cu). T is the type they compute in, and the elements
+// are of a storage type S: S = T for float32 and float64, float16 and
+// bfloat16 elements with T = float, read as float and rounded once on store
+// (Note [Reduced-precision floats are storage types]). The flags that change the rule are template
 // parameters, so each loop body is branch-free (and vectorizes on the CPU);
 // everything that depends only on the step (bias corrections, the decay
 // factor) is computed once by the make_* functions and passed by value: on
@@ -49,15 +52,17 @@ template <typename T, bool kMomentum, bool kNesterov, bool kFirst>
 struct SgdUpdate {
   T lr, weight_decay, momentum, one_minus_dampening;
 
-  EMBER_HOST_DEVICE void operator()(T* p, const T* grad, T* buf, int64_t i) const {
-    const T g = grad[i] + weight_decay * p[i];
+  template <typename S>
+  EMBER_HOST_DEVICE void operator()(S* p, const S* grad, S* buf, int64_t i) const {
+    const T pi = static_cast<T>(p[i]);
+    const T g = static_cast<T>(grad[i]) + weight_decay * pi;
     T d = g;
     if constexpr (kMomentum) {
-      const T b = kFirst ? g : momentum * buf[i] + one_minus_dampening * g;
-      buf[i] = b;
+      const T b = kFirst ? g : momentum * static_cast<T>(buf[i]) + one_minus_dampening * g;
+      buf[i] = static_cast<S>(b);
       d = kNesterov ? g + momentum * b : b;
     }
-    p[i] = p[i] - lr * d;
+    p[i] = static_cast<S>(pi - lr * d);
   }
 };
 
@@ -78,22 +83,25 @@ struct AdamUpdate {
   T neg_step_size, inv_bias2_sqrt, one_minus_beta1, beta2, one_minus_beta2, eps;
   T weight_decay, decay;  // decay = 1 - lr * weight_decay (AdamW)
 
-  EMBER_HOST_DEVICE void operator()(T* p, const T* grad, T* m, T* v, T* vmax, int64_t i) const {
-    T pi = p[i], g = grad[i];
+  template <typename S>
+  EMBER_HOST_DEVICE void operator()(S* p, const S* grad, S* m, S* v, S* vmax, int64_t i) const {
+    T pi = static_cast<T>(p[i]), g = static_cast<T>(grad[i]);
     if constexpr (kDecoupled)
       pi = pi * decay;
     else
       g = g + weight_decay * pi;
-    const T mi = m[i] + one_minus_beta1 * (g - m[i]);
-    T vi = beta2 * v[i] + one_minus_beta2 * g * g;
-    m[i] = mi;
-    v[i] = vi;
+    const T m0 = static_cast<T>(m[i]);
+    const T mi = m0 + one_minus_beta1 * (g - m0);
+    T vi = beta2 * static_cast<T>(v[i]) + one_minus_beta2 * g * g;
+    m[i] = static_cast<S>(mi);
+    v[i] = static_cast<S>(vi);
     if constexpr (kAmsgrad) {
-      vi = vmax[i] > vi ? vmax[i] : vi;
-      vmax[i] = vi;
+      const T vmax0 = static_cast<T>(vmax[i]);
+      vi = vmax0 > vi ? vmax0 : vi;
+      vmax[i] = static_cast<S>(vi);
     }
     const T denom = math::sqrt(vi) * inv_bias2_sqrt + eps;
-    p[i] = pi + neg_step_size * (mi / denom);
+    p[i] = static_cast<S>(pi + neg_step_size * (mi / denom));
   }
 };
 
@@ -124,24 +132,26 @@ template <typename T, bool kMomentum, bool kCentered>
 struct RmspropUpdate {
   T lr, alpha, one_minus_alpha, eps, weight_decay, momentum;
 
-  EMBER_HOST_DEVICE void operator()(T* p, const T* grad, T* sq, T* buf, T* gavg,
+  template <typename S>
+  EMBER_HOST_DEVICE void operator()(S* p, const S* grad, S* sq, S* buf, S* gavg,
                                     int64_t i) const {
-    const T g = grad[i] + weight_decay * p[i];
-    const T s = alpha * sq[i] + one_minus_alpha * g * g;
-    sq[i] = s;
+    const T pi = static_cast<T>(p[i]);
+    const T g = static_cast<T>(grad[i]) + weight_decay * pi;
+    const T s = alpha * static_cast<T>(sq[i]) + one_minus_alpha * g * g;
+    sq[i] = static_cast<S>(s);
     T var = s;
     if constexpr (kCentered) {
-      const T ga = alpha * gavg[i] + one_minus_alpha * g;
-      gavg[i] = ga;
+      const T ga = alpha * static_cast<T>(gavg[i]) + one_minus_alpha * g;
+      gavg[i] = static_cast<S>(ga);
       var = s - ga * ga;
     }
     const T step = g / (math::sqrt(var) + eps);
     if constexpr (kMomentum) {
-      const T b = momentum * buf[i] + step;
-      buf[i] = b;
-      p[i] = p[i] - lr * b;
+      const T b = momentum * static_cast<T>(buf[i]) + step;
+      buf[i] = static_cast<S>(b);
+      p[i] = static_cast<S>(pi - lr * b);
     } else {
-      p[i] = p[i] - lr * step;
+      p[i] = static_cast<S>(pi - lr * step);
     }
   }
 };
@@ -160,11 +170,13 @@ template <typename T>
 struct AdagradUpdate {
   T neg_clr, weight_decay, eps;
 
-  EMBER_HOST_DEVICE void operator()(T* p, const T* grad, T* sum, int64_t i) const {
-    const T g = grad[i] + weight_decay * p[i];
-    const T s = sum[i] + g * g;
-    sum[i] = s;
-    p[i] = p[i] + neg_clr * (g / (math::sqrt(s) + eps));
+  template <typename S>
+  EMBER_HOST_DEVICE void operator()(S* p, const S* grad, S* sum, int64_t i) const {
+    const T pi = static_cast<T>(p[i]);
+    const T g = static_cast<T>(grad[i]) + weight_decay * pi;
+    const T s = static_cast<T>(sum[i]) + g * g;
+    sum[i] = static_cast<S>(s);
+    p[i] = static_cast<S>(pi + neg_clr * (g / (math::sqrt(s) + eps)));
   }
 };
 
@@ -223,7 +235,8 @@ struct SgdMomentumRule {
     SgdUpdate<T, true, kNesterov, true> first;
     SgdUpdate<T, true, kNesterov, false> later;
     bool is_first;
-    EMBER_HOST_DEVICE void operator()(T* p, const T* grad, T* buf, int64_t i) const {
+    template <typename S>
+    EMBER_HOST_DEVICE void operator()(S* p, const S* grad, S* buf, int64_t i) const {
       if (is_first)
         first(p, grad, buf, i);
       else

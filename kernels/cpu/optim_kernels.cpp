@@ -1,5 +1,6 @@
 // Fused optimizer loops over the shared functors of optim_functors.h (the
-// update rules are there). The flags that change the rule (momentum,
+// update rules are there), on float16, bfloat16, float32 and float64 elements
+// (16-bit ones computed in float32, rounded once on store). The flags that change the rule (momentum,
 // nesterov, amsgrad, AdamW) are template parameters, so each inner loop is
 // branch-free and vectorizes.
 #include "ember/kernels/cpu/optim_kernels.h"
@@ -11,6 +12,7 @@
 
 #include "ember/core/error.h"
 #include "ember/core/parallel.h"
+#include "ember/kernels/common/dtype_set.h"
 #include "ember/kernels/cpu/loops.h"
 
 namespace ember::cpu {
@@ -23,18 +25,19 @@ void check_operand(const Tensor& param, const Tensor& t) {
                         param.toString());
 }
 
-template <typename T, bool kMomentum, bool kNesterov, bool kFirst>
-void sgd_loop(T* p, const T* g, T* buf, int64_t n, const SgdHyper& h) {
-  const auto update = functors::make_sgd_update<T, kMomentum, kNesterov, kFirst>(h);
+// S: the elements' storage type; the update computes in opmath_t<S>.
+template <typename S, bool kMomentum, bool kNesterov, bool kFirst>
+void sgd_loop(S* p, const S* g, S* buf, int64_t n, const SgdHyper& h) {
+  const auto update = functors::make_sgd_update<opmath_t<S>, kMomentum, kNesterov, kFirst>(h);
   parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
 #pragma omp simd
     for (int64_t i = begin; i < end; ++i) update(p, g, buf, i);
   });
 }
 
-template <typename T, bool kAmsgrad, bool kDecoupled>
-void adam_loop(T* p, const T* g, T* m, T* v, T* vmax, int64_t n, const AdamHyper& h) {
-  const auto update = functors::make_adam_update<T, kAmsgrad, kDecoupled>(h);
+template <typename S, bool kAmsgrad, bool kDecoupled>
+void adam_loop(S* p, const S* g, S* m, S* v, S* vmax, int64_t n, const AdamHyper& h) {
+  const auto update = functors::make_adam_update<opmath_t<S>, kAmsgrad, kDecoupled>(h);
   parallel_for(0, n, kGrainSize, [&](int64_t begin, int64_t end) {
 #pragma omp simd
     for (int64_t i = begin; i < end; ++i) update(p, g, m, v, vmax, i);
@@ -73,14 +76,14 @@ void sgd_update(const Tensor& param, const Tensor& grad, const Tensor& momentum_
   check_operand(param, grad);
   const bool momentum = h.momentum != 0;
   if (momentum) check_operand(param, momentum_buffer);
-  dispatch_floating(param.dtype(), "sgd_update", [&]<typename T>() {
-    T* p = param.data_ptr<T>();
-    const T* g = grad.data_ptr<T>();
-    T* buf = momentum ? momentum_buffer.data_ptr<T>() : nullptr;
+  dispatch_floating_storage(param.dtype(), "sgd_update", [&]<typename S>() {
+    S* p = param.data_ptr<S>();
+    const S* g = grad.data_ptr<S>();
+    S* buf = momentum ? momentum_buffer.data_ptr<S>() : nullptr;
     with_flag(momentum, [&]<bool kMomentum>() {
       with_flag(momentum && h.nesterov, [&]<bool kNesterov>() {
         with_flag(first_step, [&]<bool kFirst>() {
-          sgd_loop<T, kMomentum, kNesterov, kFirst>(p, g, buf, param.numel(), h);
+          sgd_loop<S, kMomentum, kNesterov, kFirst>(p, g, buf, param.numel(), h);
         });
       });
     });
@@ -100,12 +103,12 @@ void adam_update(const Tensor& param, const Tensor& grad, const Tensor& exp_avg,
   check_operand(param, exp_avg);
   check_operand(param, exp_avg_sq);
   if (h.amsgrad) check_operand(param, max_exp_avg_sq);
-  dispatch_floating(param.dtype(), "adam_update", [&]<typename T>() {
-    T* vmax = h.amsgrad ? max_exp_avg_sq.data_ptr<T>() : nullptr;
+  dispatch_floating_storage(param.dtype(), "adam_update", [&]<typename S>() {
+    S* vmax = h.amsgrad ? max_exp_avg_sq.data_ptr<S>() : nullptr;
     with_flag(h.amsgrad, [&]<bool kAmsgrad>() {
       with_flag(h.decoupled_weight_decay, [&]<bool kDecoupled>() {
-        adam_loop<T, kAmsgrad, kDecoupled>(param.data_ptr<T>(), grad.data_ptr<T>(),
-                                           exp_avg.data_ptr<T>(), exp_avg_sq.data_ptr<T>(),
+        adam_loop<S, kAmsgrad, kDecoupled>(param.data_ptr<S>(), grad.data_ptr<S>(),
+                                           exp_avg.data_ptr<S>(), exp_avg_sq.data_ptr<S>(),
                                            vmax, param.numel(), h);
       });
     });
@@ -122,13 +125,14 @@ void rmsprop_update(const Tensor& param, const Tensor& grad, const Tensor& squar
   const bool momentum = h.momentum > 0;
   if (momentum) check_operand(param, momentum_buffer);
   if (h.centered) check_operand(param, grad_avg);
-  dispatch_floating(param.dtype(), "rmsprop_update", [&]<typename T>() {
-    T* buf = momentum ? momentum_buffer.data_ptr<T>() : nullptr;
-    T* gavg = h.centered ? grad_avg.data_ptr<T>() : nullptr;
+  dispatch_floating_storage(param.dtype(), "rmsprop_update", [&]<typename S>() {
+    S* buf = momentum ? momentum_buffer.data_ptr<S>() : nullptr;
+    S* gavg = h.centered ? grad_avg.data_ptr<S>() : nullptr;
     with_flag(momentum, [&]<bool kMomentum>() {
       with_flag(h.centered, [&]<bool kCentered>() {
-        fused_loop(functors::make_rmsprop_update<T, kMomentum, kCentered>(h), param.numel(),
-                   param.data_ptr<T>(), grad.data_ptr<T>(), square_avg.data_ptr<T>(), buf, gavg);
+        fused_loop(functors::make_rmsprop_update<opmath_t<S>, kMomentum, kCentered>(h),
+                   param.numel(), param.data_ptr<S>(), grad.data_ptr<S>(),
+                   square_avg.data_ptr<S>(), buf, gavg);
       });
     });
   });
@@ -144,9 +148,9 @@ void adagrad_update(const Tensor& param, const Tensor& grad, const Tensor& sum,
   check_operand(param, param);
   check_operand(param, grad);
   check_operand(param, sum);
-  dispatch_floating(param.dtype(), "adagrad_update", [&]<typename T>() {
-    fused_loop(functors::make_adagrad_update<T>(h), param.numel(), param.data_ptr<T>(),
-               grad.data_ptr<T>(), sum.data_ptr<T>());
+  dispatch_floating_storage(param.dtype(), "adagrad_update", [&]<typename S>() {
+    fused_loop(functors::make_adagrad_update<opmath_t<S>>(h), param.numel(), param.data_ptr<S>(),
+               grad.data_ptr<S>(), sum.data_ptr<S>());
   });
 }
 

@@ -2,9 +2,10 @@
 // Fused CPU loops for the optimizers and gradient clipping: one pass over a
 // parameter reads and writes the parameter, its gradient and its state
 // together, instead of one pass per elementwise op. Every tensor given must be
-// contiguous, on the CPU and of the parameter's dtype (float32 or float64);
-// the caller (nn/optim/*) guarantees it. The per-element maths is shared with
-// the CUDA kernels (kernels/common/optim_functors.h).
+// contiguous, on the CPU and of the parameter's dtype (float16, bfloat16,
+// float32 or float64: 16-bit elements are computed in float32 and rounded
+// once on store); the caller (nn/optim/*) guarantees it. The per-element maths
+// is shared with the CUDA kernels (kernels/common/optim_functors.h).
 #include <cstdint>
 
 #include "ember/core/tensor.h"

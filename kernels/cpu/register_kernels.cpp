@@ -33,10 +33,10 @@ void register_kernels(KernelRegistry& r) {
   r.elementwise.where.set(kCPU, &where_kernel);
   r.elementwise.loss.set(kCPU, &loss_kernel);
 
-  r.optimizer.sgd.set(kCPU, &ThroughFloat32<&sgd_update, 0, 2>::call);
-  r.optimizer.adam.set(kCPU, &ThroughFloat32<&adam_update, 0, 2, 3, 4>::call);
-  r.optimizer.rmsprop.set(kCPU, &ThroughFloat32<&rmsprop_update, 0, 2, 3, 4>::call);
-  r.optimizer.adagrad.set(kCPU, &ThroughFloat32<&adagrad_update, 0, 2>::call);
+  r.optimizer.sgd.set(kCPU, &sgd_update);
+  r.optimizer.adam.set(kCPU, &adam_update);
+  r.optimizer.rmsprop.set(kCPU, &rmsprop_update);
+  r.optimizer.adagrad.set(kCPU, &adagrad_update);
   r.optimizer.count_step.set(kCPU, &count_step);
 
   r.pooling.max_pool2d.set(kCPU, &ThroughFloat32<&max_pool2d, 1>::call);

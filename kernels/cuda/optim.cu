@@ -1,6 +1,7 @@
 // The fused optimizer updates on CUDA (kernels/cuda/optim.h): the operand
 // checks, and one grid-stride loop that applies a shared functor of
-// optim_functors.h to every element, instantiated per dtype and per
+// optim_functors.h to every element, instantiated per dtype (float16 and
+// bfloat16 elements computed in float32, rounded once on store) and per
 // combination of the flags that change the update rule.
 #include "ember/kernels/cuda/optim.h"
 
@@ -8,6 +9,7 @@
 #include "ember/kernels/cuda/cuda_check.h"
 #include "ember/kernels/cuda/device_guard.h"
 #include "ember/kernels/common/cuda_plans/host_helpers.h"
+#include "ember/kernels/common/dtype_set.h"
 
 namespace ember::cuda::detail {
 
@@ -63,10 +65,11 @@ void launch_gated(const OptimGrid& grid, int64_t numel, const Rule& rule, const 
 void launch_sgd_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, void* param,
                        const void* grad, void* buf, const SgdHyper& h, bool first_step,
                        const Gate& gate) {
-  dispatch_floating(dtype, "sgd_update", [&]<typename T>() {
-    T* p = static_cast<T*>(param);
-    const T* g = static_cast<const T*>(grad);
-    T* b = static_cast<T*>(buf);
+  dispatch_floating_storage(dtype, "sgd_update", [&]<typename S>() {
+    using T = opmath_t<S>;  // elements of S, computed in T
+    S* p = static_cast<S*>(param);
+    const S* g = static_cast<const S*>(grad);
+    S* b = static_cast<S*>(buf);
     if (gate.found_inf != nullptr) {
       if (h.momentum == 0)
         return launch_gated(grid, numel, functors::SgdPlainRule<T>{h}, gate, p, g, b);
@@ -88,14 +91,15 @@ void launch_sgd_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, v
 void launch_adam_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, void* param,
                         const void* grad, void* exp_avg, void* exp_avg_sq, void* max_exp_avg_sq,
                         const AdamHyper& h, const Gate& gate) {
-  dispatch_floating(dtype, "adam_update", [&]<typename T>() {
+  dispatch_floating_storage(dtype, "adam_update", [&]<typename S>() {
+    using T = opmath_t<S>;  // elements of S, computed in T
     with_flag(h.amsgrad, [&]<bool kAmsgrad>() {
       with_flag(h.decoupled_weight_decay, [&]<bool kDecoupled>() {
-        T* p = static_cast<T*>(param);
-        const T* g = static_cast<const T*>(grad);
-        T* m = static_cast<T*>(exp_avg);
-        T* v = static_cast<T*>(exp_avg_sq);
-        T* vmax = static_cast<T*>(max_exp_avg_sq);
+        S* p = static_cast<S*>(param);
+        const S* g = static_cast<const S*>(grad);
+        S* m = static_cast<S*>(exp_avg);
+        S* v = static_cast<S*>(exp_avg_sq);
+        S* vmax = static_cast<S*>(max_exp_avg_sq);
         if (gate.found_inf != nullptr)
           launch_gated(grid, numel, functors::AdamRule<T, kAmsgrad, kDecoupled>{h}, gate, p, g,
                        m, v, vmax);
@@ -110,14 +114,15 @@ void launch_adam_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, 
 void launch_rmsprop_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, void* param,
                            const void* grad, void* square_avg, void* momentum_buffer,
                            void* grad_avg, const RmspropHyper& h, const Gate& gate) {
-  dispatch_floating(dtype, "rmsprop_update", [&]<typename T>() {
+  dispatch_floating_storage(dtype, "rmsprop_update", [&]<typename S>() {
+    using T = opmath_t<S>;  // elements of S, computed in T
     with_flag(h.momentum > 0, [&]<bool kMomentum>() {
       with_flag(h.centered, [&]<bool kCentered>() {
-        T* p = static_cast<T*>(param);
-        const T* g = static_cast<const T*>(grad);
-        T* sq = static_cast<T*>(square_avg);
-        T* buf = static_cast<T*>(momentum_buffer);
-        T* gavg = static_cast<T*>(grad_avg);
+        S* p = static_cast<S*>(param);
+        const S* g = static_cast<const S*>(grad);
+        S* sq = static_cast<S*>(square_avg);
+        S* buf = static_cast<S*>(momentum_buffer);
+        S* gavg = static_cast<S*>(grad_avg);
         if (gate.found_inf != nullptr)
           launch_gated(grid, numel, functors::RmspropRule<T, kMomentum, kCentered>{h}, gate, p, g,
                        sq, buf, gavg);
@@ -131,10 +136,11 @@ void launch_rmsprop_update(ScalarType dtype, const OptimGrid& grid, int64_t nume
 
 void launch_adagrad_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, void* param,
                            const void* grad, void* sum, const AdagradHyper& h, const Gate& gate) {
-  dispatch_floating(dtype, "adagrad_update", [&]<typename T>() {
-    T* p = static_cast<T*>(param);
-    const T* g = static_cast<const T*>(grad);
-    T* s = static_cast<T*>(sum);
+  dispatch_floating_storage(dtype, "adagrad_update", [&]<typename S>() {
+    using T = opmath_t<S>;  // elements of S, computed in T
+    S* p = static_cast<S*>(param);
+    const S* g = static_cast<const S*>(grad);
+    S* s = static_cast<S*>(sum);
     if (gate.found_inf != nullptr)
       launch_gated(grid, numel, functors::AdagradRule<T>{h}, gate, p, g, s);
     else

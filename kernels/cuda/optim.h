@@ -6,8 +6,9 @@
 // on the host and passed by value, so a step needs no host sync. A gated step
 // (StepGate) reads its flag and step count in the kernel instead. Every tensor
 // must be contiguous, on the parameter's CUDA device and of its dtype
-// (float32 or float64). Defined in optim.cu; registered in the optimizer
-// kernel table (kernels/cuda/register_kernels.cu).
+// (float16, bfloat16, float32 or float64: 16-bit elements are computed in
+// float32 and rounded once on store). Defined in optim.cu; registered in the
+// optimizer kernel table (kernels/cuda/register_kernels.cu).
 #include <cstdint>
 
 #include "ember/core/tensor.h"

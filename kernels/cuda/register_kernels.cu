@@ -34,10 +34,10 @@ void register_kernels(KernelRegistry& r) {
   r.elementwise.where.set(kCUDA, &where_kernel);
   r.elementwise.loss.set(kCUDA, &loss_kernel);
 
-  r.optimizer.sgd.set(kCUDA, &ThroughFloat32<&sgd_update, 0, 2>::call);
-  r.optimizer.adam.set(kCUDA, &ThroughFloat32<&adam_update, 0, 2, 3, 4>::call);
-  r.optimizer.rmsprop.set(kCUDA, &ThroughFloat32<&rmsprop_update, 0, 2, 3, 4>::call);
-  r.optimizer.adagrad.set(kCUDA, &ThroughFloat32<&adagrad_update, 0, 2>::call);
+  r.optimizer.sgd.set(kCUDA, &sgd_update);
+  r.optimizer.adam.set(kCUDA, &adam_update);
+  r.optimizer.rmsprop.set(kCUDA, &rmsprop_update);
+  r.optimizer.adagrad.set(kCUDA, &adagrad_update);
   r.optimizer.count_step.set(kCUDA, &count_step);
 
   r.pooling.max_pool2d.set(kCUDA, &ThroughFloat32<&max_pool2d, 1>::call);
