@@ -3,6 +3,8 @@
 // conversions between every pair of dtypes, fill ranges, printing and item().
 #include "test_helpers.h"
 
+#include <ember/kernels/cpu/convert_16bit.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -339,4 +341,54 @@ TEST_CASE("factories make the new dtypes: ranges, random draws in range", "[dtyp
   CHECK(bytes.to(kLong).min().item<int64_t>() == 0);
   CHECK_THROWS_WITH(randint(0, 300, {3}, kByte), Catch::Contains("does not fit dtype uint8"));
   CHECK(randint(-5, 5, {100}, kChar).to(kLong).min().item<int64_t>() >= -5);
+}
+
+// The run conversions of kernels/cpu/convert_16bit.h (vectorized where the
+// build targets AVX2/F16C) give the element conversions' bits: every 16-bit
+// pattern widened, the conversion inputs above rounded, at every start offset
+// and length around the vector width (the scalar tails). NaN: NaN of the same
+// sign (a float16 signalling NaN may come back quiet).
+TEST_CASE("run conversions between float32 and the 16-bit floats equal the element conversions",
+          "[dtype]") {
+  auto same = [](float got, float want) {
+    return std::isnan(want) ? std::isnan(got) && std::signbit(got) == std::signbit(want)
+                            : bits_of(got) == bits_of(want);
+  };
+  std::vector<BFloat16> bf(0x10000);
+  std::vector<Half> half(0x10000);
+  for (uint32_t b = 0; b < 0x10000; ++b) {
+    bf[b] = BFloat16(static_cast<uint16_t>(b), from_bits);
+    half[b] = Half(static_cast<uint16_t>(b), from_bits);
+  }
+  std::vector<float> wide(0x10000);
+  cpu::widen(bf.data(), wide.data(), 0x10000);
+  for (uint32_t b = 0; b < 0x10000; ++b) REQUIRE(same(wide[b], static_cast<float>(bf[b])));
+  cpu::widen(half.data(), wide.data(), 0x10000);
+  for (uint32_t b = 0; b < 0x10000; ++b) REQUIRE(same(wide[b], static_cast<float>(half[b])));
+
+  const std::vector<float> in = conversion_inputs();
+  std::vector<BFloat16> bf_out(in.size());
+  std::vector<Half> half_out(in.size());
+  cpu::narrow(in.data(), bf_out.data(), static_cast<int64_t>(in.size()));
+  cpu::narrow(in.data(), half_out.data(), static_cast<int64_t>(in.size()));
+  for (size_t i = 0; i < in.size(); ++i) {
+    INFO("float bits " << bits_of(in[i]));
+    REQUIRE(same(static_cast<float>(bf_out[i]), static_cast<float>(BFloat16(in[i]))));
+    REQUIRE(same(static_cast<float>(half_out[i]), static_cast<float>(Half(in[i]))));
+    if (!std::isnan(in[i])) {
+      REQUIRE(bf_out[i].x == BFloat16(in[i]).x);
+      REQUIRE(half_out[i].x == Half(in[i]).x);
+    }
+  }
+  // Offsets and lengths: each run's elements converted, nothing past its end.
+  for (int64_t offset = 0; offset < 3; ++offset)
+    for (int64_t n = 0; n <= 19; ++n) {
+      std::vector<BFloat16> out(24, BFloat16(-1.0f));
+      cpu::narrow(in.data() + 1000 + offset, out.data() + offset, n);
+      for (int64_t i = 0; i < 24; ++i) {
+        const bool inside = i >= offset && i < offset + n;
+        const uint16_t want = inside ? BFloat16(in[1000 + i]).x : BFloat16(-1.0f).x;
+        REQUIRE(out[i].x == want);
+      }
+    }
 }

@@ -15,6 +15,7 @@
 #include <array>
 #include <tuple>
 
+#include "ember/kernels/cpu/convert_16bit.h"
 #include "ember/kernels/cpu/loops.h"
 
 namespace ember::cpu {
@@ -32,7 +33,11 @@ void load_converted(ScalarType d, const char* p, int64_t stride, int64_t n, C* b
                    !std::is_same_v<S, bool>)) {
       if (stride == static_cast<int64_t>(sizeof(S))) {
         const S* s = reinterpret_cast<const S*>(p);
-        for (int64_t j = 0; j < n; ++j) buf[j] = static_cast<C>(s[j]);
+        if constexpr (std::is_same_v<C, float> &&
+                      (std::is_same_v<S, BFloat16> || std::is_same_v<S, Half>))
+          widen(s, buf, n);  // vectorized (convert_16bit.h)
+        else
+          for (int64_t j = 0; j < n; ++j) buf[j] = static_cast<C>(s[j]);
       } else {
         for (int64_t j = 0; j < n; ++j) buf[j] = static_cast<C>(*reinterpret_cast<const S*>(p + j * stride));
       }
@@ -52,7 +57,11 @@ void store_converted(ScalarType d, char* p, int64_t stride, int64_t n, const C* 
                    !std::is_same_v<S, bool>)) {
       if (stride == static_cast<int64_t>(sizeof(S))) {
         S* s = reinterpret_cast<S*>(p);
-        for (int64_t j = 0; j < n; ++j) s[j] = static_cast<S>(buf[j]);
+        if constexpr (std::is_same_v<C, float> &&
+                      (std::is_same_v<S, BFloat16> || std::is_same_v<S, Half>))
+          narrow(buf, s, n);  // vectorized (convert_16bit.h)
+        else
+          for (int64_t j = 0; j < n; ++j) s[j] = static_cast<S>(buf[j]);
       } else {
         for (int64_t j = 0; j < n; ++j) *reinterpret_cast<S*>(p + j * stride) = static_cast<S>(buf[j]);
       }
