@@ -308,7 +308,8 @@ TEST_CASE("optimizer updates on bfloat16/float16 are the float32 update rounded 
       check("sgd", [&](V& x) {
         fused::sgd_step_(x[0], x[1], x[2], {0.1, 0.9, nesterov ? 0.0 : 0.3, 0.01, nesterov}, false);
       });
-    check("sgd first step", [&](V& x) { fused::sgd_step_(x[0], x[1], x[2], {0.1, 0.9, 0.3, 0, false}, true); });
+    check("sgd first step",
+          [&](V& x) { fused::sgd_step_(x[0], x[1], x[2], {0.1, 0.9, 0.3, 0, false}, true); });
     for (bool amsgrad : {false, true})
       for (bool decoupled : {false, true})
         check("adam", [&](V& x) {
@@ -319,11 +320,12 @@ TEST_CASE("optimizer updates on bfloat16/float16 are the float32 update rounded 
       check("rmsprop", [&](V& x) {
         fused::rmsprop_step_(x[0], x[1], x[3], x[2], x[4], {1e-2, 0.99, 1e-8, 0.1, 0.9, centered});
       });
-    check("adagrad", [&](V& x) { fused::adagrad_step_(x[0], x[1], x[3], {0.1, 0.01, 0.1, 1e-10, 4}); });
+    check("adagrad",
+          [&](V& x) { fused::adagrad_step_(x[0], x[1], x[3], {0.1, 0.01, 0.1, 1e-10, 4}); });
     check("adam, gated, step count 2", [&](V& x) {
       const StepGate gate{zeros({}), full({}, int64_t{2}, kLong)};
-      fused::adam_step_(x[0], x[1], x[2], x[3], Tensor(), {1e-2, 0.9, 0.999, 1e-8, 0, false, false, 0},
-                        gate);
+      fused::adam_step_(x[0], x[1], x[2], x[3], Tensor(),
+                        {1e-2, 0.9, 0.999, 1e-8, 0, false, false, 0}, gate);
     });
   }
   // A state of another dtype than its parameter is an Error naming both.

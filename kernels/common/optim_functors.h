@@ -157,7 +157,8 @@ struct RmspropUpdate {
 };
 
 template <typename T, bool kMomentum, bool kCentered>
-EMBER_HOST_DEVICE RmspropUpdate<T, kMomentum, kCentered> make_rmsprop_update(const RmspropHyper& h) {
+EMBER_HOST_DEVICE RmspropUpdate<T, kMomentum, kCentered> make_rmsprop_update(
+    const RmspropHyper& h) {
   return {static_cast<T>(h.lr),  static_cast<T>(h.alpha),        static_cast<T>(1 - h.alpha),
           static_cast<T>(h.eps), static_cast<T>(h.weight_decay), static_cast<T>(h.momentum)};
 }

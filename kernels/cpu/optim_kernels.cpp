@@ -70,8 +70,8 @@ void fused_loop(const F& update, int64_t n, Ptr... operands) {
       [&]<size_t... K>(std::index_sequence<K...>) {
         // The float operand standing for operand K: its tile, or null.
         auto tile = [&](auto* operand, float* t) {
-          using Float = std::conditional_t<std::is_const_v<std::remove_pointer_t<decltype(operand)>>,
-                                           const float*, float*>;
+          using Element = std::remove_pointer_t<decltype(operand)>;
+          using Float = std::conditional_t<std::is_const_v<Element>, const float*, float*>;
           return operand != nullptr ? Float(t) : Float(nullptr);
         };
         for (int64_t j = begin; j < end; j += kTile) {

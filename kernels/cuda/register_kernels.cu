@@ -66,9 +66,9 @@ void register_kernels(KernelRegistry& r) {
   r.normalization.layer_norm_backward.set(kCUDA, &ThroughFloat32<&layer_norm_backward, 5, 6, 7>::call);
 
   r.softmax.by_columns.set(kCUDA, &softmax_by_columns);
-  r.softmax.columns.set(kCUDA, &ThroughFloat32<&softmax_columns_kernel, 2>::call);
-  r.softmax.rows.set(kCUDA, &ThroughFloat32<&softmax_kernel, 2>::call);
-  r.softmax.logsumexp.set(kCUDA, &ThroughFloat32<&logsumexp_kernel, 0>::call);
+  r.softmax.columns.set(kCUDA, &softmax_columns_kernel);
+  r.softmax.rows.set(kCUDA, &softmax_kernel);
+  r.softmax.logsumexp.set(kCUDA, &logsumexp_kernel);
 
   r.reduce.reduce.set(kCUDA, &reduce_kernel);
   r.reduce.arg_reduce.set(kCUDA, &ThroughComputeDtype<&arg_reduce_kernel, 2>::call);

@@ -7,6 +7,8 @@
 // line of a contiguous (outer, n, inner) tensor (softmax_by_columns). Both
 // take the line's maximum, then the sum of exp(x - max) in double, then the
 // outputs, as kernels/cpu/softmax.h computes them (float32 exp in float32).
+// float16 and bfloat16 elements are read as float32 and each output rounds
+// once (the CPU runs its float32 kernel on float32 copies: the same maths).
 #include "ember/core/tensor.h"
 #include "ember/kernels/common/softmax_kernels.h"
 

@@ -275,7 +275,8 @@ TEST_CASE("cuda optim: a GradScaler step makes no host sync and matches the CPU,
   // loss = sum(w * x): the gradient is x * scale; step 2 has an inf in it.
   const Tensor init = tensor({1.0f, 2.0f, -3.0f, 0.5f});
   Tensor cpu_w = init.clone().requires_grad_(), gpu_w = init.to(kGpu).requires_grad_();
-  optim::Adam cpu_opt({cpu_w}, optim::AdamOptions(0.01)), gpu_opt({gpu_w}, optim::AdamOptions(0.01));
+  optim::Adam cpu_opt({cpu_w}, optim::AdamOptions(0.01));
+  optim::Adam gpu_opt({gpu_w}, optim::AdamOptions(0.01));
   amp::GradScaler cpu_scaler, gpu_scaler;
   for (int step = 0; step < 5; ++step) {
     INFO("step " << step);
