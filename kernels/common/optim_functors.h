@@ -187,9 +187,10 @@ EMBER_HOST_DEVICE AdagradUpdate<T> make_adagrad_update(const AdagradHyper& h) {
   return {static_cast<T>(-clr), static_cast<T>(h.weight_decay), static_cast<T>(h.eps)};
 }
 
-// The rules as the kernel of a device-gated step builds them (Note [Steps
-// skipped on the device]): rule(step) is the update for step count `step`,
-// read on the device (0 where the optimizer keeps no count for it).
+// The rules as the CUDA kernels build them: rule(step) is the update for
+// step count `step` (0 where the optimizer keeps no count for it), which a
+// device-gated step reads on the device (Note [Steps skipped on the device])
+// and an ordinary one takes from the host.
 template <typename T, bool kAmsgrad, bool kDecoupled>
 struct AdamRule {
   AdamHyper h;

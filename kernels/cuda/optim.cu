@@ -46,17 +46,19 @@ __global__ void count_step_kernel(int64_t* step, const float* found_inf) {
   if (*found_inf == 0) ++*step;
 }
 
-template <typename F, typename... Ptr>
-void launch(const OptimGrid& grid, int64_t numel, const F& f, Ptr... operands) {
-  update_kernel<F, Ptr...><<<grid.blocks, grid.threads, 0, nullptr>>>(f, numel, operands...);
-  EMBER_CUDA_CHECK_LAUNCH();
-}
-
+// rule's update on every element: gated (the kernel reads the flag and the
+// step count), or for the host's step count.
 template <typename Rule, typename... Ptr>
-void launch_gated(const OptimGrid& grid, int64_t numel, const Rule& rule, const Gate& gate,
-                  Ptr... operands) {
-  gated_update_kernel<Rule, Ptr...><<<grid.blocks, grid.threads, 0, nullptr>>>(
-      rule, gate.found_inf, gate.step, numel, operands...);
+void launch_rule(const OptimGrid& grid, int64_t numel, const Rule& rule, int64_t host_step,
+                 const Gate& gate, Ptr... operands) {
+  if (gate.found_inf != nullptr) {
+    gated_update_kernel<Rule, Ptr...><<<grid.blocks, grid.threads, 0, nullptr>>>(
+        rule, gate.found_inf, gate.step, numel, operands...);
+  } else {
+    const auto f = rule(host_step);
+    update_kernel<decltype(f), Ptr...><<<grid.blocks, grid.threads, 0, nullptr>>>(f, numel,
+                                                                                operands...);
+  }
   EMBER_CUDA_CHECK_LAUNCH();
 }
 
@@ -70,20 +72,12 @@ void launch_sgd_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, v
     S* p = static_cast<S*>(param);
     const S* g = static_cast<const S*>(grad);
     S* b = static_cast<S*>(buf);
-    if (gate.found_inf != nullptr) {
-      if (h.momentum == 0)
-        return launch_gated(grid, numel, functors::SgdPlainRule<T>{h}, gate, p, g, b);
-      return with_flag(h.nesterov, [&]<bool kNesterov>() {
-        launch_gated(grid, numel, functors::SgdMomentumRule<T, kNesterov>{h}, gate, p, g, b);
-      });
-    }
-    if (h.momentum == 0) {
-      return launch(grid, numel, functors::make_sgd_update<T, false, false, false>(h), p, g, b);
-    }
+    if (h.momentum == 0)
+      return launch_rule(grid, numel, functors::SgdPlainRule<T>{h}, 0, gate, p, g, b);
+    // The buffer's first step is the one whose count is 1 (SgdMomentumRule).
     with_flag(h.nesterov, [&]<bool kNesterov>() {
-      with_flag(first_step, [&]<bool kFirst>() {
-        launch(grid, numel, functors::make_sgd_update<T, true, kNesterov, kFirst>(h), p, g, b);
-      });
+      launch_rule(grid, numel, functors::SgdMomentumRule<T, kNesterov>{h}, first_step ? 1 : 2,
+                  gate, p, g, b);
     });
   });
 }
@@ -92,20 +86,12 @@ void launch_adam_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, 
                         const void* grad, void* exp_avg, void* exp_avg_sq, void* max_exp_avg_sq,
                         const AdamHyper& h, const Gate& gate) {
   dispatch_floating_storage(dtype, "adam_update", [&]<typename S>() {
-    using T = opmath_t<S>;  // elements of S, computed in T
+    using T = opmath_t<S>;
     with_flag(h.amsgrad, [&]<bool kAmsgrad>() {
       with_flag(h.decoupled_weight_decay, [&]<bool kDecoupled>() {
-        S* p = static_cast<S*>(param);
-        const S* g = static_cast<const S*>(grad);
-        S* m = static_cast<S*>(exp_avg);
-        S* v = static_cast<S*>(exp_avg_sq);
-        S* vmax = static_cast<S*>(max_exp_avg_sq);
-        if (gate.found_inf != nullptr)
-          launch_gated(grid, numel, functors::AdamRule<T, kAmsgrad, kDecoupled>{h}, gate, p, g,
-                       m, v, vmax);
-        else
-          launch(grid, numel, functors::make_adam_update<T, kAmsgrad, kDecoupled>(h), p, g, m,
-                 v, vmax);
+        launch_rule(grid, numel, functors::AdamRule<T, kAmsgrad, kDecoupled>{h}, h.step, gate,
+                    static_cast<S*>(param), static_cast<const S*>(grad), static_cast<S*>(exp_avg),
+                    static_cast<S*>(exp_avg_sq), static_cast<S*>(max_exp_avg_sq));
       });
     });
   });
@@ -115,20 +101,13 @@ void launch_rmsprop_update(ScalarType dtype, const OptimGrid& grid, int64_t nume
                            const void* grad, void* square_avg, void* momentum_buffer,
                            void* grad_avg, const RmspropHyper& h, const Gate& gate) {
   dispatch_floating_storage(dtype, "rmsprop_update", [&]<typename S>() {
-    using T = opmath_t<S>;  // elements of S, computed in T
+    using T = opmath_t<S>;
     with_flag(h.momentum > 0, [&]<bool kMomentum>() {
       with_flag(h.centered, [&]<bool kCentered>() {
-        S* p = static_cast<S*>(param);
-        const S* g = static_cast<const S*>(grad);
-        S* sq = static_cast<S*>(square_avg);
-        S* buf = static_cast<S*>(momentum_buffer);
-        S* gavg = static_cast<S*>(grad_avg);
-        if (gate.found_inf != nullptr)
-          launch_gated(grid, numel, functors::RmspropRule<T, kMomentum, kCentered>{h}, gate, p, g,
-                       sq, buf, gavg);
-        else
-          launch(grid, numel, functors::make_rmsprop_update<T, kMomentum, kCentered>(h), p, g,
-                 sq, buf, gavg);
+        launch_rule(grid, numel, functors::RmspropRule<T, kMomentum, kCentered>{h}, 0, gate,
+                    static_cast<S*>(param), static_cast<const S*>(grad),
+                    static_cast<S*>(square_avg), static_cast<S*>(momentum_buffer),
+                    static_cast<S*>(grad_avg));
       });
     });
   });
@@ -137,14 +116,8 @@ void launch_rmsprop_update(ScalarType dtype, const OptimGrid& grid, int64_t nume
 void launch_adagrad_update(ScalarType dtype, const OptimGrid& grid, int64_t numel, void* param,
                            const void* grad, void* sum, const AdagradHyper& h, const Gate& gate) {
   dispatch_floating_storage(dtype, "adagrad_update", [&]<typename S>() {
-    using T = opmath_t<S>;  // elements of S, computed in T
-    S* p = static_cast<S*>(param);
-    const S* g = static_cast<const S*>(grad);
-    S* s = static_cast<S*>(sum);
-    if (gate.found_inf != nullptr)
-      launch_gated(grid, numel, functors::AdagradRule<T>{h}, gate, p, g, s);
-    else
-      launch(grid, numel, functors::make_adagrad_update<T>(h), p, g, s);
+    launch_rule(grid, numel, functors::AdagradRule<opmath_t<S>>{h}, h.step, gate,
+                static_cast<S*>(param), static_cast<const S*>(grad), static_cast<S*>(sum));
   });
 }
 
