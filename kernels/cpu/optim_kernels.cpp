@@ -53,8 +53,9 @@ int64_t open_gate(const char* op, const Tensor& param, const StepGate& gate) {
 // place; float16 in tiles: each used operand's tile widened to float32 with
 // F16C (convert_16bit.h), the float update's loop over the tiles, and the
 // tiles it writes rounded back once, which is what the update computes element
-// by element (the scalar float16 conversions do not vectorize: 17 ns an
-// element against 0.9 in tiles, benchmarks/optim_step --dtype float16).
+// by element (the scalar float16 conversions do not vectorize: Adam took
+// 17.7 ns a parameter that way, 0.4-0.9 in tiles; benchmarks/optim_step
+// --dtype float16, docs/benchmarks.md).
 template <typename F, typename... Ptr>
 void fused_loop(const F& update, int64_t n, Ptr... operands) {
   using S = std::remove_const_t<std::remove_pointer_t<std::tuple_element_t<0, std::tuple<Ptr...>>>>;
