@@ -1,9 +1,11 @@
-// The packed AVX-512 float GEMM (kernels/cpu/sgemm_avx512.h) and cpu::gemm's dispatch to it:
-// against a float64 triple loop written here, over odd shapes that leave partial tiles and
-// cross the cache blocks, every storage order of a and b, padded leading dimensions,
-// alpha/beta (beta = 0 never reads c), k = 0, and one or two threads.
+// The packed float GEMMs (AVX-512: kernels/cpu/sgemm_avx512.h; AVX2: sgemm_avx2.h) and
+// cpu::gemm's dispatch to them: against a float64 triple loop written here, over odd shapes
+// that leave partial tiles and cross the cache blocks, every storage order of a and b, padded
+// leading dimensions, alpha/beta (beta = 0 never reads c), k = 0, and one or two threads.
+// Each packed kernel the build has is tested, whichever one cpu::gemm picks.
 #include <ember/ember.h>
 #include <ember/kernels/cpu/gemm.h>
+#include <ember/kernels/cpu/sgemm_avx2.h>
 #include <ember/kernels/cpu/sgemm_avx512.h>
 
 #include <algorithm>
@@ -82,17 +84,27 @@ void check_all_layouts(const Gemm& gemm, int64_t m, int64_t n, int64_t k, float 
         check_product(gemm, m, n, k, a_cm, b_cm, pad, alpha, beta, c0, gen);
 }
 
-// Shapes with partial tiles in m (14-row tiles) and n (32 columns), k past one 192-deep
-// block, m past a 420-row block and n past a 2048-column block.
+// Shapes with partial tiles in m (14-row tiles for AVX-512, 6 for AVX2) and n (32 and 16
+// columns), k past one k block (384 and 256 deep), m past a row block (280 and 168 rows) and n
+// past a 2048-column block.
 const std::vector<std::array<int64_t, 3>> kShapes = {
     {1, 1, 1},    {2, 3, 4},     {14, 32, 16},   {15, 33, 17},   {17, 33, 65},
     {13, 31, 193}, {127, 129, 131}, {29, 16, 400}, {3, 100, 7}, {430, 40, 20},
-    {5, 2100, 3}, {64, 48, 385}};
+    {5, 2100, 3}, {64, 48, 385}, {7, 17, 257}, {170, 20, 10}};
 
-void sgemm(int64_t m, int64_t n, int64_t k, float alpha, cpu::MatrixRef<float> a,
-           cpu::MatrixRef<float> b, float beta, float* c, int64_t ldc) {
-  cpu::sgemm_avx512(m, n, k, alpha, a, b, beta, c, ldc);
-}
+using GemmFn = void (*)(int64_t, int64_t, int64_t, float, cpu::MatrixRef<float>,
+                        cpu::MatrixRef<float>, float, float*, int64_t);
+
+// A packed kernel, whether this build has it, and the words of its refusal when it does not.
+struct PackedKernel {
+  const char* name;
+  bool (*available)();
+  GemmFn run;
+  const char* missing;
+};
+const PackedKernel kPackedKernels[] = {
+    {"sgemm_avx512", cpu::sgemm_avx512_available, cpu::sgemm_avx512, "no AVX-512 float GEMM"},
+    {"sgemm_avx2", cpu::sgemm_avx2_available, cpu::sgemm_avx2, "no AVX2 float GEMM"}};
 
 // cpu::gemm<float> as a callable for check_all_layouts.
 void cpu_gemm(int64_t m, int64_t n, int64_t k, float alpha, cpu::MatrixRef<float> a,
@@ -102,93 +114,123 @@ void cpu_gemm(int64_t m, int64_t n, int64_t k, float alpha, cpu::MatrixRef<float
 
 }  // namespace
 
-TEST_CASE("sgemm_avx512 equals a float64 triple loop for odd shapes and every layout", "[gemm]") {
-  if (!cpu::sgemm_avx512_available()) {  // refused without AVX-512 (cpu::gemm never calls it)
-    float x = 1.0f;
-    REQUIRE_THROWS_WITH(sgemm(1, 1, 1, 1.0f, {&x, 1, false}, {&x, 1, false}, 0.0f, &x, 1),
-                        Catch::Contains("no AVX-512 float GEMM"));
-    return;
-  }
-  std::mt19937 gen(1);
-  set_num_threads(2);
-  for (auto [m, n, k] : kShapes) check_all_layouts(sgemm, m, n, k, 1.0f, 0.0f, 0.0f, gen);
-}
-
-TEST_CASE("sgemm_avx512 applies alpha and beta, and beta = 0 never reads c", "[gemm]") {
-  if (!cpu::sgemm_avx512_available()) return;
-  std::mt19937 gen(2);
-  set_num_threads(2);
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  for (auto [m, n, k] : {std::array<int64_t, 3>{17, 33, 65}, {127, 129, 200}}) {
-    check_all_layouts(sgemm, m, n, k, 0.5f, -2.0f, 0.75f, gen);
-    check_all_layouts(sgemm, m, n, k, -1.5f, 1.0f, 0.25f, gen);
-    check_all_layouts(sgemm, m, n, k, 2.0f, 0.0f, nan, gen);  // c full of NaN: ignored
-  }
-}
-
-TEST_CASE("sgemm_avx512 with k = 0 gives beta * c, or zeros over NaN when beta = 0", "[gemm]") {
-  if (!cpu::sgemm_avx512_available()) return;
-  std::mt19937 gen(3);
-  check_all_layouts(sgemm, 5, 40, 0, 1.0f, 0.0f, std::numeric_limits<float>::quiet_NaN(), gen);
-  check_all_layouts(sgemm, 5, 40, 0, 1.0f, 3.0f, 2.0f, gen);
-}
-
-TEST_CASE("sgemm_avx512 on large products: both threads, row and column splits", "[gemm]") {
-  if (!cpu::sgemm_avx512_available()) return;
-  std::mt19937 gen(4);
-  set_num_threads(2);
-  // Tall (split by rows), wide (split by columns), square with partial tiles and k blocks.
-  for (auto [m, n, k] : {std::array<int64_t, 3>{600, 70, 90}, {30, 700, 90}, {301, 259, 401}})
-    for (bool a_cm : {false, true})
-      for (bool b_cm : {false, true})
-        check_product(sgemm, m, n, k, a_cm, b_cm, 3, 1.0f, 0.5f, 1.0f, gen);
-}
-
-TEST_CASE("sgemm_avx512 gives the same bits on one thread, two, and inside a parallel region",
+TEST_CASE("the packed kernels equal a float64 triple loop for odd shapes and every layout",
           "[gemm]") {
-  if (!cpu::sgemm_avx512_available()) return;
-  std::mt19937 gen(5);
-  const int64_t m = 301, n = 259, k = 401;
-  const Operand a(m, k, false, 0, gen), b(k, n, true, 0, gen);
-  auto run = [&](int threads, bool nested) {
-    set_num_threads(threads);
-    std::vector<float> c(static_cast<size_t>(m * n));
-    if (nested) {
-      parallel_for(0, 2, 1, [&](int64_t begin, int64_t) {
-        if (begin == 0) sgemm(m, n, k, 1.0f, a.ref(), b.ref(), 0.0f, c.data(), n);
-      });
-    } else {
-      sgemm(m, n, k, 1.0f, a.ref(), b.ref(), 0.0f, c.data(), n);
+  for (const PackedKernel& kernel : kPackedKernels) {
+    DYNAMIC_SECTION(kernel.name) {
+      if (!kernel.available()) {  // refused where the build lacks it (cpu::gemm never calls it)
+        float x = 1.0f;
+        REQUIRE_THROWS_WITH(kernel.run(1, 1, 1, 1.0f, {&x, 1, false}, {&x, 1, false}, 0.0f, &x, 1),
+                            Catch::Contains(kernel.missing));
+        continue;
+      }
+      std::mt19937 gen(1);
+      set_num_threads(2);
+      for (auto [m, n, k] : kShapes) check_all_layouts(kernel.run, m, n, k, 1.0f, 0.0f, 0.0f, gen);
     }
-    return c;
-  };
-  const std::vector<float> one = run(1, false), two = run(2, false), nested = run(2, true);
-  set_num_threads(2);
-  REQUIRE(one == two);
-  REQUIRE(one == nested);
+  }
+}
+
+TEST_CASE("the packed kernels apply alpha and beta, and beta = 0 never reads c", "[gemm]") {
+  for (const PackedKernel& kernel : kPackedKernels) {
+    if (!kernel.available()) continue;
+    DYNAMIC_SECTION(kernel.name) {
+      std::mt19937 gen(2);
+      set_num_threads(2);
+      const float nan = std::numeric_limits<float>::quiet_NaN();
+      for (auto [m, n, k] : {std::array<int64_t, 3>{17, 33, 65}, {127, 129, 300}}) {
+        check_all_layouts(kernel.run, m, n, k, 0.5f, -2.0f, 0.75f, gen);
+        check_all_layouts(kernel.run, m, n, k, -1.5f, 1.0f, 0.25f, gen);
+        check_all_layouts(kernel.run, m, n, k, 2.0f, 0.0f, nan, gen);  // c full of NaN: ignored
+      }
+    }
+  }
+}
+
+TEST_CASE("the packed kernels with k = 0 give beta * c, or zeros over NaN when beta = 0",
+          "[gemm]") {
+  for (const PackedKernel& kernel : kPackedKernels) {
+    if (!kernel.available()) continue;
+    DYNAMIC_SECTION(kernel.name) {
+      std::mt19937 gen(3);
+      check_all_layouts(kernel.run, 5, 40, 0, 1.0f, 0.0f, std::numeric_limits<float>::quiet_NaN(),
+                        gen);
+      check_all_layouts(kernel.run, 5, 40, 0, 1.0f, 3.0f, 2.0f, gen);
+    }
+  }
+}
+
+TEST_CASE("the packed kernels on large products: both threads, row and column splits",
+          "[gemm]") {
+  for (const PackedKernel& kernel : kPackedKernels) {
+    if (!kernel.available()) continue;
+    DYNAMIC_SECTION(kernel.name) {
+      std::mt19937 gen(4);
+      set_num_threads(2);
+      // Tall (split by rows), wide (split by columns), square with partial tiles and k blocks.
+      for (auto [m, n, k] : {std::array<int64_t, 3>{600, 70, 90}, {30, 700, 90}, {301, 259, 401}})
+        for (bool a_cm : {false, true})
+          for (bool b_cm : {false, true})
+            check_product(kernel.run, m, n, k, a_cm, b_cm, 3, 1.0f, 0.5f, 1.0f, gen);
+    }
+  }
+}
+
+TEST_CASE("the packed kernels give the same bits on one thread, two, and inside a parallel "
+          "region",
+          "[gemm]") {
+  for (const PackedKernel& kernel : kPackedKernels) {
+    if (!kernel.available()) continue;
+    DYNAMIC_SECTION(kernel.name) {
+      std::mt19937 gen(5);
+      const int64_t m = 301, n = 259, k = 401;
+      const Operand a(m, k, false, 0, gen), b(k, n, true, 0, gen);
+      auto run = [&](int threads, bool nested) {
+        set_num_threads(threads);
+        std::vector<float> c(static_cast<size_t>(m * n));
+        if (nested) {
+          parallel_for(0, 2, 1, [&](int64_t begin, int64_t) {
+            if (begin == 0) kernel.run(m, n, k, 1.0f, a.ref(), b.ref(), 0.0f, c.data(), n);
+          });
+        } else {
+          kernel.run(m, n, k, 1.0f, a.ref(), b.ref(), 0.0f, c.data(), n);
+        }
+        return c;
+      };
+      const std::vector<float> one = run(1, false), two = run(2, false), nested = run(2, true);
+      set_num_threads(2);
+      REQUIRE(one == two);
+      REQUIRE(one == nested);
+    }
+  }
 }
 
 TEST_CASE("cpu::gemm equals a float64 triple loop for float on both sides of the kernel switch",
           "[gemm]") {
   std::mt19937 gen(6);
   set_num_threads(2);
-  // Tiny (Eigen), thin (Eigen) and large (the packed kernel when the build has AVX-512).
+  // Tiny (Eigen), thin (Eigen) and large (a packed kernel when the build has AVX-512 or AVX2).
   for (auto [m, n, k] : {std::array<int64_t, 3>{3, 5, 7}, {4, 300, 50}, {150, 140, 130}})
     check_all_layouts(cpu_gemm, m, n, k, 1.5f, 0.5f, 1.0f, gen);
   REQUIRE(cpu::sgemm_avx512_pays(150, 140, 130) == cpu::sgemm_avx512_available());
+  REQUIRE(cpu::sgemm_avx2_pays(150, 140, 130) == cpu::sgemm_avx2_available());
   REQUIRE_FALSE(cpu::sgemm_avx512_pays(3, 5, 7));
+  REQUIRE_FALSE(cpu::sgemm_avx2_pays(3, 5, 7));
 }
 
 TEST_CASE("cpu::gemm's Eigen path split over the pool's threads equals a float64 triple loop",
           "[gemm]") {
   std::mt19937 gen(7);
   set_num_threads(2);
-  // 16 columns: too few for the packed kernel either way round, and past 4 MFLOP,
-  // so c's rows are split in two; an odd row count leaves the halves unequal.
-  REQUIRE_FALSE(cpu::sgemm_avx512_pays(301, 16, 800));
-  REQUIRE_FALSE(cpu::sgemm_avx512_pays_transposed(301, 16, 800));
-  check_all_layouts(cpu_gemm, 301, 16, 800, 1.5f, 0.5f, 1.0f, gen);
-  check_all_layouts(cpu_gemm, 301, 16, 800, 1.0f, 0.0f, std::nanf(""), gen);
+  // 13 columns and 21 rows: too few for any packed kernel either way round (and one column
+  // too many for the narrow one), and past 4 MFLOP, so c's rows are split in two; an odd row
+  // count leaves the halves unequal.
+  const int64_t m = 21, n = 13, k = 20000;
+  REQUIRE_FALSE(cpu::sgemm_avx512_pays(m, n, k));
+  REQUIRE_FALSE(cpu::sgemm_avx512_pays_transposed(m, n, k));
+  REQUIRE_FALSE(cpu::sgemm_avx2_pays(m, n, k));
+  check_all_layouts(cpu_gemm, m, n, k, 1.5f, 0.5f, 1.0f, gen);
+  check_all_layouts(cpu_gemm, m, n, k, 1.0f, 0.0f, std::nanf(""), gen);
 }
 
 TEST_CASE("cpu::gemm computes products of 20-31 columns as c^T = b^T a^T and equals a float64 "
@@ -197,9 +239,11 @@ TEST_CASE("cpu::gemm computes products of 20-31 columns as c^T = b^T a^T and equ
   std::mt19937 gen(8);
   set_num_threads(2);
   // A first conv layer's weight gradient (32 x 27, a long reduction), an odd one, and
-  // 20 columns with 301 rows (one thread's rows and the other's).
+  // 20 columns with 301 rows (one thread's rows and the other's). The AVX2 kernel takes none
+  // of them transposed: its 16-column tiles take the first as it is, Eigen the others.
   for (auto [m, n, k] : {std::array<int64_t, 3>{32, 27, 3000}, {50, 23, 700}, {301, 20, 800}}) {
     REQUIRE(cpu::sgemm_avx512_pays_transposed(m, n, k) == cpu::sgemm_avx512_available());
+    REQUIRE(cpu::sgemm_avx2_pays(m, n, k) == (n == 27 && cpu::sgemm_avx2_available()));
     check_all_layouts(cpu_gemm, m, n, k, 1.5f, 0.5f, 1.0f, gen);
     check_all_layouts(cpu_gemm, m, n, k, -1.0f, 0.0f, std::nanf(""), gen);  // c not read
   }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ember/core/parallel.h"
+#include "ember/kernels/cpu/sgemm_avx2.h"
 #include "ember/kernels/cpu/sgemm_avx512.h"
 
 // GCC 12 reports false "(may be) used uninitialized" warnings inside the
@@ -75,7 +76,11 @@ void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixRef<T> a, MatrixRef<T>
     if (sgemm_avx512_pays(m, n, k)) return sgemm_avx512(m, n, k, alpha, a, b, beta, c, ldc);
     if (sgemm_avx512_narrow_applies(m, n, k, a, b))
       return sgemm_avx512_narrow(m, n, k, alpha, a, b, beta, c, ldc);
-    if (sgemm_avx512_pays_transposed(m, n, k)) return sgemm_transposed(m, n, k, alpha, a, b, beta, c, ldc);
+    if (sgemm_avx512_pays_transposed(m, n, k))
+      return sgemm_transposed(m, n, k, alpha, a, b, beta, c, ldc);
+    // CPUs without AVX-512: the AVX2 kernel where it beats Eigen.
+    if (!sgemm_avx512_available() && sgemm_avx2_pays(m, n, k))
+      return sgemm_avx2(m, n, k, alpha, a, b, beta, c, ldc);
   }
   OutMatrixMap<T> C(c, m, n, Eigen::OuterStride<>(ldc));
   if (k == 0) {  // an empty sum: alpha * 0 + beta * c

@@ -1,7 +1,8 @@
 #pragma once
 // Matrix products on the CPU: float products of more than a few tiles go to the packed
 // AVX-512 kernel (sgemm_avx512.h) when the build has AVX-512, and those of a few columns with
-// both operands read along k to its narrow kernel; everything else to Eigen's
+// both operands read along k to its narrow kernel; builds with AVX2 and FMA but no AVX-512
+// send the large ones to the packed AVX2 kernel (sgemm_avx2.h); everything else to Eigen's
 // GEMM (row-major maps over ember's memory, no copies). Threads: up to
 // ember::get_num_threads(); inside a parallel region a call runs single-threaded.
 #include <cstdint>

@@ -1,0 +1,278 @@
+#include "ember/kernels/cpu/sgemm_avx2.h"
+
+#include "ember/core/error.h"
+
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include "ember/kernels/cpu/gemm_blocking.h"
+#endif
+
+namespace ember::cpu {
+
+#if defined(__AVX2__) && defined(__FMA__)
+namespace {
+
+// Register tile: kMR rows x kNR columns of c live in kMR * kNV ymm accumulators (12 of 16),
+// plus kNV registers for a row of b and one for a broadcast element of a. 12 independent FMA
+// chains cover the FMA latency (4-5 cycles) times its throughput on two pipes.
+constexpr int kNV = 2;            // ymm vectors per tile row
+constexpr int kNR = 8 * kNV;      // tile columns
+constexpr int kMR = 6;            // tile rows
+
+// Cache blocking: a kc x kNR panel of b (16 KiB) stays in L1 while the micro-kernel walks
+// down the mc x kc block of a (96 KiB, L2); the kc x nc block of b (2 MiB) sits in L3. Other
+// depths and heights (kc 192-384, mc 96-168) measured the same within this host's noise.
+constexpr int64_t kKC = 256;
+constexpr int64_t kMC = kMR * 16;
+constexpr int64_t kNC = 2048;
+
+// Lanes [0, count) of an 8-lane mask for maskload/maskstore, count clamped to [0, 8].
+__m256i lane_mask(int64_t count) {
+  const int lanes = static_cast<int>(std::clamp<int64_t>(count, 0, 8));
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(lanes), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+__m256 load_lanes(const float* p, int64_t count) {
+  return count >= 8 ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, lane_mask(count));
+}
+
+// Not a masked store: AMD's Zen cores run vmaskmovps to memory as a long microcoded sequence
+// (packing a's 6-row panels through it ran at half of Eigen's speed).
+void store_lanes(float* p, int64_t count, __m256 x) {
+  if (count >= 8) return _mm256_storeu_ps(p, x);
+  __m128 part = _mm256_castps256_ps128(x);
+  if (count >= 4) {
+    _mm_storeu_ps(p, part);
+    p += 4, count -= 4;
+    part = _mm256_extractf128_ps(x, 1);
+  }
+  if (count >= 2) {
+    _mm_storel_pi(reinterpret_cast<__m64*>(p), part);
+    p += 2, count -= 2;
+    part = _mm_movehl_ps(part, part);
+  }
+  if (count >= 1) _mm_store_ss(p, part);
+}
+
+// r[i] (8 lanes) -> r[j][i] = old r[i][j]: in-register transpose of an 8 x 8 block.
+void transpose8(__m256 r[8]) {
+  __m256 t[8], s[8];
+  for (int i = 0; i < 4; ++i) {  // per 128-bit lane: pairs of rows interleaved
+    t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int g = 0; g < 2; ++g) {  // per lane: 4 rows of one column
+    s[4 * g + 0] = _mm256_shuffle_ps(t[4 * g], t[4 * g + 2], _MM_SHUFFLE(1, 0, 1, 0));
+    s[4 * g + 1] = _mm256_shuffle_ps(t[4 * g], t[4 * g + 2], _MM_SHUFFLE(3, 2, 3, 2));
+    s[4 * g + 2] = _mm256_shuffle_ps(t[4 * g + 1], t[4 * g + 3], _MM_SHUFFLE(1, 0, 1, 0));
+    s[4 * g + 3] = _mm256_shuffle_ps(t[4 * g + 1], t[4 * g + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  for (int c = 0; c < 4; ++c) {  // the low lanes of rows 0-3 and 4-7, then the high ones
+    r[c] = _mm256_permute2f128_ps(s[c], s[4 + c], 0x20);
+    r[4 + c] = _mm256_permute2f128_ps(s[c], s[4 + c], 0x31);
+  }
+}
+
+// Packing writes x(p, j) (p < kc: the k index; j < width: the rows of a or columns of b) as
+// panels of pw consecutive j: panel q holds j in [q * pw, q * pw + w), w = min(pw, width -
+// q * pw), at dst + q * pw * kc, element (p, j) at p * stride + j % pw. stride is pw when
+// zero_fill (lanes past w hold zeros: b's padded columns), else w (a's last panel is tight).
+
+// x(p, j) = src[p * ps + j]: each row p is contiguous. Rows are taken a few at a time and
+// each panel's piece of them written before the next panel's: the reads stay a few sequential
+// streams and each panel gets a contiguous run of writes. (Row by row, the 64-byte writes of
+// one row went to a hundred panels 16 KiB apart: pack_rows took 5% of the training step.)
+void pack_rows(int64_t kc, int64_t width, const float* src, int64_t ps, int64_t pw, float* dst,
+               bool zero_fill) {
+  constexpr int64_t kRowsAtOnce = 8;
+  for (int64_t p0 = 0; p0 < kc; p0 += kRowsAtOnce) {
+    const int64_t p1 = std::min(kc, p0 + kRowsAtOnce);
+    for (int64_t j0 = 0; j0 < width; j0 += pw) {
+      const int64_t w = std::min(pw, width - j0), stride = zero_fill ? pw : w;
+      for (int64_t p = p0; p < p1; ++p) {
+        const float* row = src + p * ps + j0;
+        float* out = dst + j0 * kc + p * stride;
+        for (int64_t v = 0; v < stride; v += 8) store_lanes(out + v, stride - v, load_lanes(row + v, w - v));
+      }
+    }
+  }
+}
+
+// x(p, j) = src[p + j * js]: each j is contiguous along p. Per panel, 8 j at a time, 8 x 8
+// blocks are read along p (8 sequential streams) and transposed in registers.
+void pack_columns(int64_t kc, int64_t width, const float* src, int64_t js, int64_t pw,
+                  float* dst, bool zero_fill) {
+  for (int64_t j0 = 0; j0 < width; j0 += pw) {
+    const int64_t w = std::min(pw, width - j0), stride = zero_fill ? pw : w;
+    for (int64_t jj = 0; jj < stride; jj += 8) {  // j0 + jj: the strip's first j
+      const int64_t rows = std::clamp<int64_t>(w - jj, 0, 8), lanes = stride - jj;
+      float* out = dst + j0 * kc + jj;
+      for (int64_t p0 = 0; p0 < kc; p0 += 8) {
+        const int64_t len = std::min<int64_t>(8, kc - p0);
+        __m256 r[8];
+        for (int i = 0; i < 8; ++i)
+          r[i] = i < rows ? load_lanes(src + p0 + (j0 + jj + i) * js, len) : _mm256_setzero_ps();
+        transpose8(r);
+        for (int64_t q = 0; q < len; ++q) store_lanes(out + (p0 + q) * stride, lanes, r[q]);
+      }
+    }
+  }
+}
+
+// Packs x(p, j) = data[p * ps + j * js] (one of ps, js is 1) as described above.
+void pack(int64_t kc, int64_t width, const float* data, int64_t ps, int64_t js, int64_t pw,
+          float* dst, bool zero_fill) {
+  if (js == 1) return pack_rows(kc, width, data, ps, pw, dst, zero_fill);
+  pack_columns(kc, width, data, js, pw, dst, zero_fill);
+}
+
+// Rows [i0, i0 + mc) x k [p0, p0 + kc) of a as panels of kMR rows (a_panel[p * mr + i]).
+void pack_a(const MatrixRef<float>& a, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
+            float* dst) {
+  const int64_t is = a.col_major ? 1 : a.ld, ps = a.col_major ? a.ld : 1;
+  pack(kc, mc, a.data + i0 * is + p0 * ps, ps, is, kMR, dst, false);
+}
+
+// k [p0, p0 + kc) x columns [j0, j0 + nc) of b as panels of kNR columns (b_panel[p * kNR +
+// j]), the columns past nc zero.
+void pack_b(const MatrixRef<float>& b, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
+            float* dst) {
+  const int64_t ps = b.col_major ? 1 : b.ld, js = b.col_major ? b.ld : 1;
+  pack(kc, nc, b.data + p0 * ps + j0 * js, ps, js, kNR, dst, true);
+}
+
+// The c tile a micro-kernel writes: rows from `c` ldc apart, the first `cols` of its kNR
+// columns (the rest lie past n).
+struct TileOut {
+  float* c;
+  int64_t ldc;
+  int64_t cols;
+};
+
+// out (MR x kNR tile) = alpha * a_panel @ b_panel + beta * out; beta == 0 does not read out.
+// a_panel: kc x MR (stride MR), b_panel: kc x kNR.
+template <int MR>
+void micro_kernel(int64_t kc, const float* __restrict a, const float* __restrict b,
+                  const TileOut& out, float alpha, float beta) {
+  // c's rows usually miss every cache: fetch them into L2 behind the k loop (as the AVX-512
+  // kernel does, sgemm_avx512_tile.h).
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i)
+    _mm_prefetch(reinterpret_cast<const char*>(out.c + i * out.ldc), _MM_HINT_T1);
+  __m256 acc[MR][kNV];
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 2
+    for (int v = 0; v < kNV; ++v) acc[i][v] = _mm256_setzero_ps();
+  for (int64_t p = 0; p < kc; ++p) {
+    __m256 bv[kNV];
+#pragma GCC unroll 2
+    for (int v = 0; v < kNV; ++v) bv[v] = _mm256_load_ps(b + p * kNR + 8 * v);
+#pragma GCC unroll 8
+    for (int i = 0; i < MR; ++i) {
+      const __m256 ai = _mm256_broadcast_ss(a + p * MR + i);
+#pragma GCC unroll 2
+      for (int v = 0; v < kNV; ++v) acc[i][v] = _mm256_fmadd_ps(ai, bv[v], acc[i][v]);
+    }
+  }
+  const __m256 va = _mm256_set1_ps(alpha), vb = _mm256_set1_ps(beta);
+#pragma GCC unroll 8
+  for (int i = 0; i < MR; ++i) {
+#pragma GCC unroll 2
+    for (int v = 0; v < kNV; ++v) {
+      float* cp = out.c + i * out.ldc + 8 * v;
+      const int64_t lanes = out.cols - 8 * v;
+      __m256 r = _mm256_mul_ps(va, acc[i][v]);
+      if (beta != 0.0f) r = _mm256_fmadd_ps(vb, load_lanes(cp, lanes), r);
+      store_lanes(cp, lanes, r);
+    }
+  }
+}
+
+using MicroKernel = void (*)(int64_t, const float*, const float*, const TileOut&, float, float);
+
+template <int... R>
+constexpr auto make_kernels(std::integer_sequence<int, R...>) {
+  return std::array<MicroKernel, sizeof...(R)>{&micro_kernel<R + 1>...};
+}
+// kKernels[mr - 1] handles a tile of mr rows.
+constexpr auto kKernels = make_kernels(std::make_integer_sequence<int, kMR>{});
+
+// Rows [m0, m1) x columns [n0, n1) of c: the whole blocked product on one thread.
+void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
+                const MatrixRef<float>& a, const MatrixRef<float>& b, float beta, float* c,
+                int64_t ldc) {
+  thread_local gemm_blocking::Scratch a_buffer, b_buffer;
+  const int64_t kc_max = std::min(k, kKC);
+  float* a_pack = a_buffer.get(static_cast<size_t>(std::min(m1 - m0, kMC) * kc_max));
+  const int64_t nc_max = std::min(n1 - n0, kNC);
+  float* b_pack = b_buffer.get(static_cast<size_t>((nc_max + kNR - 1) / kNR * kNR * kc_max));
+  for (int64_t jc = n0; jc < n1; jc += kNC) {
+    const int64_t nc = std::min(kNC, n1 - jc);
+    for (int64_t pc = 0; pc < k; pc += kKC) {
+      const int64_t kc = std::min(kKC, k - pc);
+      pack_b(b, pc, kc, jc, nc, b_pack);
+      // The first k block applies beta; later ones add to what it wrote.
+      const float block_beta = pc == 0 ? beta : 1.0f;
+      for (int64_t ic = m0; ic < m1; ic += kMC) {
+        const int64_t mc = std::min(kMC, m1 - ic);
+        pack_a(a, ic, mc, pc, kc, a_pack);
+        for (int64_t jr = 0; jr < nc; jr += kNR) {
+          const float* b_panel = b_pack + jr * kc;
+          for (int64_t ir = 0; ir < mc; ir += kMR) {
+            const int64_t mr = std::min<int64_t>(kMR, mc - ir);
+            const TileOut out{c + (ic + ir) * ldc + jc + jr, ldc, nc - jr};
+            kKernels[mr - 1](kc, a_pack + ir * kc, b_panel, out, alpha, block_beta);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+bool sgemm_avx2_available() { return true; }
+
+// Measured against Eigen on one thread (docs/benchmarks.md): the kernel wins from 96^3 up
+// (1.2-1.4x) and on the sample model's conv products; it loses on small ones (32^3-64^3:
+// 0.88-0.90x) and where a quarter or more of its 16-column tiles is padding. Taken the other
+// way round (c^T = b^T a^T), products of 10-20 columns lost too (0.77-0.88x).
+bool sgemm_avx2_pays(int64_t m, int64_t n, int64_t k) {
+  const int64_t padded_n = (n + kNR - 1) / kNR * kNR;
+  const int64_t work = m * n * k;
+  return n >= kNR && 4 * n >= 3 * padded_n && work >= (int64_t(1) << 19) &&
+         (m >= 24 || work >= (int64_t(1) << 22));
+}
+
+void sgemm_avx2(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float> a,
+                MatrixRef<float> b, float beta, float* c, int64_t ldc) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {  // an empty sum: alpha * 0 + beta * c
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = beta == 0.0f ? 0.0f : beta * c[i * ldc + j];
+    return;
+  }
+  gemm_blocking::run_blocks<kMR, kNR, 8>(m, n, k, [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+    gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc);
+  });
+}
+
+#else  // no AVX2 and FMA in this build: cpu::gemm keeps Eigen
+
+bool sgemm_avx2_available() { return false; }
+bool sgemm_avx2_pays(int64_t, int64_t, int64_t) { return false; }
+
+void sgemm_avx2(int64_t, int64_t, int64_t, float, MatrixRef<float>, MatrixRef<float>, float,
+                float*, int64_t) {
+  EMBER_ERROR("matmul: this build has no AVX2 float GEMM (compile with -mavx2 -mfma)");
+}
+
+#endif
+
+}  // namespace ember::cpu
