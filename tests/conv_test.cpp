@@ -8,6 +8,7 @@
 #include <ember/core/ops/nn_ops/conv.h>
 #include <ember/kernels/cpu/conv.h>
 #include <ember/kernels/cpu/conv_algo_select.h>
+#include <ember/kernels/cpu/sgemm_avx512.h>
 
 #include <algorithm>
 #include <array>
@@ -457,6 +458,10 @@ TEST_CASE("conv kernels: the implicit GEMM is a float32 forward, and says so oth
          ConvAlgo::kImplicitGemm) == avx512);
   CHECK_FALSE(cpu::conv_implicit_gemm_preferred(layer(32, 14)));
   CHECK_FALSE(cpu::conv_implicit_gemm_preferred(layer(3, 224)));
+  // Outputs 3 wide (too few for the implicit GEMM's vectors): the NCHW unfold with the AVX-512
+  // GEMM, the channels-last one otherwise (conv_algo_heuristic.cpp has the figures).
+  CHECK(cpu::conv_heuristic_algo(ConvPass::kForward, layer(64, 5)) ==
+        (cpu::sgemm_avx512_available() ? ConvAlgo::kIm2colGemm : ConvAlgo::kIm2colNhwc));
   // Called anyway, the unsupported passes raise an Error naming the algorithm.
   const Tensor x = randn(p.x_shape(), kDouble), w = randn(p.w_shape(), kDouble);
   Tensor y = ember::empty(p.y_shape(), kDouble);

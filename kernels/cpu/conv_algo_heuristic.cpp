@@ -3,6 +3,7 @@
 #include "ember/kernels/cpu/conv_algo_select.h"
 
 #include "ember/kernels/cpu/conv.h"
+#include "ember/kernels/cpu/sgemm_avx512.h"
 
 namespace ember::cpu {
 
@@ -44,8 +45,9 @@ bool conv_algo_supports(ConvAlgo algo, ConvPass pass, const ConvParams& p) {
 // OH*OW at least 7/8 of OH*OW rounded up to 16, and an image's phase planes
 // within 256 KiB); 1x1 GEMM wherever it applies (it skips the unfold); the
 // direct forward for the first layer of an image model; the channels-last
-// unfold where it applies (16+ channels, one group), except for forwards with
-// output rows of at most kGatherForwardWidth; im2col + GEMM otherwise. The
+// unfold where it applies (16+ channels, one group), except, with the AVX-512
+// GEMM, for forwards with output rows of at most kGatherForwardWidth; im2col +
+// GEMM otherwise. The
 // direct backward passes are plain loops, slower than im2col at every
 // measured shape.
 // Inference forwards, batch 64, 2 threads, median of 300, ms, Winograd (its
@@ -76,6 +78,10 @@ bool conv_algo_supports(ConvAlgo algo, ConvPass pass, const ConvParams& p) {
 // The forwards with 4-wide output rows lose by 5% over 3 more runs: there one
 // gather fills a whole output plane of the NCHW unfold, while the channels-
 // last forward pays a transpose of the input and one of the columns (packing).
+// That holds with the AVX-512 GEMM only: on a Zen CPU with AVX2 (its packed
+// GEMM, sgemm_avx2.h), conv_bench (batch 64, 2 threads, median of 21, ms, two
+// runs) has the channels-last forward ahead there too:
+//   64x8x8->128   1.05-1.07 vs 1.45-1.54    64x7x7->128   1.10-1.36 vs 1.54-2.32
 ConvAlgo conv_heuristic_algo(ConvPass pass, const ConvParams& p) {
   if (p.dtype == ScalarType::BFloat16) return ConvAlgo::kIm2colGemm;
   if (conv_algo_supports(ConvAlgo::kWinograd, pass, p) && conv_winograd_preferred(p))
@@ -85,7 +91,8 @@ ConvAlgo conv_heuristic_algo(ConvPass pass, const ConvParams& p) {
   if (conv_algo_supports(ConvAlgo::kGemm1x1, pass, p)) return ConvAlgo::kGemm1x1;
   if (pass == ConvPass::kForward && p.c / p.groups <= kDirectForwardChannels)
     return ConvAlgo::kDirect;
-  const bool gather_forward = pass == ConvPass::kForward && p.out_w() <= kGatherForwardWidth;
+  const bool gather_forward = pass == ConvPass::kForward && p.out_w() <= kGatherForwardWidth &&
+                             sgemm_avx512_available();
   if (!gather_forward && conv_algo_supports(ConvAlgo::kIm2colNhwc, pass, p))
     return ConvAlgo::kIm2colNhwc;
   return ConvAlgo::kIm2colGemm;
