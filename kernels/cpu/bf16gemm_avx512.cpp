@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "ember/core/error.h"
+#include "ember/kernels/cpu/gemm_blocking.h"
 
 #if defined(__AVX512F__) && defined(__AVX512BF16__) && defined(__AVX512BW__)
 #define EMBER_BF16GEMM 1
@@ -203,36 +204,26 @@ template <typename C>
 void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
                 const MatrixRef<BFloat16>& a, const MatrixRef<BFloat16>& b, float beta, C* c,
                 int64_t ldc) {
-  thread_local sgemm_detail::Scratch a_buffer, b_buffer;  // float units: 2 bfloat16 each
-  const int64_t kc2_max = (std::min(k, kKC) + 1) / 2;
-  auto* a_pack = reinterpret_cast<uint32_t*>(a_buffer.get(static_cast<size_t>(std::min(m1 - m0, kMC) * kc2_max)));
-  const int64_t nc_max = std::min(n1 - n0, kNC);
-  auto* b_pack = reinterpret_cast<uint16_t*>(
-      b_buffer.get(static_cast<size_t>((nc_max + kNR - 1) / kNR * kNR * kc2_max)));
-  for (int64_t jc = n0; jc < n1; jc += kNC) {
-    const int64_t nc = std::min(kNC, n1 - jc);
-    for (int64_t pc = 0; pc < k; pc += kKC) {
-      const int64_t kc = std::min(kKC, k - pc), kc2 = (kc + 1) / 2;
-      pack_b(b, pc, kc, jc, nc, b_pack);
-      const float block_beta = pc == 0 ? beta : 1.0f;
-      for (int64_t ic = m0; ic < m1; ic += kMC) {
-        const int64_t mc = std::min(kMC, m1 - ic);
-        pack_a(a, ic, mc, pc, kc, a_pack);
-        for (int64_t jr = 0; jr < nc; jr += kNR) {
-          Tile<C> out{{}, {}, ldc};
-          const uint16_t* b_panel = b_pack + jr * 2 * kc2;
-          for (int64_t ir = 0; ir < mc; ir += kMR) {
-            const int64_t mr = std::min<int64_t>(kMR, mc - ir);
-            for (int v = 0; v < kNV; ++v) {
-              out.col[v] = c + (ic + ir) * ldc + jc + jr + 16 * v;
-              out.mask[v] = low_mask(nc - jr - 16 * v);
-            }
-            kKernels<C>[mr - 1](kc2, a_pack + ir * kc2, b_panel, out, alpha, block_beta);
-          }
+  constexpr gemm_blocking::Blocks kBlocks{kKC, kMC, kNC};
+  // Depth in k-pairs: a float of the buffers holds 2 bfloat16.
+  const gemm_blocking::PackBuffers buffers =
+      gemm_blocking::pack_buffers<kNR>(m1 - m0, n1 - n0, (std::min(k, kKC) + 1) / 2, kBlocks);
+  auto* a_pack = reinterpret_cast<uint32_t*>(buffers.a);
+  auto* b_pack = reinterpret_cast<uint16_t*>(buffers.b);
+  gemm_blocking::blocked_product<kMR, kNR>(
+      m0, m1, n0, n1, k, kBlocks,
+      [&](int64_t pc, int64_t kc, int64_t jc, int64_t nc) { pack_b(b, pc, kc, jc, nc, b_pack); },
+      [&](int64_t ic, int64_t mc, int64_t pc, int64_t kc) { pack_a(a, ic, mc, pc, kc, a_pack); },
+      [&](const gemm_blocking::TileJob& t) {
+        const int64_t kc2 = (t.kc + 1) / 2;
+        Tile<C> out{{}, {}, ldc};
+        for (int v = 0; v < kNV; ++v) {
+          out.col[v] = c + t.i * ldc + t.j + 16 * v;
+          out.mask[v] = low_mask(t.cols - 16 * v);
         }
-      }
-    }
-  }
+        kKernels<C>[t.mr - 1](kc2, a_pack + t.ir * kc2, b_pack + t.jr * 2 * kc2, out, alpha,
+                              t.first ? beta : 1.0f);
+      });
 }
 
 template <typename C>
@@ -291,12 +282,7 @@ template <typename C>
 void bf16gemm_into(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
                    MatrixRef<BFloat16> b, float beta, C* c, int64_t ldc) {
   if (m == 0 || n == 0) return;
-  if (k == 0) {  // an empty sum: beta * c
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j)
-        c[i * ldc + j] = beta == 0.0f ? C(0.0f) : C(beta * static_cast<float>(c[i * ldc + j]));
-    return;
-  }
+  if (k == 0) return gemm_blocking::empty_product(m, n, beta, c, ldc);
 #if defined(EMBER_BF16GEMM)
   if (bf16gemm_available()) return bf16gemm_avx512(m, n, k, alpha, a, b, beta, c, ldc);
 #endif

@@ -1,7 +1,8 @@
 #pragma once
 // What the packed GEMMs share whatever their instruction set (the AVX-512 float and bfloat16
 // kernels, sgemm_avx512_tile.h; the AVX2 float kernel, sgemm_avx2.cpp): how c is split over
-// the threads in blocks of whole register tiles, and the per-thread packing buffers.
+// the threads in blocks of whole register tiles, Goto's loop nest over one thread's block,
+// the per-thread packing buffers, and the empty sum.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -59,6 +60,12 @@ void run_blocks(int64_t m, int64_t n, int64_t k, const Block& block) {
   });
 }
 
+// Cache blocking of one thread's product: k in blocks of kc, b packed kc x nc at a time
+// (L3), a mc x kc at a time (L2).
+struct Blocks {
+  int64_t kc, mc, nc;
+};
+
 // A 64-byte aligned scratch buffer, grown on demand and kept for later calls (one per
 // thread: declare it thread_local).
 class Scratch {
@@ -82,5 +89,62 @@ class Scratch {
   float* data_ = nullptr;
   size_t capacity_ = 0;
 };
+
+// This thread's buffers for the packed a block (up to mc of `rows` x depth) and b block (up
+// to nc of `cols`, rounded up to whole NR-column panels, x depth), in floats: depth is the
+// k block's depth in the packed element's units (k-pairs for the bfloat16 kernel).
+struct PackBuffers {
+  float* a;
+  float* b;
+};
+template <int NR>
+PackBuffers pack_buffers(int64_t rows, int64_t cols, int64_t depth, const Blocks& blocks) {
+  thread_local Scratch a_buffer, b_buffer;
+  const int64_t nc = std::min(cols, blocks.nc);
+  return {a_buffer.get(static_cast<size_t>(std::min(rows, blocks.mc) * depth)),
+          b_buffer.get(static_cast<size_t>((nc + NR - 1) / NR * NR * depth))};
+}
+
+// One register tile of c for the micro-kernel: rows [i, i + mr), columns from j (cols of
+// them before n ends: may exceed the tile's width), its panels at row ir of the packed a
+// block and column jr of the packed b block, over a k block of depth kc; first: the first k
+// block, which applies beta (later ones add to what it wrote).
+struct TileJob {
+  int64_t i, mr, j, cols, ir, jr, kc;
+  bool first;
+};
+
+// Goto's loop nest over rows [m0, m1) x columns [n0, n1) of c on one thread: per (column
+// block, k block) pack_b(pc, kc, jc, nc), per row block pack_a(ic, mc, pc, kc), then
+// tile(TileJob) for every MR x NR tile of the block, the b panels outside.
+template <int MR, int NR, typename PackB, typename PackA, typename Tile>
+void blocked_product(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k,
+                     const Blocks& blocks, const PackB& pack_b, const PackA& pack_a,
+                     const Tile& tile) {
+  for (int64_t jc = n0; jc < n1; jc += blocks.nc) {
+    const int64_t nc = std::min(blocks.nc, n1 - jc);
+    for (int64_t pc = 0; pc < k; pc += blocks.kc) {
+      const int64_t kc = std::min(blocks.kc, k - pc);
+      pack_b(pc, kc, jc, nc);
+      for (int64_t ic = m0; ic < m1; ic += blocks.mc) {
+        const int64_t mc = std::min(blocks.mc, m1 - ic);
+        pack_a(ic, mc, pc, kc);
+        for (int64_t jr = 0; jr < nc; jr += NR)
+          for (int64_t ir = 0; ir < mc; ir += MR)
+            tile(TileJob{ic + ir, std::min<int64_t>(MR, mc - ir), jc + jr, nc - jr, ir, jr, kc,
+                         pc == 0});
+      }
+    }
+  }
+}
+
+// c (m x n, leading dimension ldc) = beta * c for a product with k == 0 (alpha times an
+// empty sum); beta == 0 writes zeros without reading c.
+template <typename C>
+void empty_product(int64_t m, int64_t n, float beta, C* c, int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      c[i * ldc + j] = beta == 0.0f ? C(0.0f) : C(beta * static_cast<float>(c[i * ldc + j]));
+}
 
 }  // namespace ember::cpu::gemm_blocking

@@ -112,36 +112,23 @@ using namespace sgemm_detail;
 void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
                 const MatrixRef<float>& a, const MatrixRef<float>& b, float beta, float* c,
                 int64_t ldc) {
-  thread_local Scratch a_buffer, b_buffer;
-  const int64_t kc_max = std::min(k, kKC);
-  float* a_pack = a_buffer.get(static_cast<size_t>(std::min(m1 - m0, kMC) * kc_max));
-  const int64_t nc_max = std::min(n1 - n0, kNC);
-  float* b_pack = b_buffer.get(static_cast<size_t>((nc_max + kNR - 1) / kNR * kNR * kc_max));
-  for (int64_t jc = n0; jc < n1; jc += kNC) {
-    const int64_t nc = std::min(kNC, n1 - jc);
-    for (int64_t pc = 0; pc < k; pc += kKC) {
-      const int64_t kc = std::min(kKC, k - pc);
-      pack_b(b, pc, kc, jc, nc, b_pack);
-      // The first k block applies beta; later ones add to what it wrote.
-      const float block_beta = pc == 0 ? beta : 1.0f;
-      for (int64_t ic = m0; ic < m1; ic += kMC) {
-        const int64_t mc = std::min(kMC, m1 - ic);
-        pack_a(a, ic, mc, pc, kc, a_pack);
-        for (int64_t jr = 0; jr < nc; jr += kNR) {
-          TileOut out{{}, {}, ldc, nullptr};
-          const float* b_panel = b_pack + jr * kc;
-          for (int64_t ir = 0; ir < mc; ir += kMR) {
-            const int64_t mr = std::min<int64_t>(kMR, mc - ir);
-            for (int v = 0; v < kNV; ++v) {
-              out.col[v] = c + (ic + ir) * ldc + jc + jr + 16 * v;
-              out.mask[v] = low_mask(nc - jr - 16 * v);
-            }
-            kKernels[mr - 1](kc, a_pack + ir * kc, b_panel, out, alpha, block_beta);
-          }
+  constexpr gemm_blocking::Blocks kBlocks{kKC, kMC, kNC};
+  const gemm_blocking::PackBuffers buffers =
+      gemm_blocking::pack_buffers<kNR>(m1 - m0, n1 - n0, std::min(k, kKC), kBlocks);
+  float *a_pack = buffers.a, *b_pack = buffers.b;
+  gemm_blocking::blocked_product<kMR, kNR>(
+      m0, m1, n0, n1, k, kBlocks,
+      [&](int64_t pc, int64_t kc, int64_t jc, int64_t nc) { pack_b(b, pc, kc, jc, nc, b_pack); },
+      [&](int64_t ic, int64_t mc, int64_t pc, int64_t kc) { pack_a(a, ic, mc, pc, kc, a_pack); },
+      [&](const gemm_blocking::TileJob& t) {
+        TileOut out{{}, {}, ldc, nullptr};
+        for (int v = 0; v < kNV; ++v) {
+          out.col[v] = c + t.i * ldc + t.j + 16 * v;
+          out.mask[v] = low_mask(t.cols - 16 * v);
         }
-      }
-    }
-  }
+        kKernels[t.mr - 1](t.kc, a_pack + t.ir * t.kc, b_pack + t.jr * t.kc, out, alpha,
+                           t.first ? beta : 1.0f);
+      });
 }
 
 }  // namespace
@@ -167,11 +154,7 @@ bool sgemm_avx512_pays_transposed(int64_t m, int64_t n, int64_t k) {
 void sgemm_avx512(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float> a,
                   MatrixRef<float> b, float beta, float* c, int64_t ldc) {
   if (m == 0 || n == 0) return;
-  if (k == 0) {  // an empty sum: alpha * 0 + beta * c
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = beta == 0.0f ? 0.0f : beta * c[i * ldc + j];
-    return;
-  }
+  if (k == 0) return gemm_blocking::empty_product(m, n, beta, c, ldc);
   run_blocks(m, n, k, [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc);
   });
