@@ -21,7 +21,7 @@ using namespace ember;
 namespace {
 
 // A (rows, cols) float matrix in row- or column-major storage with `pad` unused elements at
-// the end of each row (column), filled with uniform values in [-1, 1].
+// the end of each row (column), filled with uniform values in [-1, 1).
 struct Operand {
   int64_t rows, cols, ld;
   bool col_major;
@@ -30,8 +30,9 @@ struct Operand {
   Operand(int64_t r, int64_t c, bool cm, int64_t pad, std::mt19937& gen)
       : rows(r), cols(c), ld((cm ? r : c) + pad), col_major(cm) {
     data.resize(static_cast<size_t>(std::max<int64_t>(1, ld * (cm ? c : r))));
-    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    for (float& x : data) x = dist(gen);
+    // 24 random bits per value, on float's grid in [-1, 1) (std::uniform_real_distribution
+    // takes a long-double logarithm per value, slow in the sanitizer build).
+    for (float& x : data) x = static_cast<float>(gen() >> 8) * (2.0f / 16777216.0f) - 1.0f;
   }
   double at(int64_t i, int64_t j) const { return data[col_major ? i + j * ld : i * ld + j]; }
   cpu::MatrixRef<float> ref() const { return {data.data(), ld, col_major}; }
@@ -53,12 +54,22 @@ void check_product(const Gemm& gemm, int64_t m, int64_t n, int64_t k, bool a_cm,
     for (int64_t j = 0; j < n; ++j) c[i * ldc + j] = c0;
   gemm(m, n, k, alpha, a.ref(), b.ref(), beta, c.data(), ldc);
   const double tol = 1e-5 * (std::abs(alpha) * std::max<int64_t>(k, 1) + 1.0);
+  // The float64 product, row by row (the sanitizer build runs these loops too): b dense in
+  // float64 first, then each row of c as the sum over p of a(i, p) times row p of b.
+  std::vector<double> b64(static_cast<size_t>(k * n)), row(static_cast<size_t>(n));
+  for (int64_t p = 0; p < k; ++p)
+    for (int64_t j = 0; j < n; ++j) b64[p * n + j] = b.at(p, j);
   int64_t bad = 0;
   for (int64_t i = 0; i < m; ++i) {
+    std::fill(row.begin(), row.end(), 0.0);
+    double* r = row.data();
+    for (int64_t p = 0; p < k; ++p) {
+      const double aip = a.at(i, p);
+      const double* bp = b64.data() + p * n;
+      for (int64_t j = 0; j < n; ++j) r[j] += aip * bp[j];
+    }
     for (int64_t j = 0; j < n; ++j) {
-      double s = 0;
-      for (int64_t p = 0; p < k; ++p) s += a.at(i, p) * b.at(p, j);
-      const double expected = alpha * s + (beta == 0.0f ? 0.0 : double(beta) * c0);
+      const double expected = alpha * row[j] + (beta == 0.0f ? 0.0 : double(beta) * c0);
       const double got = c[i * ldc + j];
       if (!(std::abs(got - expected) <= tol)) {
         if (bad++ == 0) {
