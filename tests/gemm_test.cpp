@@ -227,6 +227,7 @@ TEST_CASE("cpu::gemm equals a float64 triple loop for float on both sides of the
   REQUIRE(cpu::sgemm_avx2_pays(150, 140, 130) == cpu::sgemm_avx2_available());
   REQUIRE_FALSE(cpu::sgemm_avx512_pays(3, 5, 7));
   REQUIRE_FALSE(cpu::sgemm_avx2_pays(3, 5, 7));
+  REQUIRE_FALSE(cpu::sgemm_avx2_pays(64, 2048, 10));  // a short reduction: Eigen
 }
 
 TEST_CASE("cpu::gemm's Eigen path split over the pool's threads equals a float64 triple loop",

@@ -185,13 +185,15 @@ void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
 bool sgemm_avx2_available() { return true; }
 
 // Measured against Eigen on one thread (docs/benchmarks.md): the kernel wins from 96^3 up
-// (1.2-1.4x) and on the sample model's conv products; it loses on small ones (32^3-64^3:
-// 0.88-0.90x) and where a quarter or more of its 16-column tiles is padding. Taken the other
-// way round (c^T = b^T a^T), products of 10-20 columns lost too (0.77-0.88x).
+// (1.15-1.5x) and on the sample model's conv products (1.2-1.35x); it loses or ties on small
+// ones (32^3-64^3: 0.88-1.09x), on short reductions (k = 10 and 27 behind 2048 and 9472
+// columns: 0.84x and 0.94x, packing outweighs the arithmetic) and where a quarter or more of
+// its 16-column tiles is padding. Taken the other way round (c^T = b^T a^T), products of
+// 10-20 columns lost too (0.77-0.88x).
 bool sgemm_avx2_pays(int64_t m, int64_t n, int64_t k) {
   const int64_t padded_n = (n + kNR - 1) / kNR * kNR;
   const int64_t work = m * n * k;
-  return n >= kNR && 4 * n >= 3 * padded_n && work >= (int64_t(1) << 19) &&
+  return n >= kNR && 4 * n >= 3 * padded_n && k >= 32 && work >= (int64_t(1) << 19) &&
          (m >= 24 || work >= (int64_t(1) << 22));
 }
 
