@@ -27,10 +27,7 @@ void run_pass(ConvPass pass, const ConvParams& p, const Run& run) {
 
 }  // namespace
 
-bool conv_forward_fuses_relu(ConvAlgo algo) {
-  return algo == ConvAlgo::kDirect || algo == ConvAlgo::kImplicitGemm ||
-         algo == ConvAlgo::kWinograd;
-}
+bool conv_forward_fuses_relu(ConvAlgo algo) { return algo != ConvAlgo::kGemm1x1; }
 
 template <typename T>
 void relu_in_place(T* y, int64_t n) {

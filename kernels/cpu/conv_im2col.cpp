@@ -259,7 +259,7 @@ void conv_im2col_forward(const ConvParams& p, const ConvForwardArgs<T>& a) {
         gemm<T>(g.kg, cols, g.crs_g, T(1), {a.w + grp * g.kg * g.crs_g, g.crs_g, false},
                 {col + grp * g.crs_g * cols, cols, false}, T(0), out + grp * g.kg * cols, cols);
       }
-      conv_detail::store_chunk_output(out, nb, g.k, g.ohw, a.bias, y);
+      conv_detail::store_chunk_output(out, nb, g.k, g.ohw, a.bias, p.relu, y);
     }
   });
 }

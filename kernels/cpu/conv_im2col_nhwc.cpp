@@ -254,7 +254,7 @@ void conv_im2col_nhwc_forward(const ConvParams& p, const ConvForwardArgs<T>& a) 
       T* y = a.y + n0 * g.k * g.ohw;
       T* dst = nb == 1 ? y : out;
       gemm<T>(g.k, ncols, rsc, T(1), {wt, rsc, false}, {cols, rsc, true}, T(0), dst, ncols);
-      conv_detail::store_chunk_output(dst, nb, g.k, g.ohw, a.bias, y);
+      conv_detail::store_chunk_output(dst, nb, g.k, g.ohw, a.bias, p.relu, y);
     }
   });
 }

@@ -16,6 +16,7 @@
 #include "ember/core/ops/creation/factory.h"
 #include "ember/core/parallel.h"
 #include "ember/kernels/common/conv_params.h"
+#include "ember/kernels/common/unary_functors.h"
 #include "ember/kernels/cpu/loops.h"
 
 namespace ember::cpu::conv_detail {
@@ -112,45 +113,36 @@ const T* channel_major(const ConvShape& g, const T* gy, int64_t nb, T* buffer) {
   return buffer;
 }
 
-// src: (k, nb * p) -> dst: (nb, k, p), plus bias[ch] on channel ch when bias is set.
+// src: (k, nb * p) -> dst: (nb, k, p), plus bias[ch] on channel ch when bias is set, then
+// ReLU when relu is set (ConvParams::relu). src == dst (nb == 1) adds in place.
 template <typename T>
-void from_channel_major(const T* src, int64_t nb, int64_t k, int64_t p, const T* bias, T* dst) {
+void from_channel_major(const T* src, int64_t nb, int64_t k, int64_t p, const T* bias, bool relu,
+                        T* dst) {
   parallel_for(0, nb * k, row_grain(p), [&](int64_t begin, int64_t end) {
+    const functors::Relu<T> relu_of;
     for (int64_t i = begin; i < end; ++i) {
       const int64_t img = i / k, ch = i % k;
       const T* in = src + (ch * nb + img) * p;
       T* out = dst + i * p;
-      if (bias) {
-        const T b = bias[ch];
+      const T b = bias ? bias[ch] : T(0);
+      if (relu) {
+        for (int64_t j = 0; j < p; ++j) out[j] = relu_of(bias ? in[j] + b : in[j]);
+      } else if (bias) {
         for (int64_t j = 0; j < p; ++j) out[j] = in[j] + b;
-      } else {
+      } else if (out != in) {
         std::memcpy(out, in, sizeof(T) * p);
       }
     }
   });
 }
 
-// y: (nb, k, p) += bias[ch] on channel ch.
+// A chunk's GEMM output out (k, nb * p) into y (nb, k, p), plus the bias, then ReLU when
+// relu is set: one pass while the chunk is in cache. For one image the GEMM wrote into y
+// itself (out == y), and only the bias and ReLU are left.
 template <typename T>
-void add_channel_bias(T* y, int64_t nb, int64_t k, int64_t p, const T* bias) {
-  parallel_for(0, nb * k, row_grain(p), [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) {
-      const T b = bias[i % k];
-      T* row = y + i * p;
-      for (int64_t j = 0; j < p; ++j) row[j] += b;
-    }
-  });
-}
-
-// A chunk's GEMM output out (k, nb * p) into y (nb, k, p), plus the bias. For
-// one image the GEMM wrote into y itself (out == y), and only the bias is left.
-template <typename T>
-void store_chunk_output(const T* out, int64_t nb, int64_t k, int64_t p, const T* bias, T* y) {
-  if (nb > 1) {
-    from_channel_major(out, nb, k, p, bias, y);
-  } else if (bias) {
-    add_channel_bias(y, 1, k, p, bias);
-  }
+void store_chunk_output(const T* out, int64_t nb, int64_t k, int64_t p, const T* bias, bool relu,
+                        T* y) {
+  if (nb > 1 || bias || relu) from_channel_major(out, nb, k, p, bias, relu, y);
 }
 
 // Upper bound on a chunk's column buffer, in elements (1 MiB of float32: half an L2).
