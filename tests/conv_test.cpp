@@ -202,6 +202,18 @@ TEST_CASE("conv kernels: every algorithm's three passes match naive float64 loop
   }
 }
 
+TEST_CASE("conv kernels: the direct forward's channel blocks of every size match naive loops",
+          "[conv]") {
+  manual_seed(13);
+  // 1 to 17 output channels: every block and tail the forward has, with AVX-512 (16, 8, 4, 1)
+  // and without it (6, then one block of the rest's size).
+  for (int64_t k = 1; k <= 17; ++k) {
+    const Problem p{2, 3, 5, 11, k, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
+    check_algo_passes<double>(ConvAlgo::kDirect, p, 1e-12);
+    check_algo_passes<float>(ConvAlgo::kDirect, p, 1e-4);
+  }
+}
+
 // ConvParams::relu: each forward's output is relu of what it computes without
 // the flag, bit for bit, and a NaN stays NaN (as relu).
 template <typename T>
