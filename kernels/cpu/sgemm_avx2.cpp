@@ -6,28 +6,20 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <array>
-#include <utility>
 
-#include "ember/kernels/cpu/avx2_lanes.h"
 #include "ember/kernels/cpu/gemm_blocking.h"
+#include "ember/kernels/cpu/sgemm_avx2_tile.h"
 #endif
 
 namespace ember::cpu {
 
 #if defined(__AVX2__) && defined(__FMA__)
+namespace sgemm_avx2_detail {
 namespace {
 
 using avx2::load_lanes;
 using avx2::store_lanes;
 using avx2::transpose8;
-
-// Register tile: kMR rows x kNR columns of c live in kMR * kNV ymm accumulators (12 of 16),
-// plus kNV registers for a row of b and one for a broadcast element of a. 12 independent FMA
-// chains cover the FMA latency (4-5 cycles) times its throughput on two pipes.
-constexpr int kNV = 2;            // ymm vectors per tile row
-constexpr int kNR = 8 * kNV;      // tile columns
-constexpr int kMR = 6;            // tile rows
 
 // Cache blocking: a kc x kNR panel of b (16 KiB) stays in L1 while the micro-kernel walks
 // down the mc x kc block of a (96 KiB, L2); the kc x nc block of b (2 MiB) sits in L3. Other
@@ -89,12 +81,15 @@ void pack(int64_t kc, int64_t width, const float* data, int64_t ps, int64_t js, 
   pack_columns(kc, width, data, js, pw, dst, zero_fill);
 }
 
-// Rows [i0, i0 + mc) x k [p0, p0 + kc) of a as panels of kMR rows (a_panel[p * mr + i]).
+}  // namespace
+
 void pack_a(const MatrixRef<float>& a, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
             float* dst) {
   const int64_t is = a.col_major ? 1 : a.ld, ps = a.col_major ? a.ld : 1;
   pack(kc, mc, a.data + i0 * is + p0 * ps, ps, is, kMR, dst, false);
 }
+
+namespace {
 
 // k [p0, p0 + kc) x columns [j0, j0 + nc) of b as panels of kNR columns (b_panel[p * kNR +
 // j]), the columns past nc zero.
@@ -103,63 +98,6 @@ void pack_b(const MatrixRef<float>& b, int64_t p0, int64_t kc, int64_t j0, int64
   const int64_t ps = b.col_major ? 1 : b.ld, js = b.col_major ? b.ld : 1;
   pack(kc, nc, b.data + p0 * ps + j0 * js, ps, js, kNR, dst, true);
 }
-
-// The c tile a micro-kernel writes: rows from `c` ldc apart, the first `cols` of its kNR
-// columns (the rest lie past n).
-struct TileOut {
-  float* c;
-  int64_t ldc;
-  int64_t cols;
-};
-
-// out (MR x kNR tile) = alpha * a_panel @ b_panel + beta * out; beta == 0 does not read out.
-// a_panel: kc x MR (stride MR), b_panel: kc x kNR.
-template <int MR>
-void micro_kernel(int64_t kc, const float* __restrict a, const float* __restrict b,
-                  const TileOut& out, float alpha, float beta) {
-  // c's rows usually miss every cache: fetch them into L2 behind the k loop (as the AVX-512
-  // kernel does, sgemm_avx512_tile.h).
-#pragma GCC unroll 8
-  for (int i = 0; i < MR; ++i)
-    _mm_prefetch(reinterpret_cast<const char*>(out.c + i * out.ldc), _MM_HINT_T1);
-  __m256 acc[MR][kNV];
-#pragma GCC unroll 8
-  for (int i = 0; i < MR; ++i)
-#pragma GCC unroll 2
-    for (int v = 0; v < kNV; ++v) acc[i][v] = _mm256_setzero_ps();
-  for (int64_t p = 0; p < kc; ++p) {
-    __m256 bv[kNV];
-#pragma GCC unroll 2
-    for (int v = 0; v < kNV; ++v) bv[v] = _mm256_load_ps(b + p * kNR + 8 * v);
-#pragma GCC unroll 8
-    for (int i = 0; i < MR; ++i) {
-      const __m256 ai = _mm256_broadcast_ss(a + p * MR + i);
-#pragma GCC unroll 2
-      for (int v = 0; v < kNV; ++v) acc[i][v] = _mm256_fmadd_ps(ai, bv[v], acc[i][v]);
-    }
-  }
-  const __m256 va = _mm256_set1_ps(alpha), vb = _mm256_set1_ps(beta);
-#pragma GCC unroll 8
-  for (int i = 0; i < MR; ++i) {
-#pragma GCC unroll 2
-    for (int v = 0; v < kNV; ++v) {
-      float* cp = out.c + i * out.ldc + 8 * v;
-      const int64_t lanes = out.cols - 8 * v;
-      __m256 r = _mm256_mul_ps(va, acc[i][v]);
-      if (beta != 0.0f) r = _mm256_fmadd_ps(vb, load_lanes(cp, lanes), r);
-      store_lanes(cp, lanes, r);
-    }
-  }
-}
-
-using MicroKernel = void (*)(int64_t, const float*, const float*, const TileOut&, float, float);
-
-template <int... R>
-constexpr auto make_kernels(std::integer_sequence<int, R...>) {
-  return std::array<MicroKernel, sizeof...(R)>{&micro_kernel<R + 1>...};
-}
-// kKernels[mr - 1] handles a tile of mr rows.
-constexpr auto kKernels = make_kernels(std::make_integer_sequence<int, kMR>{});
 
 // Rows [m0, m1) x columns [n0, n1) of c: the whole blocked product on one thread.
 void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
@@ -174,13 +112,15 @@ void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
       [&](int64_t pc, int64_t kc, int64_t jc, int64_t nc) { pack_b(b, pc, kc, jc, nc, b_pack); },
       [&](int64_t ic, int64_t mc, int64_t pc, int64_t kc) { pack_a(a, ic, mc, pc, kc, a_pack); },
       [&](const gemm_blocking::TileJob& t) {
-        const TileOut out{c + t.i * ldc + t.j, ldc, t.cols};
+        float* tile = c + t.i * ldc + t.j;
+        const TileOut out{{tile, tile + 8}, {t.cols, t.cols - 8}, ldc, nullptr};
         kKernels[t.mr - 1](t.kc, a_pack + t.ir * t.kc, b_pack + t.jr * t.kc, out, alpha,
                            t.first ? beta : 1.0f);
       });
 }
 
 }  // namespace
+}  // namespace sgemm_avx2_detail
 
 bool sgemm_avx2_available() { return true; }
 
@@ -191,6 +131,7 @@ bool sgemm_avx2_available() { return true; }
 // its 16-column tiles is padding. Taken the other way round (c^T = b^T a^T), products of
 // 10-20 columns lost too (0.77-0.88x).
 bool sgemm_avx2_pays(int64_t m, int64_t n, int64_t k) {
+  using sgemm_avx2_detail::kNR;
   const int64_t padded_n = (n + kNR - 1) / kNR * kNR;
   const int64_t work = m * n * k;
   return n >= kNR && 4 * n >= 3 * padded_n && k >= 32 && work >= (int64_t(1) << 19) &&
@@ -201,6 +142,7 @@ void sgemm_avx2(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float> a
                 MatrixRef<float> b, float beta, float* c, int64_t ldc) {
   if (m == 0 || n == 0) return;
   if (k == 0) return gemm_blocking::empty_product(m, n, beta, c, ldc);
+  using namespace sgemm_avx2_detail;
   gemm_blocking::run_blocks<kMR, kNR, 8>(m, n, k, [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc);
   });
