@@ -686,7 +686,7 @@ void check_every_algorithm_agrees(double tol) {
       ++compared;
     }
     // im2col, 1x1, direct and channels-last in every pass; the implicit GEMM too for a
-    // float32 forward in an AVX-512 build.
+    // float32 forward in a build with AVX-512 or AVX2.
     const bool implicit = pass == ConvPass::kForward && dt == kFloat &&
                           cpu::conv_implicit_gemm_available();
     CHECK(compared == (implicit ? 5 : 4));

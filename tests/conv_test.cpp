@@ -461,13 +461,13 @@ TEST_CASE("conv kernels: the implicit GEMM is a float32 forward, and says so oth
                                       p.params(kFloat)));
   // The heuristic takes it where its vectors are full and an image's planes fit in L2: the
   // sample model's second layer, but not 7x7 outputs (49 of 64 lanes) nor a 224x224 image.
-  const bool avx512 = cpu::conv_implicit_gemm_available();
+  const bool implicit = cpu::conv_implicit_gemm_available();
   const auto layer = [](int64_t c, int64_t hw) {
     return Problem{64, c, hw, hw, 64, 3, 3, {2, 2}, {1, 1}}.params(kFloat);
   };
-  CHECK(cpu::conv_implicit_gemm_preferred(layer(32, 16)) == avx512);
+  CHECK(cpu::conv_implicit_gemm_preferred(layer(32, 16)) == implicit);
   CHECK((cpu::conv_heuristic_algo(ConvPass::kForward, layer(32, 16)) ==
-         ConvAlgo::kImplicitGemm) == avx512);
+         ConvAlgo::kImplicitGemm) == implicit);
   CHECK_FALSE(cpu::conv_implicit_gemm_preferred(layer(32, 14)));
   CHECK_FALSE(cpu::conv_implicit_gemm_preferred(layer(3, 224)));
   // Outputs 3 wide (too few for the implicit GEMM's vectors): the NCHW unfold with the AVX-512
@@ -494,11 +494,17 @@ TEST_CASE("conv kernels: the implicit GEMM is a float32 forward, and says so oth
 }
 
 TEST_CASE("conv kernels: the implicit GEMM's layouts match naive loops", "[conv]") {
-  if (!cpu::conv_implicit_gemm_available()) return;  // no AVX-512: nothing to check
+  if (!cpu::conv_implicit_gemm_available()) return;  // neither AVX-512 nor AVX2: nothing to check
   manual_seed(14);
-  // Each problem reaches one path of conv_implicit_gemm.cpp.
+  // Each problem reaches one path of conv_implicit_gemm.cpp or conv_implicit_gemm_avx2.cpp.
   const std::vector<Problem> problems{
-      // 4x4 outputs: two images per 32-column panel
+      // 8x8 outputs: each 8-pixel vector one row (AVX2: one load)
+      {3, 32, 16, 16, 20, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
+      // 12x12 outputs: AVX2 panels with a one-row vector and a two-half-rows one
+      {2, 5, 24, 24, 7, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
+      // output rows of 10 from phase rows of 42: vectors that cross a row gather
+      {2, 3, 6, 40, 5, 3, 33, {1, 1}, {1, 1}, {1, 1}, 1, true},
+      // 4x4 outputs: two images per 32-column panel (AVX2: two half rows per vector)
       {5, 20, 8, 8, 30, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
       // 7x7 outputs (span 64: 15 zero lanes per image), input rows of 14
       {3, 9, 14, 14, 17, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, false},
@@ -527,7 +533,7 @@ TEST_CASE("conv kernels: the implicit GEMM's layouts match naive loops", "[conv]
 TEST_CASE("conv kernels: the stride-2 Winograd matches naive loops at its edges", "[conv]") {
   Problem applies{2, 8, 9, 9, 4, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
   applies.inference = true;
-  const bool avx512 = cpu::conv_implicit_gemm_available();
+  const bool avx512 = cpu::sgemm_avx512_available();
   const auto supports = [](const Problem& p, ConvPass pass, ScalarType dtype) {
     return cpu::conv_algo_supports(ConvAlgo::kWinograd, pass, p.params(dtype));
   };
@@ -575,7 +581,7 @@ TEST_CASE("conv kernels: the stride-2 Winograd matches naive loops at its edges"
 
 TEST_CASE("conv kernels: Winograd's cached weights follow every change of the weights",
           "[conv]") {
-  if (!cpu::conv_implicit_gemm_available()) return;  // no AVX-512: no Winograd
+  if (!cpu::sgemm_avx512_available()) return;  // no AVX-512: no Winograd
   manual_seed(16);
   Problem p{4, 16, 8, 8, 20, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
   p.inference = true;
@@ -612,7 +618,7 @@ TEST_CASE("conv2d under NoGradGuard takes Winograd where the heuristic prefers i
   // GEMM or another algorithm when the forward records a graph.
   Problem p{6, 32, 16, 16, 64, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
   p.inference = true;
-  const bool avx512 = cpu::conv_implicit_gemm_available();
+  const bool avx512 = cpu::sgemm_avx512_available();
   CHECK((cpu::conv_heuristic_algo(ConvPass::kForward, p.params(kFloat)) ==
          ConvAlgo::kWinograd) == avx512);
   p.inference = false;

@@ -73,10 +73,11 @@ void conv_im2col_bf16_backward_data(const ConvParams& p, const ConvBackwardDataA
 void conv_im2col_bf16_backward_weight(const ConvParams& p,
                                       const ConvBackwardWeightArgs<BFloat16>& a);
 
-// The implicit GEMM (conv_implicit_gemm.cpp) has a float32 forward only, and
-// only in builds with AVX-512 (available() says whether this one has it).
-// preferred(p): whether p is a problem it was measured to win on (its output
-// planes fill its 16-lane vectors; an image's phase planes fit in L2).
+// The implicit GEMM has a float32 forward only, in builds with AVX-512
+// (conv_implicit_gemm.cpp) or AVX2 and FMA (conv_implicit_gemm_avx2.cpp);
+// available() says whether this one has it. preferred(p): whether p is a
+// problem it was measured to win on (its output planes fill its vectors; an
+// image's phase planes fit in L2).
 bool conv_implicit_gemm_available();
 bool conv_implicit_gemm_preferred(const ConvParams& p);
 void conv_implicit_gemm_forward(const ConvParams& p, const ConvForwardArgs<float>& a);

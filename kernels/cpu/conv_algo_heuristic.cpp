@@ -41,9 +41,10 @@ bool conv_algo_supports(ConvAlgo algo, ConvPass pass, const ConvParams& p) {
 
 // Winograd for the inference forwards it suits (conv_winograd_preferred:
 // stride-2 3x3, 16+ input channels, transformed weights within 16 MiB); the
-// implicit GEMM for the forwards it suits (conv_implicit_gemm_preferred:
-// OH*OW at least 7/8 of OH*OW rounded up to 16, and an image's phase planes
-// within 256 KiB); 1x1 GEMM wherever it applies (it skips the unfold); the
+// implicit GEMM for the forwards it suits (conv_implicit_gemm_preferred: an
+// image's phase planes within 256 KiB, and with AVX-512 OH*OW at least 7/8 of
+// OH*OW rounded up to 16; with AVX2 only, OH*OW a multiple of 8, more than
+// one tap and 5+ channels, conv_implicit_gemm_avx2.cpp has the figures); 1x1 GEMM wherever it applies (it skips the unfold); the
 // direct forward for the first layer of an image model; the channels-last
 // unfold where it applies (16+ channels, one group), except, with the AVX-512
 // GEMM, for forwards with output rows of at most kGatherForwardWidth; im2col +

@@ -330,14 +330,16 @@ void conv_implicit_gemm_forward(const ConvParams& p, const ConvForwardArgs<float
   });
 }
 
-#else  // no AVX-512 in this build
+#elif !(defined(__AVX2__) && defined(__FMA__))
+// Neither AVX-512 nor AVX2 in this build (with AVX2 alone, conv_implicit_gemm_avx2.cpp has
+// the algorithm).
 
 bool conv_implicit_gemm_available() { return false; }
 
 bool conv_implicit_gemm_preferred(const ConvParams&) { return false; }
 
 void conv_implicit_gemm_forward(const ConvParams&, const ConvForwardArgs<float>&) {
-  EMBER_ERROR("conv2d: this build has no AVX-512 implicit GEMM (compile with -mavx512f)");
+  EMBER_ERROR("conv2d: this build has no implicit GEMM (compile with -mavx512f or -mavx2 -mfma)");
 }
 
 #endif
