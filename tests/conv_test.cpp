@@ -206,12 +206,39 @@ TEST_CASE("conv kernels: the direct forward's channel blocks of every size match
           "[conv]") {
   manual_seed(13);
   // 1 to 17 output channels: every block and tail the forward has, with AVX-512 (16, 8, 4, 1)
-  // and without it (6, then one block of the rest's size).
+  // and without it (6, then one block of the rest's size); the backward-weight's blocks of 4
+  // and the channels left after them.
   for (int64_t k = 1; k <= 17; ++k) {
     const Problem p{2, 3, 5, 11, k, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
     check_algo_passes<double>(ConvAlgo::kDirect, p, 1e-12);
     check_algo_passes<float>(ConvAlgo::kDirect, p, 1e-4);
   }
+}
+
+TEST_CASE("conv kernels: the direct backward-weight gives the same bits at every run",
+          "[conv]") {
+  // Note [Direct backward-weight]: the partial sums of fixed image ranges, added in a fixed
+  // order; 11 images over 2 threads, runs of a few images, rows of 9 outputs (padded gy).
+  manual_seed(17);
+  const Problem p{11, 3, 18, 17, 10, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, false};
+  const ConvParams params = p.params(kFloat);
+  const Tensor x = randn(p.x_shape()), gy = randn(p.y_shape());
+  const int threads_before = get_num_threads();
+  for (const int threads : {1, 2}) {
+    set_num_threads(threads);
+    std::vector<std::vector<double>> runs;
+    for (int run = 0; run < 3; ++run) {
+      Tensor gw = ember::full(p.w_shape(), 7.0);
+      cpu::conv_backward_weight<float>(ConvAlgo::kDirect, params,
+                                       {x.data_ptr<float>(), gy.data_ptr<float>(),
+                                        gw.data_ptr<float>()});
+      runs.push_back(values(gw));
+    }
+    INFO(threads << " thread(s)");
+    CHECK(runs[1] == runs[0]);
+    CHECK(runs[2] == runs[0]);
+  }
+  set_num_threads(threads_before);
 }
 
 // ConvParams::relu: each forward's output is relu of what it computes without
