@@ -8,6 +8,7 @@
 #include "ember/kernels/cpu/conv.h"
 #include "ember/kernels/cpu/conv_phase_split.h"
 #include "ember/kernels/cpu/conv_util.h"
+#include "ember/kernels/cpu/simd_vector.h"
 
 namespace ember::cpu {
 
@@ -190,36 +191,12 @@ namespace {
 // on one thread 1.32-1.46 against im2col's 1.10-1.60, so the heuristic keeps im2col and
 // benchmark mode times both.
 
-// Floats per accumulator: one vector register of the build.
-#if defined(__AVX512F__)
-constexpr int kWeightVectorBytes = 64;
-#elif defined(__AVX__)
-constexpr int kWeightVectorBytes = 32;
-#else
-constexpr int kWeightVectorBytes = 16;
-#endif
-// Output channels per accumulator block (4 x 3 accumulators; blocks of 3 measured no faster
+// Output channels per accumulator block (4 x 3 accumulators, each a vector register; blocks of 3 measured no faster
 // on AVX2, though they leave registers for the input vectors).
 constexpr int kWeightBlock = 4;
 // Images per run: each accumulator block walks a run's rows (the sample model's first layer:
 // 8 x 16 rows of 16 outputs) while its gy planes and inputs stay in L2.
 constexpr int64_t kWeightImages = 8;
-
-template <typename T>
-struct WeightVector {
-  typedef T type __attribute__((vector_size(kWeightVectorBytes)));
-};
-template <typename T>
-using WVec = typename WeightVector<T>::type;
-template <typename T>
-constexpr int64_t kWLanes = kWeightVectorBytes / sizeof(T);
-
-template <typename T>
-inline WVec<T> load_wvec(const T* p) {
-  WVec<T> v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
-}
 
 // The images of a run of them, as weight_taps reads them: gy's planes have rows of `ld`
 // floats (zeros past ow up to a whole vector), one image every `gy_image` floats.
@@ -234,10 +211,10 @@ struct ImageRun {
 template <typename T, int KB, int S>
 void weight_taps(const ConvShape& g, const PhaseSplitLayout<T>& in, const ImageRun& run,
                  const T* x_tap, const int64_t* s_offset, const T* gy, T* acc) {
-  constexpr int64_t L = kWLanes<T>;
-  WVec<T> sum[KB][S];
+  constexpr int64_t L = simd::kLanesOf<T>;
+  simd::Vec<T> sum[KB][S];
   for (int kk = 0; kk < KB; ++kk)
-    for (int s = 0; s < S; ++s) sum[kk][s] = load_wvec(acc + (kk * g.crs_g + s) * L);
+    for (int s = 0; s < S; ++s) sum[kk][s] = simd::load(acc + (kk * g.crs_g + s) * L);
   const int64_t row_step = g.sh * in.phases * in.len, plane = g.oh * run.ld;
   for (int64_t img = 0; img < run.images; ++img)
   for (int64_t oh = 0; oh < g.oh; ++oh) {
@@ -245,17 +222,17 @@ void weight_taps(const ConvShape& g, const PhaseSplitLayout<T>& in, const ImageR
     const T* gy_row = gy + img * run.gy_image + oh * run.ld;
     // The phase-split rows are padded past the last output's vector (PhaseSplitLayout).
     for (int64_t ow = 0; ow < g.ow; ow += L) {
-      WVec<T> xv[S];
-      for (int s = 0; s < S; ++s) xv[s] = load_wvec(x_row + s_offset[s] + ow);
+      simd::Vec<T> xv[S];
+      for (int s = 0; s < S; ++s) xv[s] = simd::load(x_row + s_offset[s] + ow);
       for (int kk = 0; kk < KB; ++kk) {
-        const WVec<T> d = load_wvec(gy_row + kk * plane + ow);
+        const simd::Vec<T> d = simd::load(gy_row + kk * plane + ow);
         for (int s = 0; s < S; ++s) sum[kk][s] += d * xv[s];
       }
     }
   }
   for (int kk = 0; kk < KB; ++kk)
     for (int s = 0; s < S; ++s)
-      std::memcpy(acc + (kk * g.crs_g + s) * L, &sum[kk][s], sizeof(sum[kk][s]));
+      simd::store(acc + (kk * g.crs_g + s) * L, sum[kk][s]);
 }
 
 // Every (channel block, c, r) of output channels [k0, k1) of group grp against a run of
@@ -263,7 +240,7 @@ void weight_taps(const ConvShape& g, const PhaseSplitLayout<T>& in, const ImageR
 template <typename T>
 void weight_images(const ConvShape& g, const PhaseSplitLayout<T>& in, const ImageRun& run,
                    const T* x_img, const T* gy, int64_t grp, int64_t k0, int64_t k1, T* acc) {
-  constexpr int64_t L = kWLanes<T>;
+  constexpr int64_t L = simd::kLanesOf<T>;
   const int64_t plane = g.oh * run.ld;
   const auto s_offset = [&](int64_t s) { return s * g.dw % g.sw * in.len + s * g.dw / g.sw; };
   const int64_t row_offsets[3] = {s_offset(0), s_offset(1), s_offset(2)};
@@ -293,7 +270,7 @@ void weight_images(const ConvShape& g, const PhaseSplitLayout<T>& in, const Imag
 // partial sums per part, one fixed-order reduction.
 template <typename T>
 void conv_direct_backward_weight(const ConvParams& p, const ConvBackwardWeightArgs<T>& a) {
-  constexpr int64_t L = kWLanes<T>;
+  constexpr int64_t L = simd::kLanesOf<T>;
   const ConvShape g(p);
   const PhaseSplitInput<T> in(g, a.x, g.n);
   const int64_t kblocks = (g.kg + kWeightBlock - 1) / kWeightBlock;

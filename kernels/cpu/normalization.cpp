@@ -8,6 +8,7 @@
 #include "ember/core/parallel.h"
 #include "ember/kernels/common/normalization_functors.h"
 #include "ember/kernels/cpu/loops.h"
+#include "ember/kernels/cpu/simd_vector.h"
 
 namespace ember::cpu {
 namespace {
@@ -16,38 +17,9 @@ struct Sums {
   double s1 = 0, s2 = 0;
 };
 
-// One vector register of T (GCC/Clang vector extension: arithmetic with vectors and scalars
-// works as with T, so one generic lambda serves both). Its width is the widest the build has:
-// a 64-byte vector on an AVX2 build becomes two halves that GCC shuffles through the stack
-// and compares lane by lane (the batch-norm backward's sums took 9% of a training step).
-#if defined(__AVX512F__)
-constexpr int kVectorBytes = 64;
-#elif defined(__AVX__)
-constexpr int kVectorBytes = 32;
-#else
-constexpr int kVectorBytes = 16;
-#endif
-template <typename T>
-struct Simd;
-template <>
-struct Simd<float> {
-  typedef float type __attribute__((vector_size(kVectorBytes)));
-};
-template <>
-struct Simd<double> {
-  typedef double type __attribute__((vector_size(kVectorBytes)));
-};
-template <typename T>
-using Vec = typename Simd<T>::type;
-template <typename T>
-constexpr int kLanesOf = kVectorBytes / sizeof(T);
-
-template <typename T>
-Vec<T> load(const T* p) {
-  Vec<T> v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
+using simd::kLanesOf;
+using simd::load;
+using simd::Vec;
 
 // Two sums over the n terms of one row (layer norm): terms(at) returns the
 // pair of terms at one position, where at(p) reads p there: a Vec<T> of
