@@ -191,8 +191,8 @@ namespace {
 // on one thread 1.32-1.46 against im2col's 1.10-1.60, so the heuristic keeps im2col and
 // benchmark mode times both.
 
-// Output channels per accumulator block (4 x 3 accumulators, each a vector register; blocks of 3 measured no faster
-// on AVX2, though they leave registers for the input vectors).
+// Output channels per accumulator block: 4 x 3 accumulators, each a vector register (blocks
+// of 3, which leave registers for the input vectors, measured no faster on AVX2).
 constexpr int kWeightBlock = 4;
 // Images per run: each accumulator block walks a run's rows (the sample model's first layer:
 // 8 x 16 rows of 16 outputs) while its gy planes and inputs stay in L2.
@@ -276,7 +276,8 @@ void conv_direct_backward_weight(const ConvParams& p, const ConvBackwardWeightAr
   const int64_t kblocks = (g.kg + kWeightBlock - 1) / kWeightBlock;
   const int64_t threads = ember::detail::in_parallel_region() ? 1 : get_num_threads();
   const int64_t image_parts = std::min<int64_t>(threads, g.n);
-  const int64_t block_parts = std::min<int64_t>(std::max<int64_t>(1, threads / image_parts), kblocks);
+  const int64_t block_parts =
+      std::min<int64_t>(std::max<int64_t>(1, threads / image_parts), kblocks);
   const int64_t part_size = g.k * g.crs_g * L;
   // Output rows that are not whole vectors are read from a copy of a run's gy with rows
   // padded by zeros (one per part).
