@@ -188,8 +188,9 @@ namespace {
 // Before, one task per (8 channels, tap) streamed every image's gy and input from memory.
 // conv_bench, the sample model's first layer (3x32x32->32, batch 64, 2 threads, median of
 // 21, ms, three runs): 0.69-0.72 against 0.86-0.96 before, and im2col + GEMM's 0.78-0.89;
-// on one thread 1.32-1.46 against im2col's 1.10-1.60, so the heuristic keeps im2col and
-// benchmark mode times both.
+// on one thread 1.32-1.46 against im2col's 1.10-1.60. Timed alone in a calm hour of the host
+// (median of 200): 0.92 vs 0.94 ms on one thread, 0.48 vs 0.50-0.53 on two. About level, so
+// the heuristic keeps im2col and benchmark mode times both.
 
 // Output channels per accumulator block: 4 x 3 accumulators, each a vector register (blocks
 // of 3, which leave registers for the input vectors, measured no faster on AVX2).

@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "ember/kernels/cpu/conv_implicit_gemm_plan.h"
-#include "ember/kernels/cpu/gemm_blocking.h"
 #include "ember/kernels/cpu/sgemm_avx2_tile.h"
 #endif
 

@@ -31,14 +31,14 @@ struct PhaseSplitLayout {
   void split(const ConvShape& g, const T* x, int64_t count, T* dst) const {
     for (int64_t i = 0; i < count; ++i, dst += plane) {
       std::fill(dst, dst + plane, T(0));
-      for (int64_t ih = 0; ih < g.h; ++ih) {
-        const T* src = x + i * g.hw + ih * g.w;
-        for (int64_t q = 0; q < phases; ++q) {
-          // element j of phase q is input column j * sw + q - pw
-          const auto [lo, hi] = valid_range(len, g.w, g.sw, q - g.pw);
-          copy_strided(dst + ((ih + g.ph) * phases + q) * len + lo, src + lo * g.sw + q - g.pw,
-                       hi - lo, g.sw);
-        }
+      for (int64_t q = 0; q < phases; ++q) {
+        // element j of phase q is input column j * sw + q - pw; the same elements of every
+        // row are inside it, found once per phase (once per row, the divisions cost the
+        // first layer's direct forward 8-9%: 0.55-0.59 against 0.51 ms, batch 64, 1 thread)
+        const auto [lo, hi] = valid_range(len, g.w, g.sw, q - g.pw);
+        for (int64_t ih = 0; ih < g.h; ++ih)
+          copy_strided(dst + ((ih + g.ph) * phases + q) * len + lo,
+                       x + i * g.hw + ih * g.w + lo * g.sw + q - g.pw, hi - lo, g.sw);
       }
     }
   }
