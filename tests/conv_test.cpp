@@ -541,8 +541,10 @@ TEST_CASE("conv kernels: the implicit GEMM's layouts match naive loops", "[conv]
       {2, 6, 20, 20, 16, 3, 3, {1, 1}, {1, 1}, {1, 1}, 1, true},
       // input rows of 40 (no permute split), stride 3 and dilation 2, asymmetric padding
       {2, 4, 11, 40, 6, 3, 3, {3, 3}, {2, 1}, {2, 2}, 1, true},
-      // 48 * 9 = 432 reduction rows: two k blocks, the bias added once
+      // 48 * 9 = 432 reduction rows: two k blocks with AVX-512, the bias added once
       {3, 48, 8, 8, 20, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
+      // 72 * 9 = 648 reduction rows: two k blocks with AVX2
+      {2, 72, 6, 6, 7, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
       // chunks of 5 images, smaller than a thread's run: planes rebuilt per chunk, with
       // images cut between chunks (6x6 outputs: span 48, not a multiple of 32 columns)
       {9, 64, 12, 12, 24, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
