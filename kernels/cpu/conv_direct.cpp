@@ -282,7 +282,8 @@ void conv_direct_backward_weight(const ConvParams& p, const ConvBackwardWeightAr
   const int64_t part_size = g.k * g.crs_g * L;
   // Output rows that are not whole vectors are read from a copy of a run's gy with rows
   // padded by zeros (one per part).
-  const int64_t gy_ld = (g.ow + L - 1) / L * L, padded = g.ow % L != 0;
+  const bool padded = g.ow % L != 0;
+  const int64_t gy_ld = (g.ow + L - 1) / L * L;
   const int64_t pad_size = padded ? kWeightImages * g.k * g.oh * gy_ld : 0;
   const Tensor scratch = conv_detail::scratch<T>(image_parts * block_parts * pad_size +
                                                  image_parts * part_size);
