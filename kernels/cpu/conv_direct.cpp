@@ -217,17 +217,18 @@ void weight_taps(const ConvShape& g, const PhaseSplitLayout<T>& in, const ImageR
   for (int kk = 0; kk < KB; ++kk)
     for (int s = 0; s < S; ++s) sum[kk][s] = simd::load(acc + (kk * g.crs_g + s) * L);
   const int64_t row_step = g.sh * in.phases * in.len, plane = g.oh * run.ld;
-  for (int64_t img = 0; img < run.images; ++img)
-  for (int64_t oh = 0; oh < g.oh; ++oh) {
-    const T* x_row = x_tap + img * g.c * in.plane + oh * row_step;
-    const T* gy_row = gy + img * run.gy_image + oh * run.ld;
-    // The phase-split rows are padded past the last output's vector (PhaseSplitLayout).
-    for (int64_t ow = 0; ow < g.ow; ow += L) {
-      simd::Vec<T> xv[S];
-      for (int s = 0; s < S; ++s) xv[s] = simd::load(x_row + s_offset[s] + ow);
-      for (int kk = 0; kk < KB; ++kk) {
-        const simd::Vec<T> d = simd::load(gy_row + kk * plane + ow);
-        for (int s = 0; s < S; ++s) sum[kk][s] += d * xv[s];
+  for (int64_t img = 0; img < run.images; ++img) {
+    for (int64_t oh = 0; oh < g.oh; ++oh) {
+      const T* x_row = x_tap + img * g.c * in.plane + oh * row_step;
+      const T* gy_row = gy + img * run.gy_image + oh * run.ld;
+      // The phase-split rows are padded past the last output's vector (PhaseSplitLayout).
+      for (int64_t ow = 0; ow < g.ow; ow += L) {
+        simd::Vec<T> xv[S];
+        for (int s = 0; s < S; ++s) xv[s] = simd::load(x_row + s_offset[s] + ow);
+        for (int kk = 0; kk < KB; ++kk) {
+          const simd::Vec<T> d = simd::load(gy_row + kk * plane + ow);
+          for (int s = 0; s < S; ++s) sum[kk][s] += d * xv[s];
+        }
       }
     }
   }

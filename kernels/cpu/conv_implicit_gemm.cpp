@@ -87,18 +87,17 @@ struct Plan : Sizes {
     thread_local std::vector<VectorPattern> vector_patterns;
     implicit_gemm::row_offsets(*this, rows);
     pixels.clear(), vector_patterns.clear();
-    const auto offset = [&](int64_t q) { return pixel_offset(q); };
     for (int64_t q0 = 0; q0 < span; q0 += 16) {
       alignas(64) int32_t lane_offsets[16] = {};
       VectorPattern pattern{{}, 0, true};
       for (int l = 0; l < 16 && q0 + l < g.ohw; ++l) {
-        lane_offsets[l] = static_cast<int32_t>(offset(q0 + l) - offset(q0));
+        lane_offsets[l] = static_cast<int32_t>(pixel_offset(q0 + l) - pixel_offset(q0));
         pattern.lanes |= __mmask16(1u << l);
         pattern.window = pattern.window && lane_offsets[l] < 32;
       }
       pattern.offsets = _mm512_load_si512(lane_offsets);
       vector_patterns.push_back(pattern);
-      pixels.push_back(q0 < g.ohw ? offset(q0) : 0);
+      pixels.push_back(q0 < g.ohw ? pixel_offset(q0) : 0);
     }
     row = rows.data(), pixel = pixels.data(), patterns = vector_patterns.data();
     for (int64_t b = 0; short_rows && b < g.sw; ++b) {
