@@ -562,37 +562,38 @@ TEST_CASE("conv kernels: the implicit GEMM's layouts match naive loops", "[conv]
 TEST_CASE("conv kernels: the stride-2 Winograd matches naive loops at its edges", "[conv]") {
   Problem applies{2, 8, 9, 9, 4, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
   applies.inference = true;
-  const bool avx512 = cpu::sgemm_avx512_available();
+  const bool available = cpu::conv_winograd_available();
   const auto supports = [](const Problem& p, ConvPass pass, ScalarType dtype) {
     return cpu::conv_algo_supports(ConvAlgo::kWinograd, pass, p.params(dtype));
   };
-  CHECK(supports(applies, ConvPass::kForward, kFloat) == avx512);
+  CHECK(supports(applies, ConvPass::kForward, kFloat) == available);
   CHECK_FALSE(supports(applies, ConvPass::kForward, kDouble));
   CHECK_FALSE(supports(applies, ConvPass::kBackwardData, kFloat));
   // Training forwards too (benchmark mode may take it there), but the heuristic
   // takes it for inference forwards only.
   Problem training = applies;
   training.inference = false;
-  CHECK(supports(training, ConvPass::kForward, kFloat) == avx512);
+  CHECK(supports(training, ConvPass::kForward, kFloat) == available);
   Problem big = training;  // what conv_winograd_preferred asks for: 16+ channels
   big.c = 32;
   CHECK(cpu::conv_heuristic_algo(ConvPass::kForward, big.params(kFloat)) != ConvAlgo::kWinograd);
   big.inference = true;
   CHECK((cpu::conv_heuristic_algo(ConvPass::kForward, big.params(kFloat)) ==
-         ConvAlgo::kWinograd) == avx512);
+         ConvAlgo::kWinograd) == available);
   Problem stride1 = applies, dilated = applies, grouped = applies, five = applies;
   stride1.stride = {1, 1}, dilated.dil = {2, 2}, grouped.groups = 2, five.r = five.s = 5;
   for (const Problem& p : {stride1, dilated, grouped, five})
     CHECK_FALSE(supports(p, ConvPass::kForward, kFloat));
-  if (!avx512) return;  // nothing to run
+  if (!available) return;  // nothing to run
   manual_seed(15);
   std::vector<Problem> problems{
-      // no padding, 6x5 outputs (edge tiles cut), 37 images (a partial group of 16)
+      // no padding, 6x5 outputs (edge tiles cut), 37 images (a partial group of 16 or 8)
       {37, 20, 13, 11, 30, 3, 3, {2, 2}, {0, 0}, {1, 1}, 1, true},
-      // padding 2, 29 output channels (a block of 28 and one row)
+      // padding 2, 29 output channels (AVX-512: a block of 28 and one row; AVX2: blocks of 12,
+      // the last one a tile of 5 rows)
       {18, 5, 9, 9, 29, 3, 3, {2, 2}, {2, 2}, {1, 1}, 1, false},
-      // one tile per image (two 16-image vectors per group), 33 channels (a partial
-      // 16-channel weight vector)
+      // one tile per image (two image vectors per group), 33 channels (a partial weight
+      // vector: 33 = 2 x 14 + 5 with AVX-512, 5 x 6 + 3 with AVX2)
       {17, 33, 8, 8, 15, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
       // the sample model's third layer, a few images
       {3, 64, 8, 8, 128, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
@@ -610,7 +611,7 @@ TEST_CASE("conv kernels: the stride-2 Winograd matches naive loops at its edges"
 
 TEST_CASE("conv kernels: Winograd's cached weights follow every change of the weights",
           "[conv]") {
-  if (!cpu::sgemm_avx512_available()) return;  // no AVX-512: no Winograd
+  if (!cpu::conv_winograd_available()) return;
   manual_seed(16);
   Problem p{4, 16, 8, 8, 20, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
   p.inference = true;
@@ -643,13 +644,12 @@ TEST_CASE("conv kernels: Winograd's cached weights follow every change of the we
 
 TEST_CASE("conv2d under NoGradGuard takes Winograd where the heuristic prefers it", "[conv]") {
   manual_seed(17);
-  // The sample model's second layer: Winograd in inference (AVX-512 builds), the implicit
-  // GEMM or another algorithm when the forward records a graph.
+  // The sample model's second layer: Winograd in inference (AVX-512 and AVX2 builds), the
+  // implicit GEMM or another algorithm when the forward records a graph.
   Problem p{6, 32, 16, 16, 64, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
   p.inference = true;
-  const bool avx512 = cpu::sgemm_avx512_available();
   CHECK((cpu::conv_heuristic_algo(ConvPass::kForward, p.params(kFloat)) ==
-         ConvAlgo::kWinograd) == avx512);
+         ConvAlgo::kWinograd) == cpu::conv_winograd_available());
   p.inference = false;
   CHECK(cpu::conv_heuristic_algo(ConvPass::kForward, p.params(kFloat)) !=
         ConvAlgo::kWinograd);

@@ -82,7 +82,7 @@ struct ThroughCopies<Integers, Kernel, Outputs...> {
   }
 
   static void write_back(const std::array<Tensor, sizeof...(Args)>& copies, Args... args) {
-    const auto originals = std::forward_as_tuple(args...);
+    [[maybe_unused]] const auto originals = std::forward_as_tuple(args...);
     (write_back_one(std::get<Outputs>(originals), copies[Outputs]), ...);
   }
 

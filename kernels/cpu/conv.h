@@ -82,10 +82,11 @@ bool conv_implicit_gemm_available();
 bool conv_implicit_gemm_preferred(const ConvParams& p);
 void conv_implicit_gemm_forward(const ConvParams& p, const ConvForwardArgs<float>& a);
 // The stride-2 Winograd (conv_winograd.cpp): float32 3x3 forwards with stride 2, no dilation,
-// one group, in builds with AVX-512 (applies is false without). Inference forwards keep the
-// transformed weights for the next call; training forwards transform them at every call.
-// preferred(p): where the heuristic takes it (inference forwards only; benchmark mode
-// times it for training forwards too).
+// one group, in builds with AVX-512 or AVX2 and FMA (available() and applies() are false
+// without). Inference forwards keep the transformed weights for the next call; training
+// forwards transform them at every call. preferred(p): where the heuristic takes it
+// (inference forwards only; benchmark mode times it for training forwards too).
+bool conv_winograd_available();
 bool conv_winograd_applies(const ConvParams& p);
 bool conv_winograd_preferred(const ConvParams& p);
 void conv_winograd_forward(const ConvParams& p, const ConvForwardArgs<float>& a);

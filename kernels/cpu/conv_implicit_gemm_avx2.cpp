@@ -215,10 +215,6 @@ void fill_panel(const Plan& plan, const PanelVector (&vec)[kNV], int64_t p0, int
                                      : _mm256_setzero_ps());
 }
 
-// relu of 8 floats: max(0, x) keeps a NaN x, as relu, because vmaxps returns its second
-// operand when either is NaN.
-inline __m256 relu_ps(__m256 x) { return _mm256_max_ps(_mm256_setzero_ps(), x); }
-
 // Panels [first, last) of group grp, on the calling thread, with `scratch`
 // (part_scratch_floats(kSlack)) to itself; ReLU on each finished panel when relu is set.
 void run_panels(const Plan& plan, const ConvForwardArgs<float>& a, bool relu, int64_t grp,
@@ -252,7 +248,8 @@ void run_panels(const Plan& plan, const ConvForwardArgs<float>& a, bool relu, in
       for (int v = 0; v < kNV; ++v)
         for (int64_t i = 0; out.lanes[v] > 0 && i < g.kg; ++i) {
           float* row = vec[v].out + i * g.ohw;
-          avx2::store_lanes(row, out.lanes[v], relu_ps(avx2::load_lanes(row, out.lanes[v])));
+          avx2::store_lanes(row, out.lanes[v],
+                            conv_detail::relu_ps(avx2::load_lanes(row, out.lanes[v])));
         }
   });
 }

@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <utility>
 
-#if defined(__AVX512F__)
+#if defined(__AVX__)
 #include <immintrin.h>
 #endif
 
@@ -55,6 +55,10 @@ inline __mmask16 low_lanes(int n) {
 // relu of 16 floats (ConvParams::relu): max(0, x) keeps a NaN x, as relu, because
 // vmaxps returns its second operand when either is NaN.
 inline __m512 relu_ps(__m512 x) { return _mm512_max_ps(_mm512_setzero_ps(), x); }
+#endif
+#if defined(__AVX__)
+// relu of 8 floats, as relu_ps of 16.
+inline __m256 relu_ps(__m256 x) { return _mm256_max_ps(_mm256_setzero_ps(), x); }
 #endif
 
 // out[j] = in[j * stride] for j in [0, n).

@@ -1,0 +1,313 @@
+#pragma once
+// The stride-2 Winograd forward for 3x3 convolutions (Note [Stride-2 Winograd]), written once
+// over an instruction set's traits (conv_winograd_isa.h). conv_winograd.cpp instantiates it
+// for the build's widest vectors: 16 images per vector with AVX-512, 8 with AVX2.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "ember/kernels/cpu/conv_util.h"
+
+namespace ember::cpu::winograd {
+
+using conv_detail::ConvShape;
+
+// Note [Stride-2 Winograd]
+// Split the zero-padded input into its four phases, P_ab[i][j] = x_pad[2i + a][2j + b]. Tap
+// (r, s) of output (oh, ow) reads x_pad[2 oh + r][2 ow + s] = P_ab[oh + u][ow + v] with
+// r = 2u + a, s = 2v + b, so the stride-2 3x3 convolution is the sum of four stride-1
+// correlations: P_00 with the 2x2 kernel of taps (0|2, 0|2), P_01 with 2x1, P_10 with 1x2,
+// P_11 with 1x1. Each 2-tap direction uses F(4, 2): 4 outputs from 5 inputs with 5
+// multiplications, y = AT [(G g) * (BT d)], from Toom-Cook on the points 0, 1, -1, 2 and
+// infinity (AT evaluates a cubic at the points, G the kernel's line; BT is the transposed
+// interpolation, its rows scaled by 2, 2, 6, 6, 1 and G's by the inverse); a 1-tap direction
+// is the identity on 4 points. Per 4x4 tile and (input, output) channel pair: 25 + 20 + 20 +
+// 16 = 81 products where direct convolution has 9 * 16 = 144.
+// The products of one transform point t over all channel pairs form one GEMM,
+//   M_t (K, columns) = U_t (K, C) @ V_t (C, columns),
+// run by the packed GEMM's micro-kernel; a column is one (tile, image). Vectors run across
+// the images (Isa::kWidth of them), so every transform is plain vector arithmetic: the input
+// is first copied to phase planes that hold a vector of images per element.
+// The matrices (bt_line and at_line spell out their rows):
+//   BT = [2 -1 -2 1 0; 0 2 1 -1 0; 0 -2 3 -1 0; 0 -1 0 1 0; 0 2 -1 -2 1]
+//   G  = [1/2 0; 1/2 1/2; 1/6 -1/6; 1/6 1/3; 0 1]
+//   AT = [1 1 1 1 0; 0 1 -1 2 0; 0 1 1 4 0; 0 1 -1 8 1]
+constexpr float kG[5][2] = {{0.5f, 0.0f},
+                            {0.5f, 0.5f},
+                            {1.0f / 6, -1.0f / 6},
+                            {1.0f / 6, 1.0f / 3},
+                            {0.0f, 1.0f}};
+
+constexpr int kPoints = 81;
+// Phase ph = 2a + b: its points along rows and columns and its first point index.
+constexpr int kRowsOf[4] = {5, 5, 4, 4};
+constexpr int kColsOf[4] = {5, 4, 5, 4};
+constexpr int kFirstPoint[4] = {0, 25, 45, 65};
+
+template <class Isa>
+struct Plan {
+  static constexpr int64_t kWidth = Isa::kWidth;  // images per vector
+  // A group's columns fill whole b panels of the micro-kernel.
+  static_assert(Isa::kNR == 2 * kWidth);
+  // Output channels per block of the GEMMs (two register tiles).
+  static constexpr int64_t kBlockRows = 2 * Isa::kMR;
+
+  ConvShape g;
+  int64_t th, tw, tiles;      // 4x4 tiles per image
+  int64_t hq, wq;             // phase planes per channel: 4 of hq x wq elements
+  int64_t lanes;              // vectors of images per group: 2 when tiles is odd
+  int64_t group_images;       // kWidth * lanes
+  int64_t groups;             // of images
+  int64_t columns;            // per group: tiles * group_images, a multiple of kNR
+  // (H*W): an input element's phase plane offset, -1 if no output reads it. In
+  // thread_local storage of the thread that made the plan (no allocation per call).
+  const int64_t* place;
+
+  explicit Plan(const ConvShape& shape)
+      : g(shape), th((g.oh + 3) / 4), tw((g.ow + 3) / 4), tiles(th * tw), hq(4 * th + 1),
+        wq(4 * tw + 1), lanes(tiles % 2 == 1 ? 2 : 1), group_images(kWidth * lanes),
+        groups((g.n + group_images - 1) / group_images), columns(tiles * group_images) {
+    thread_local std::vector<int64_t> places;
+    places.resize(g.hw);
+    for (int64_t ih = 0; ih < g.h; ++ih)
+      for (int64_t iw = 0; iw < g.w; ++iw) {
+        const int64_t r = ih + g.ph, s = iw + g.pw;
+        places[ih * g.w + iw] =
+            r / 2 < hq && s / 2 < wq ? ((r % 2 * 2 + s % 2) * hq + r / 2) * wq + s / 2 : -1;
+      }
+    place = places.data();
+  }
+  int64_t q_floats() const { return 4 * hq * wq * group_images; }  // one channel
+  int64_t v_floats() const { return kPoints * g.c * columns; }
+  int64_t m_floats() const { return kPoints * std::min<int64_t>(g.k, kBlockRows) * columns; }
+};
+
+// (G g)[p] of a 2-tap kernel line (first, second).
+template <class Isa, class V = typename Isa::V>
+inline V g_line(int p, V first, V second) {
+  return Isa::fma(Isa::set1(kG[p][0]), first, Isa::set1(kG[p][1]) * second);
+}
+
+// U_t (K, C) for every point t, packed as the micro-kernel's a panels (kc = C) at
+// u_packed + t*K*C: panels of kMR output channels, element (k, c) of the panel from k0 at
+// c * mr + k - k0. Vectors run across a panel's output channels, so each point's values
+// for one input channel are one store into the panel.
+template <class Isa>
+void transform_weights(int64_t k_count, int64_t c_count, const float* w, float* u_packed) {
+  using V = typename Isa::V;
+  static_assert(Isa::kMR <= Isa::kWidth);
+  const int64_t panels = (k_count + Isa::kMR - 1) / Isa::kMR;
+  parallel_for(0, panels * c_count, 16, [&](int64_t begin, int64_t end) {
+    for (int64_t item = begin; item < end; ++item) {
+      const int64_t panel = item / c_count, c = item % c_count;
+      const int64_t k0 = panel * Isa::kMR, mr = std::min<int64_t>(Isa::kMR, k_count - k0);
+      // f[j]: tap j (r * 3 + s) of the panel's output channels
+      alignas(64) float taps[9][Isa::kWidth] = {};
+      for (int64_t l = 0; l < mr; ++l)
+        for (int j = 0; j < 9; ++j) taps[j][l] = w[((k0 + l) * c_count + c) * 9 + j];
+      V f[9];
+      for (int j = 0; j < 9; ++j) f[j] = Isa::load(taps[j]);
+      float* out = u_packed + k0 * c_count + c * mr;  // point t at out + t * K * C
+      const auto put = [&](int t, V value) {
+        Isa::store_first(out + t * k_count * c_count, mr, value);
+      };
+      // P_00: taps (0|2, 0|2): G g G^T, 5 x 5
+      V gg[5][2];
+      for (int p = 0; p < 5; ++p)
+        for (int v = 0; v < 2; ++v) gg[p][v] = g_line<Isa>(p, f[2 * v], f[6 + 2 * v]);
+      for (int p = 0; p < 5; ++p)
+        for (int q = 0; q < 5; ++q) put(p * 5 + q, g_line<Isa>(q, gg[p][0], gg[p][1]));
+      // P_01: taps (0|2, 1), 5 x 4; P_10: taps (1, 0|2), 4 x 5; P_11: tap (1, 1), 4 x 4
+      for (int p = 0; p < 5; ++p) {
+        const V column = g_line<Isa>(p, f[1], f[7]), row = g_line<Isa>(p, f[3], f[5]);
+        for (int i = 0; i < 4; ++i) put(25 + p * 4 + i, column), put(45 + i * 5 + p, row);
+      }
+      for (int t = 65; t < kPoints; ++t) put(t, f[4]);
+    }
+  });
+}
+
+// Channel c of the group's images (first image `first`) as phase planes of image vectors:
+// q[((phase * hq + i) * wq + j) * lanes + lane] (kWidth floats each).
+template <class Isa>
+void build_planes(const Plan<Isa>& plan, const float* x, int64_t first, int64_t c, float* q) {
+  using V = typename Isa::V;
+  constexpr int64_t kWidth = Isa::kWidth;
+  const ConvShape& g = plan.g;
+  const int64_t lanes = plan.lanes;
+  std::fill(q, q + plan.q_floats(), 0.0f);
+  for (int64_t lane = 0; lane < lanes; ++lane)
+    for (int64_t e0 = 0; e0 < g.hw; e0 += kWidth) {
+      V r[kWidth];
+      for (int64_t i = 0; i < kWidth; ++i) {
+        const int64_t img = first + lane * kWidth + i;
+        r[i] = img < g.n ? Isa::load_first(x + (img * g.c + c) * g.hw + e0, g.hw - e0)
+                         : Isa::set1(0.0f);
+      }
+      Isa::transpose(r);  // r[e]: element e0 + e of the images
+      const int64_t count = std::min<int64_t>(kWidth, g.hw - e0);
+      for (int64_t e = 0; e < count; ++e)
+        if (plan.place[e0 + e] >= 0)
+          Isa::store(q + (plan.place[e0 + e] * lanes + lane) * kWidth, r[e]);
+    }
+}
+
+// BT applied to the 5 vectors x[0], x[s], ..., x[4s] (one line of a tile), in place.
+template <class Isa, class V = typename Isa::V>
+inline void bt_line(V* x, int stride) {
+  const V x0 = x[0], x1 = x[stride], x2 = x[2 * stride], x3 = x[3 * stride], x4 = x[4 * stride];
+  const V two = Isa::set1(2.0f);
+  x[0] = Isa::fma(two, x0 - x2, x3 - x1);                             // 2x0-x1-2x2+x3
+  x[stride] = Isa::fma(two, x1, x2 - x3);                             // 2x1+x2-x3
+  x[2 * stride] = Isa::fma(Isa::set1(-2.0f), x1, Isa::set1(3.0f) * x2) - x3;  // -2x1+3x2-x3
+  x[3 * stride] = x3 - x1;                                            // -x1+x3
+  x[4 * stride] = Isa::fma(two, x1 - x3, x4 - x2);                    // 2x1-x2-2x3+x4
+}
+
+// AT applied to the 5 vectors x[0], x[s], ..., x[4s]: the 4 values y[0], y[t], ..., y[3t].
+template <class Isa, class V = typename Isa::V>
+inline void at_line(const V* x, int stride, V* y, int y_stride) {
+  const V x0 = x[0], x1 = x[stride], x2 = x[2 * stride], x3 = x[3 * stride], x4 = x[4 * stride];
+  const V sum = x1 + x2, diff = x1 - x2;
+  y[0] = x0 + sum + x3;                                          // x0+x1+x2+x3
+  y[y_stride] = Isa::fma(Isa::set1(2.0f), x3, diff);             // x1-x2+2x3
+  y[2 * y_stride] = Isa::fma(Isa::set1(4.0f), x3, sum);          // x1+x2+4x3
+  y[3 * y_stride] = Isa::fma(Isa::set1(8.0f), x3, diff) + x4;    // x1-x2+8x3+x4
+}
+
+// d (rows x cols vectors, row stride 5) -> BT d BT^T in place, BT along each 5-point
+// direction (a 4-point direction is the identity).
+template <class Isa, int Rows, int Cols, class V = typename Isa::V>
+void transform_input(V (&d)[5][5]) {
+  if constexpr (Rows == 5)
+#pragma GCC unroll 5
+    for (int j = 0; j < Cols; ++j) bt_line<Isa>(&d[0][j], 5);
+  if constexpr (Cols == 5)
+#pragma GCC unroll 5
+    for (int i = 0; i < Rows; ++i) bt_line<Isa>(&d[i][0], 1);
+}
+
+// V_t, as the micro-kernel's b panels: column col of point t, channel c at
+// v + t * C * columns + (col / kNR) * C * kNR + c * kNR + col % kNR.
+template <class Isa, int Phase>
+void input_phase(const Plan<Isa>& plan, const float* q, int64_t c, float* v) {
+  using V = typename Isa::V;
+  constexpr int kRows = kRowsOf[Phase], kCols = kColsOf[Phase];
+  constexpr int64_t kWidth = Isa::kWidth, kNR = Isa::kNR;
+  const ConvShape& g = plan.g;
+  const int64_t lanes = plan.lanes;
+  for (int64_t ti = 0; ti < plan.th; ++ti)
+    for (int64_t tj = 0; tj < plan.tw; ++tj)
+      for (int64_t lane = 0; lane < lanes; ++lane) {
+        V d[5][5];
+        const float* src =
+            q + (((Phase * plan.hq + 4 * ti) * plan.wq + 4 * tj) * lanes + lane) * kWidth;
+        for (int i = 0; i < kRows; ++i)
+          for (int j = 0; j < kCols; ++j)
+            d[i][j] = Isa::load(src + (i * plan.wq + j) * lanes * kWidth);
+        transform_input<Isa, kRows, kCols>(d);
+        const int64_t col = (ti * plan.tw + tj) * plan.group_images + lane * kWidth;
+        float* dst = v + (col / kNR) * g.c * kNR + c * kNR + col % kNR;
+        for (int i = 0; i < kRows; ++i)
+          for (int j = 0; j < kCols; ++j)
+            Isa::store(dst + (kFirstPoint[Phase] + i * kCols + j) * g.c * plan.columns, d[i][j]);
+      }
+}
+
+// Output channels [k0, k1) of y for the group's images, from m (the block's M_t: point t's
+// rows at m + t * (k1 - k0) * columns): the sum over the phases of AT M_t A, plus the bias, as
+// AT (M_00 A + M_01) + M_10 A + M_11 (each transform applied once per line); then ReLU
+// when relu is set.
+template <class Isa>
+void output_tiles(const Plan<Isa>& plan, const float* m, int64_t k0, int64_t k1,
+                  const float* bias, bool relu, int64_t first, float* y) {
+  using V = typename Isa::V;
+  constexpr int64_t kWidth = Isa::kWidth;
+  constexpr int kRowsPerVector = kWidth / 4;  // of a tile's 4 rows of 4, after the transpose
+  const ConvShape& g = plan.g;
+  const int64_t point = (k1 - k0) * plan.columns;  // floats per point in m
+  for (int64_t k = k0; k < k1; ++k)
+    for (int64_t ti = 0; ti < plan.th; ++ti)
+      for (int64_t tj = 0; tj < plan.tw; ++tj)
+        for (int64_t lane = 0; lane < plan.lanes; ++lane) {
+          const int64_t col = (ti * plan.tw + tj) * plan.group_images + lane * kWidth;
+          const float* src = m + (k - k0) * plan.columns + col;
+          V x[25];
+          // z (5 x 4) = M_00 A + M_01
+          V z[5][4];
+#pragma GCC unroll 5
+          for (int p = 0; p < 5; ++p) {
+#pragma GCC unroll 5
+            for (int q = 0; q < 5; ++q) x[q] = Isa::load(src + (p * 5 + q) * point);
+            at_line<Isa>(x, 1, z[p], 1);
+#pragma GCC unroll 4
+            for (int j = 0; j < 4; ++j) z[p][j] = z[p][j] + Isa::load(src + (25 + p * 4 + j) * point);
+          }
+          // out (4 x 4) = AT z + M_10 A + M_11 + bias
+          V out[4][4];
+#pragma GCC unroll 4
+          for (int j = 0; j < 4; ++j) at_line<Isa>(&z[0][j], 4, &out[0][j], 4);
+          const V b = Isa::set1(bias ? bias[k] : 0.0f);
+#pragma GCC unroll 4
+          for (int i = 0; i < 4; ++i) {
+            V row[4];
+#pragma GCC unroll 5
+            for (int q = 0; q < 5; ++q) x[q] = Isa::load(src + (45 + i * 5 + q) * point);
+            at_line<Isa>(x, 1, row, 1);
+#pragma GCC unroll 4
+            for (int j = 0; j < 4; ++j)
+              out[i][j] = (out[i][j] + row[j]) + (Isa::load(src + (65 + i * 4 + j) * point) + b);
+          }
+          // 16 pixels x kWidth images -> per image its 4x4 tile, kWidth pixels (kWidth / 4
+          // rows) per transpose
+          V r[16];
+#pragma GCC unroll 16
+          for (int e = 0; e < 16; ++e) r[e] = relu ? Isa::relu(out[e / 4][e % 4]) : out[e / 4][e % 4];
+          const int64_t cols = std::min<int64_t>(4, g.ow - 4 * tj);
+          const int64_t images = std::min<int64_t>(kWidth, g.n - first - lane * kWidth);
+          for (int64_t part = 0; part < 16 / kWidth; ++part) {
+            Isa::transpose(r + part * kWidth);
+            const int64_t row0 = 4 * ti + part * kRowsPerVector;
+            for (int64_t l = 0; l < images; ++l) {
+              float* dst = y + (((first + lane * kWidth + l) * g.k + k) * g.oh + row0) * g.ow + 4 * tj;
+              Isa::store_rows(dst, g.ow, r[part * kWidth + l], g.oh - row0, cols);
+            }
+          }
+        }
+}
+
+// One group of images: planes, input transform, 81 GEMMs, output transform.
+template <class Isa>
+void run_group(const Plan<Isa>& plan, const ConvForwardArgs<float>& a, const float* u_packed,
+               bool relu, int64_t group, float* scratch) {
+  constexpr int64_t kNR = Isa::kNR;
+  const ConvShape& g = plan.g;
+  float* q = scratch;
+  float* v = q + plan.q_floats();
+  float* m = v + plan.v_floats();
+  const int64_t first = group * plan.group_images;
+  for (int64_t c = 0; c < g.c; ++c) {  // one channel's planes at a time: they stay in L1/L2
+    build_planes(plan, a.x, first, c, q);
+    input_phase<Isa, 0>(plan, q, c, v);
+    input_phase<Isa, 1>(plan, q, c, v);
+    input_phase<Isa, 2>(plan, q, c, v);
+    input_phase<Isa, 3>(plan, q, c, v);
+  }
+  // A block of output channels at a time: its 81 products stay in L2 until the output
+  // transform reads them.
+  for (int64_t k0 = 0; k0 < g.k; k0 += Plan<Isa>::kBlockRows) {
+    const int64_t k1 = std::min(g.k, k0 + Plan<Isa>::kBlockRows);
+    for (int t = 0; t < kPoints; ++t) {
+      const float* u = u_packed + t * g.k * g.c;
+      const float* vt = v + t * g.c * plan.columns;
+      float* mt = m + t * (k1 - k0) * plan.columns;
+      for (int64_t j = 0; j < plan.columns; j += kNR)
+        for (int64_t i0 = k0; i0 < k1; i0 += Isa::kMR)
+          Isa::tile(std::min<int64_t>(Isa::kMR, k1 - i0), g.c, u + i0 * g.c, vt + j * g.c,
+                    mt + (i0 - k0) * plan.columns + j, plan.columns);
+    }
+    output_tiles(plan, m, k0, k1, a.bias, relu, first, a.y);
+  }
+}
+
+}  // namespace ember::cpu::winograd
