@@ -11,6 +11,7 @@
 #include "ember/kernels/cpu/conv_winograd_isa.h"
 
 #if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
+#include <algorithm>
 #include <memory>
 
 #include "ember/kernels/cpu/conv_winograd_algorithm.h"
@@ -71,6 +72,7 @@ void conv_winograd_forward(const ConvParams& p, const ConvForwardArgs<float>& a)
   const Tensor scratch = conv_detail::scratch<float>(parts * per_part);
   const auto run_part = [&](int64_t part) {
     float* own = scratch.data_ptr<float>() + part * per_part;
+    std::fill(own, own + plan.q_floats(), 0.0f);  // the planes' padding
     for (int64_t group = plan.groups * part / parts; group < plan.groups * (part + 1) / parts;
          ++group)
       winograd::run_group(plan, a, u_packed, p.relu, group, own);

@@ -128,14 +128,15 @@ void transform_weights(int64_t k_count, int64_t c_count, const float* w, float* 
 }
 
 // Channel c of the group's images (first image `first`) as phase planes of image vectors:
-// q[((phase * hq + i) * wq + j) * lanes + lane] (kWidth floats each).
+// q[((phase * hq + i) * wq + j) * lanes + lane] (kWidth floats each). Only the elements an
+// input element lands on are written, the same ones for every channel and group: the
+// padding's zeros are written once, by the caller.
 template <class Isa>
 void build_planes(const Plan<Isa>& plan, const float* x, int64_t first, int64_t c, float* q) {
   using V = typename Isa::V;
   constexpr int64_t kWidth = Isa::kWidth;
   const ConvShape& g = plan.g;
   const int64_t lanes = plan.lanes;
-  std::fill(q, q + plan.q_floats(), 0.0f);
   for (int64_t lane = 0; lane < lanes; ++lane)
     for (int64_t e0 = 0; e0 < g.hw; e0 += kWidth) {
       V r[kWidth];
@@ -276,7 +277,8 @@ void output_tiles(const Plan<Isa>& plan, const float* m, int64_t k0, int64_t k1,
         }
 }
 
-// One group of images: planes, input transform, 81 GEMMs, output transform.
+// One group of images: planes, input transform, 81 GEMMs, output transform. scratch holds
+// q_floats() + v_floats() + m_floats() floats, its planes zero (see build_planes).
 template <class Isa>
 void run_group(const Plan<Isa>& plan, const ConvForwardArgs<float>& a, const float* u_packed,
                bool relu, int64_t group, float* scratch) {
