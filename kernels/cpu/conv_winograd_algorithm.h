@@ -91,38 +91,47 @@ inline V g_line(int p, V first, V second) {
 // U_t (K, C) for every point t, packed as the micro-kernel's a panels (kc = C) at
 // u_packed + t*K*C: panels of kMR output channels, element (k, c) of the panel from k0 at
 // c * mr + k - k0. Vectors run across a panel's output channels, so each point's values
-// for one input channel are one store into the panel.
+// for one input channel are one store. A task takes a panel and a block of input channels,
+// gathers the block's 81 points in a local buffer and copies each point's run out whole:
+// stored one channel at a time, the 81 pieces lie K*C floats apart (32 KiB for 64 -> 128
+// channels), fall into the same few L2 sets and are evicted before the next channel fills
+// their lines (the transform took 30% of an AVX2 training forward of that layer).
 template <class Isa>
 void transform_weights(int64_t k_count, int64_t c_count, const float* w, float* u_packed) {
   using V = typename Isa::V;
   static_assert(Isa::kMR <= Isa::kWidth);
+  constexpr int64_t kBlock = std::max<int64_t>(1, 8192 / (kPoints * Isa::kMR));  // 32 KiB
   const int64_t panels = (k_count + Isa::kMR - 1) / Isa::kMR;
-  parallel_for(0, panels * c_count, 16, [&](int64_t begin, int64_t end) {
+  const int64_t blocks = (c_count + kBlock - 1) / kBlock;
+  parallel_for(0, panels * blocks, 1, [&](int64_t begin, int64_t end) {
+    alignas(64) float local[kPoints][kBlock * Isa::kMR];  // point t, channel c: (c - c0) * mr
     for (int64_t item = begin; item < end; ++item) {
-      const int64_t panel = item / c_count, c = item % c_count;
+      const int64_t panel = item / blocks;
+      const int64_t c0 = item % blocks * kBlock, c1 = std::min(c_count, c0 + kBlock);
       const int64_t k0 = panel * Isa::kMR, mr = std::min<int64_t>(Isa::kMR, k_count - k0);
-      // f[j]: tap j (r * 3 + s) of the panel's output channels
-      alignas(64) float taps[9][Isa::kWidth] = {};
-      for (int64_t l = 0; l < mr; ++l)
-        for (int j = 0; j < 9; ++j) taps[j][l] = w[((k0 + l) * c_count + c) * 9 + j];
-      V f[9];
-      for (int j = 0; j < 9; ++j) f[j] = Isa::load(taps[j]);
-      float* out = u_packed + k0 * c_count + c * mr;  // point t at out + t * K * C
-      const auto put = [&](int t, V value) {
-        Isa::store_first(out + t * k_count * c_count, mr, value);
-      };
-      // P_00: taps (0|2, 0|2): G g G^T, 5 x 5
-      V gg[5][2];
-      for (int p = 0; p < 5; ++p)
-        for (int v = 0; v < 2; ++v) gg[p][v] = g_line<Isa>(p, f[2 * v], f[6 + 2 * v]);
-      for (int p = 0; p < 5; ++p)
-        for (int q = 0; q < 5; ++q) put(p * 5 + q, g_line<Isa>(q, gg[p][0], gg[p][1]));
-      // P_01: taps (0|2, 1), 5 x 4; P_10: taps (1, 0|2), 4 x 5; P_11: tap (1, 1), 4 x 4
-      for (int p = 0; p < 5; ++p) {
-        const V column = g_line<Isa>(p, f[1], f[7]), row = g_line<Isa>(p, f[3], f[5]);
-        for (int i = 0; i < 4; ++i) put(25 + p * 4 + i, column), put(45 + i * 5 + p, row);
+      for (int64_t c = c0; c < c1; ++c) {
+        // f[j]: tap j (r * 3 + s) of the panel's output channels
+        alignas(64) float taps[9][Isa::kWidth] = {};
+        for (int64_t l = 0; l < mr; ++l)
+          for (int j = 0; j < 9; ++j) taps[j][l] = w[((k0 + l) * c_count + c) * 9 + j];
+        V f[9];
+        for (int j = 0; j < 9; ++j) f[j] = Isa::load(taps[j]);
+        const auto put = [&](int t, V value) { Isa::store_first(local[t] + (c - c0) * mr, mr, value); };
+        // P_00: taps (0|2, 0|2): G g G^T, 5 x 5
+        V gg[5][2];
+        for (int p = 0; p < 5; ++p)
+          for (int v = 0; v < 2; ++v) gg[p][v] = g_line<Isa>(p, f[2 * v], f[6 + 2 * v]);
+        for (int p = 0; p < 5; ++p)
+          for (int q = 0; q < 5; ++q) put(p * 5 + q, g_line<Isa>(q, gg[p][0], gg[p][1]));
+        // P_01: taps (0|2, 1), 5 x 4; P_10: taps (1, 0|2), 4 x 5; P_11: tap (1, 1), 4 x 4
+        for (int p = 0; p < 5; ++p) {
+          const V column = g_line<Isa>(p, f[1], f[7]), row = g_line<Isa>(p, f[3], f[5]);
+          for (int i = 0; i < 4; ++i) put(25 + p * 4 + i, column), put(45 + i * 5 + p, row);
+        }
+        for (int t = 65; t < kPoints; ++t) put(t, f[4]);
       }
-      for (int t = 65; t < kPoints; ++t) put(t, f[4]);
+      for (int t = 0; t < kPoints; ++t)
+        std::copy_n(local[t], (c1 - c0) * mr, u_packed + t * k_count * c_count + k0 * c_count + c0 * mr);
     }
   });
 }
