@@ -116,7 +116,9 @@ void transform_weights(int64_t k_count, int64_t c_count, const float* w, float* 
           for (int j = 0; j < 9; ++j) taps[j][l] = w[((k0 + l) * c_count + c) * 9 + j];
         V f[9];
         for (int j = 0; j < 9; ++j) f[j] = Isa::load(taps[j]);
-        const auto put = [&](int t, V value) { Isa::store_first(local[t] + (c - c0) * mr, mr, value); };
+        const auto put = [&](int t, V value) {
+          Isa::store_first(local[t] + (c - c0) * mr, mr, value);
+        };
         // P_00: taps (0|2, 0|2): G g G^T, 5 x 5
         V gg[5][2];
         for (int p = 0; p < 5; ++p)
@@ -131,7 +133,8 @@ void transform_weights(int64_t k_count, int64_t c_count, const float* w, float* 
         for (int t = 65; t < kPoints; ++t) put(t, f[4]);
       }
       for (int t = 0; t < kPoints; ++t)
-        std::copy_n(local[t], (c1 - c0) * mr, u_packed + t * k_count * c_count + k0 * c_count + c0 * mr);
+        std::copy_n(local[t], (c1 - c0) * mr,
+                    u_packed + t * k_count * c_count + k0 * c_count + c0 * mr);
     }
   });
 }
@@ -251,7 +254,8 @@ void output_tiles(const Plan<Isa>& plan, const float* m, int64_t k0, int64_t k1,
             for (int q = 0; q < 5; ++q) x[q] = Isa::load(src + (p * 5 + q) * point);
             at_line<Isa>(x, 1, z[p], 1);
 #pragma GCC unroll 4
-            for (int j = 0; j < 4; ++j) z[p][j] = z[p][j] + Isa::load(src + (25 + p * 4 + j) * point);
+            for (int j = 0; j < 4; ++j)
+              z[p][j] = z[p][j] + Isa::load(src + (25 + p * 4 + j) * point);
           }
           // out (4 x 4) = AT z + M_10 A + M_11 + bias
           V out[4][4];
@@ -272,14 +276,16 @@ void output_tiles(const Plan<Isa>& plan, const float* m, int64_t k0, int64_t k1,
           // rows) per transpose
           V r[16];
 #pragma GCC unroll 16
-          for (int e = 0; e < 16; ++e) r[e] = relu ? Isa::relu(out[e / 4][e % 4]) : out[e / 4][e % 4];
+          for (int e = 0; e < 16; ++e)
+            r[e] = relu ? Isa::relu(out[e / 4][e % 4]) : out[e / 4][e % 4];
           const int64_t cols = std::min<int64_t>(4, g.ow - 4 * tj);
           const int64_t images = std::min<int64_t>(kWidth, g.n - first - lane * kWidth);
           for (int64_t part = 0; part < 16 / kWidth; ++part) {
             Isa::transpose(r + part * kWidth);
             const int64_t row0 = 4 * ti + part * kRowsPerVector;
             for (int64_t l = 0; l < images; ++l) {
-              float* dst = y + (((first + lane * kWidth + l) * g.k + k) * g.oh + row0) * g.ow + 4 * tj;
+              const int64_t image = first + lane * kWidth + l;
+              float* dst = y + ((image * g.k + k) * g.oh + row0) * g.ow + 4 * tj;
               Isa::store_rows(dst, g.ow, r[part * kWidth + l], g.oh - row0, cols);
             }
           }
