@@ -59,11 +59,11 @@ void conv_winograd_forward(const ConvParams& p, const ConvForwardArgs<float>& a)
   const float* u_packed;
   if (p.inference) {
     weights = weight_cache().get(p.k, p.c, a.w, kPoints * p.k * p.c,
-                                 &winograd::transform_weights<Isa>);
+                                 &winograd::transform_forward_weights<Isa>);
     u_packed = weights->packed.data();
   } else {
     transformed = conv_detail::scratch<float>(kPoints * p.k * p.c);
-    winograd::transform_weights<Isa>(p.k, p.c, a.w, transformed.data_ptr<float>());
+    winograd::transform_forward_weights<Isa>(p.k, p.c, a.w, transformed.data_ptr<float>());
     u_packed = transformed.data_ptr<float>();
   }
   int64_t parts = std::min<int64_t>(get_num_threads(), plan.groups);

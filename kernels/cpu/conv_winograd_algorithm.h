@@ -44,8 +44,24 @@ constexpr int kRowsOf[4] = {5, 5, 4, 4};
 constexpr int kColsOf[4] = {5, 4, 5, 4};
 constexpr int kFirstPoint[4] = {0, 25, 45, 65};
 
+// How a group of images becomes GEMM columns: th x tw tiles of 4x4 per image, each a column
+// per image, vectors of kWidth images side by side.
+struct Tiling {
+  int64_t th, tw, tiles;      // 4x4 tiles per image
+  int64_t lanes;              // vectors of images per group: 2 when tiles is odd
+  int64_t group_images;       // width * lanes
+  int64_t groups;             // of images
+  int64_t columns;            // per group: tiles * group_images, a multiple of 2 * width
+
+  Tiling(int64_t tiles_h, int64_t tiles_w, int64_t images, int64_t width)
+      : th(tiles_h), tw(tiles_w), tiles(th * tw), lanes(tiles % 2 == 1 ? 2 : 1),
+        group_images(width * lanes), groups((images + group_images - 1) / group_images),
+        columns(tiles * group_images) {}
+};
+
+// The forward: tiles of the output, phase planes of the input.
 template <class Isa>
-struct Plan {
+struct Plan : Tiling {
   static constexpr int64_t kWidth = Isa::kWidth;  // images per vector
   // A group's columns fill whole b panels of the micro-kernel.
   static_assert(Isa::kNR == 2 * kWidth);
@@ -53,20 +69,14 @@ struct Plan {
   static constexpr int64_t kBlockRows = 2 * Isa::kMR;
 
   ConvShape g;
-  int64_t th, tw, tiles;      // 4x4 tiles per image
   int64_t hq, wq;             // phase planes per channel: 4 of hq x wq elements
-  int64_t lanes;              // vectors of images per group: 2 when tiles is odd
-  int64_t group_images;       // kWidth * lanes
-  int64_t groups;             // of images
-  int64_t columns;            // per group: tiles * group_images, a multiple of kNR
   // (H*W): an input element's phase plane offset, -1 if no output reads it. In
   // thread_local storage of the thread that made the plan (no allocation per call).
   const int64_t* place;
 
   explicit Plan(const ConvShape& shape)
-      : g(shape), th((g.oh + 3) / 4), tw((g.ow + 3) / 4), tiles(th * tw), hq(4 * th + 1),
-        wq(4 * tw + 1), lanes(tiles % 2 == 1 ? 2 : 1), group_images(kWidth * lanes),
-        groups((g.n + group_images - 1) / group_images), columns(tiles * group_images) {
+      : Tiling((shape.oh + 3) / 4, (shape.ow + 3) / 4, shape.n, kWidth), g(shape),
+        hq(4 * th + 1), wq(4 * tw + 1) {
     thread_local std::vector<int64_t> places;
     places.resize(g.hw);
     for (int64_t ih = 0; ih < g.h; ++ih)
@@ -88,16 +98,20 @@ inline V g_line(int p, V first, V second) {
   return Isa::fma(Isa::set1(kG[p][0]), first, Isa::set1(kG[p][1]) * second);
 }
 
-// U_t (K, C) for every point t, packed as the micro-kernel's a panels (kc = C) at
-// u_packed + t*K*C: panels of kMR output channels, element (k, c) of the panel from k0 at
-// c * mr + k - k0. Vectors run across a panel's output channels, so each point's values
-// for one input channel are one store. A task takes a panel and a block of input channels,
-// gathers the block's 81 points in a local buffer and copies each point's run out whole:
-// stored one channel at a time, the 81 pieces lie K*C floats apart (32 KiB for 64 -> 128
-// channels), fall into the same few L2 sets and are evicted before the next channel fills
-// their lines (the transform took 30% of an AVX2 training forward of that layer).
+// U_t (R, D) for every point t, packed as the micro-kernel's a panels (kc = D) at
+// u_packed + t*R*D: panels of kMR rows, element (row, d) of the panel from k0 at
+// d * mr + row - k0. Tap j (3r + s) of (row, d) is w[row * row_stride + d * d_stride + j],
+// or of the kernel turned by 180 degrees (tap 8 - j) when flip is set. The forward's rows
+// are the output channels and D the input channels; the backward-data pass swaps them.
+// Vectors run across a panel's rows, so each point's values for one d are one store. A
+// task takes a panel and a block of d, gathers the block's 81 points in a local buffer and
+// copies each point's run out whole: stored one d at a time, the 81 pieces lie R*D floats
+// apart (32 KiB for 64 -> 128 channels), fall into the same few L2 sets and are evicted
+// before the next d fills their lines (the transform took 30% of an AVX2 training forward
+// of that layer).
 template <class Isa>
-void transform_weights(int64_t k_count, int64_t c_count, const float* w, float* u_packed) {
+void transform_weights(int64_t k_count, int64_t c_count, int64_t row_stride, int64_t d_stride,
+                       bool flip, const float* w, float* u_packed) {
   using V = typename Isa::V;
   static_assert(Isa::kMR <= Isa::kWidth);
   constexpr int64_t kBlock = std::max<int64_t>(1, 8192 / (kPoints * Isa::kMR));  // 32 KiB
@@ -113,7 +127,8 @@ void transform_weights(int64_t k_count, int64_t c_count, const float* w, float* 
         // f[j]: tap j (r * 3 + s) of the panel's output channels
         alignas(64) float taps[9][Isa::kWidth] = {};
         for (int64_t l = 0; l < mr; ++l)
-          for (int j = 0; j < 9; ++j) taps[j][l] = w[((k0 + l) * c_count + c) * 9 + j];
+          for (int j = 0; j < 9; ++j)
+            taps[flip ? 8 - j : j][l] = w[(k0 + l) * row_stride + c * d_stride + j];
         V f[9];
         for (int j = 0; j < 9; ++j) f[j] = Isa::load(taps[j]);
         const auto put = [&](int t, V value) {
@@ -139,29 +154,42 @@ void transform_weights(int64_t k_count, int64_t c_count, const float* w, float* 
   });
 }
 
-// Channel c of the group's images (first image `first`) as phase planes of image vectors:
-// q[((phase * hq + i) * wq + j) * lanes + lane] (kWidth floats each). Only the elements an
-// input element lands on are written, the same ones for every channel and group: the
-// padding's zeros are written once, by the caller.
+// The forward's U_t (K, C) from weights (K, C, 3, 3) (a WeightCache::Transform).
 template <class Isa>
-void build_planes(const Plan<Isa>& plan, const float* x, int64_t first, int64_t c, float* q) {
+void transform_forward_weights(int64_t k_count, int64_t c_count, const float* w, float* u) {
+  transform_weights<Isa>(k_count, c_count, c_count * 9, 9, false, w, u);
+}
+
+// Planes of image vectors and the NCHW tensor they are built from or stored to: element e
+// of an image's (hw) plane sits at plane offset place[e] (-1: in no plane), a vector per
+// offset and lane: q[(place[e] * lanes + lane) * kWidth + image in the lane].
+struct PlaneMap {
+  int64_t images, channels, hw;
+  const int64_t* place;
+  int64_t lanes;
+};
+
+// Channel c of the group's images (first image `first`) of x (images, channels, hw) into
+// the planes q. Only the elements an element of x lands on are written, the same ones for
+// every channel and group: the padding's zeros are written once, by the caller.
+template <class Isa>
+void build_planes(const PlaneMap& map, const float* x, int64_t first, int64_t c, float* q) {
   using V = typename Isa::V;
   constexpr int64_t kWidth = Isa::kWidth;
-  const ConvShape& g = plan.g;
-  const int64_t lanes = plan.lanes;
-  for (int64_t lane = 0; lane < lanes; ++lane)
-    for (int64_t e0 = 0; e0 < g.hw; e0 += kWidth) {
+  for (int64_t lane = 0; lane < map.lanes; ++lane)
+    for (int64_t e0 = 0; e0 < map.hw; e0 += kWidth) {
       V r[kWidth];
       for (int64_t i = 0; i < kWidth; ++i) {
         const int64_t img = first + lane * kWidth + i;
-        r[i] = img < g.n ? Isa::load_first(x + (img * g.c + c) * g.hw + e0, g.hw - e0)
-                         : Isa::set1(0.0f);
+        r[i] = img < map.images
+                   ? Isa::load_first(x + (img * map.channels + c) * map.hw + e0, map.hw - e0)
+                   : Isa::set1(0.0f);
       }
       Isa::transpose(r);  // r[e]: element e0 + e of the images
-      const int64_t count = std::min<int64_t>(kWidth, g.hw - e0);
+      const int64_t count = std::min<int64_t>(kWidth, map.hw - e0);
       for (int64_t e = 0; e < count; ++e)
-        if (plan.place[e0 + e] >= 0)
-          Isa::store(q + (plan.place[e0 + e] * lanes + lane) * kWidth, r[e]);
+        if (map.place[e0 + e] >= 0)
+          Isa::store(q + (map.place[e0 + e] * map.lanes + lane) * kWidth, r[e]);
     }
 }
 
@@ -200,31 +228,47 @@ void transform_input(V (&d)[5][5]) {
     for (int i = 0; i < Rows; ++i) bt_line<Isa>(&d[i][0], 1);
 }
 
-// V_t, as the micro-kernel's b panels: column col of point t, channel c at
-// v + t * C * columns + (col / kNR) * C * kNR + c * kNR + col % kNR.
+// V_t, as the micro-kernel's b panels: column col of point t, channel d of D at
+// v + t * D * columns + (col / kNR) * D * kNR + d * kNR + col % kNR. Tile (ti, tj) of the
+// phase reads the plane's elements from (row0 + 4 ti, col0 + 4 tj), wq of them per row.
 template <class Isa, int Phase>
-void input_phase(const Plan<Isa>& plan, const float* q, int64_t c, float* v) {
+void input_phase(const Tiling& tiling, const float* plane, int64_t wq, int64_t row0,
+                 int64_t col0, int64_t d_count, int64_t d, float* v) {
   using V = typename Isa::V;
   constexpr int kRows = kRowsOf[Phase], kCols = kColsOf[Phase];
   constexpr int64_t kWidth = Isa::kWidth, kNR = Isa::kNR;
-  const ConvShape& g = plan.g;
-  const int64_t lanes = plan.lanes;
-  for (int64_t ti = 0; ti < plan.th; ++ti)
-    for (int64_t tj = 0; tj < plan.tw; ++tj)
+  const int64_t lanes = tiling.lanes;
+  for (int64_t ti = 0; ti < tiling.th; ++ti)
+    for (int64_t tj = 0; tj < tiling.tw; ++tj)
       for (int64_t lane = 0; lane < lanes; ++lane) {
-        V d[5][5];
-        const float* src =
-            q + (((Phase * plan.hq + 4 * ti) * plan.wq + 4 * tj) * lanes + lane) * kWidth;
+        V in[5][5];
+        const float* src = plane + (((row0 + 4 * ti) * wq + col0 + 4 * tj) * lanes + lane) * kWidth;
+        for (int i = 0; i < kRows; ++i)
+          for (int j = 0; j < kCols; ++j) in[i][j] = Isa::load(src + (i * wq + j) * lanes * kWidth);
+        transform_input<Isa, kRows, kCols>(in);
+        const int64_t col = (ti * tiling.tw + tj) * tiling.group_images + lane * kWidth;
+        float* dst = v + (col / kNR) * d_count * kNR + d * kNR + col % kNR;
         for (int i = 0; i < kRows; ++i)
           for (int j = 0; j < kCols; ++j)
-            d[i][j] = Isa::load(src + (i * plan.wq + j) * lanes * kWidth);
-        transform_input<Isa, kRows, kCols>(d);
-        const int64_t col = (ti * plan.tw + tj) * plan.group_images + lane * kWidth;
-        float* dst = v + (col / kNR) * g.c * kNR + c * kNR + col % kNR;
-        for (int i = 0; i < kRows; ++i)
-          for (int j = 0; j < kCols; ++j)
-            Isa::store(dst + (kFirstPoint[Phase] + i * kCols + j) * g.c * plan.columns, d[i][j]);
+            Isa::store(dst + (kFirstPoint[Phase] + i * kCols + j) * d_count * tiling.columns,
+                       in[i][j]);
       }
+}
+
+// Rows [k0, k1) of the 81 products M_t = U_t V_t (U_t: R x D packed by transform_weights, V_t:
+// D x columns by input_phase) into m: point t's rows at m + t * (k1 - k0) * columns.
+template <class Isa>
+void products(const Tiling& tiling, int64_t r_count, int64_t d_count, const float* u_packed,
+              const float* v, int64_t k0, int64_t k1, float* m) {
+  for (int t = 0; t < kPoints; ++t) {
+    const float* u = u_packed + t * r_count * d_count;
+    const float* vt = v + t * d_count * tiling.columns;
+    float* mt = m + t * (k1 - k0) * tiling.columns;
+    for (int64_t j = 0; j < tiling.columns; j += Isa::kNR)
+      for (int64_t i0 = k0; i0 < k1; i0 += Isa::kMR)
+        Isa::tile(std::min<int64_t>(Isa::kMR, k1 - i0), d_count, u + i0 * d_count, vt + j * d_count,
+                  mt + (i0 - k0) * tiling.columns + j, tiling.columns);
+  }
 }
 
 // Output channels [k0, k1) of y for the group's images, from m (the block's M_t: point t's
@@ -297,32 +341,25 @@ void output_tiles(const Plan<Isa>& plan, const float* m, int64_t k0, int64_t k1,
 template <class Isa>
 void run_group(const Plan<Isa>& plan, const ConvForwardArgs<float>& a, const float* u_packed,
                bool relu, int64_t group, float* scratch) {
-  constexpr int64_t kNR = Isa::kNR;
   const ConvShape& g = plan.g;
   float* q = scratch;
   float* v = q + plan.q_floats();
   float* m = v + plan.v_floats();
   const int64_t first = group * plan.group_images;
+  const int64_t phase_floats = plan.hq * plan.wq * plan.group_images;
+  const PlaneMap map{g.n, g.c, g.hw, plan.place, plan.lanes};
   for (int64_t c = 0; c < g.c; ++c) {  // one channel's planes at a time: they stay in L1/L2
-    build_planes(plan, a.x, first, c, q);
-    input_phase<Isa, 0>(plan, q, c, v);
-    input_phase<Isa, 1>(plan, q, c, v);
-    input_phase<Isa, 2>(plan, q, c, v);
-    input_phase<Isa, 3>(plan, q, c, v);
+    build_planes<Isa>(map, a.x, first, c, q);
+    input_phase<Isa, 0>(plan, q, plan.wq, 0, 0, g.c, c, v);
+    input_phase<Isa, 1>(plan, q + phase_floats, plan.wq, 0, 0, g.c, c, v);
+    input_phase<Isa, 2>(plan, q + 2 * phase_floats, plan.wq, 0, 0, g.c, c, v);
+    input_phase<Isa, 3>(plan, q + 3 * phase_floats, plan.wq, 0, 0, g.c, c, v);
   }
   // A block of output channels at a time: its 81 products stay in L2 until the output
   // transform reads them.
   for (int64_t k0 = 0; k0 < g.k; k0 += Plan<Isa>::kBlockRows) {
     const int64_t k1 = std::min(g.k, k0 + Plan<Isa>::kBlockRows);
-    for (int t = 0; t < kPoints; ++t) {
-      const float* u = u_packed + t * g.k * g.c;
-      const float* vt = v + t * g.c * plan.columns;
-      float* mt = m + t * (k1 - k0) * plan.columns;
-      for (int64_t j = 0; j < plan.columns; j += kNR)
-        for (int64_t i0 = k0; i0 < k1; i0 += Isa::kMR)
-          Isa::tile(std::min<int64_t>(Isa::kMR, k1 - i0), g.c, u + i0 * g.c, vt + j * g.c,
-                    mt + (i0 - k0) * plan.columns + j, plan.columns);
-    }
+    products<Isa>(plan, g.k, g.c, u_packed, v, k0, k1, m);
     output_tiles(plan, m, k0, k1, a.bias, relu, first, a.y);
   }
 }
