@@ -559,7 +559,8 @@ TEST_CASE("conv kernels: the implicit GEMM's layouts match naive loops", "[conv]
     CHECK(check_algo_passes<float>(ConvAlgo::kImplicitGemm, p, 2e-4) == 1);
 }
 
-TEST_CASE("conv kernels: the stride-2 Winograd matches naive loops at its edges", "[conv]") {
+TEST_CASE("conv kernels: the stride-2 Winograd's forward and backward-data match naive loops "
+          "at their edges", "[conv]") {
   Problem applies{2, 8, 9, 9, 4, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
   applies.inference = true;
   const bool available = cpu::conv_winograd_available();
@@ -568,7 +569,9 @@ TEST_CASE("conv kernels: the stride-2 Winograd matches naive loops at its edges"
   };
   CHECK(supports(applies, ConvPass::kForward, kFloat) == available);
   CHECK_FALSE(supports(applies, ConvPass::kForward, kDouble));
-  CHECK_FALSE(supports(applies, ConvPass::kBackwardData, kFloat));
+  CHECK(supports(applies, ConvPass::kBackwardData, kFloat) == available);
+  CHECK_FALSE(supports(applies, ConvPass::kBackwardData, kDouble));
+  CHECK_FALSE(supports(applies, ConvPass::kBackwardWeight, kFloat));
   // Training forwards too (benchmark mode may take it there), but the heuristic
   // takes it for inference forwards only.
   Problem training = applies;
@@ -597,6 +600,10 @@ TEST_CASE("conv kernels: the stride-2 Winograd matches naive loops at its edges"
       {17, 33, 8, 8, 15, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
       // the sample model's third layer, a few images
       {3, 64, 8, 8, 128, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
+      // a 2x3 input: one tile, phases of one row or none inside gx (backward-data)
+      {5, 16, 2, 3, 9, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true},
+      // padding 1 across, 0 down, 7 columns: phases with their own first rows and counts
+      {7, 12, 10, 7, 13, 3, 3, {2, 2}, {0, 1}, {1, 1}, 1, false},
   };
   // Winograd's transforms scale values by up to 8 before the products sum: a looser bound
   // than the direct algorithms' 1e-4 (measured worst on the model's layers: 1.3e-4),
@@ -604,7 +611,7 @@ TEST_CASE("conv kernels: the stride-2 Winograd matches naive loops at its edges"
   for (Problem& p : problems) {
     for (const bool inference : {true, false}) {  // cached weights, or transformed per call
       p.inference = inference;
-      CHECK(check_algo_passes<float>(ConvAlgo::kWinograd, p, 5e-4) == 1);
+      CHECK(check_algo_passes<float>(ConvAlgo::kWinograd, p, 5e-4) == 2);  // and backward-data
     }
   }
 }

@@ -1,6 +1,7 @@
-// Winograd forward for 3x3 convolutions with stride 2 (float32, builds with AVX-512 or AVX2
-// and FMA): 81 multiplications per 4x4 output tile and channel pair instead of 144 (Note
-// [Stride-2 Winograd] in conv_winograd_algorithm.h).
+// Winograd forward and backward-data for 3x3 convolutions with stride 2 (float32, builds with
+// AVX-512 or AVX2 and FMA): 81 multiplications per 4x4 output tile and channel pair instead of
+// 144 (Note [Stride-2 Winograd] in conv_winograd_algorithm.h, Note [Stride-2 Winograd
+// backward-data] in conv_winograd_backward_data.h).
 #include "ember/kernels/cpu/conv.h"
 
 #include "ember/core/error.h"
@@ -15,6 +16,7 @@
 #include <memory>
 
 #include "ember/kernels/cpu/conv_winograd_algorithm.h"
+#include "ember/kernels/cpu/conv_winograd_backward_data.h"
 #include "ember/kernels/cpu/conv_winograd_cache.h"
 #endif
 
@@ -66,21 +68,26 @@ void conv_winograd_forward(const ConvParams& p, const ConvForwardArgs<float>& a)
     winograd::transform_forward_weights<Isa>(p.k, p.c, a.w, transformed.data_ptr<float>());
     u_packed = transformed.data_ptr<float>();
   }
-  int64_t parts = std::min<int64_t>(get_num_threads(), plan.groups);
-  if (ember::detail::in_parallel_region()) parts = 1;
-  const int64_t per_part = plan.q_floats() + plan.v_floats() + plan.m_floats();
-  const Tensor scratch = conv_detail::scratch<float>(parts * per_part);
-  const auto run_part = [&](int64_t part) {
-    float* own = scratch.data_ptr<float>() + part * per_part;
-    std::fill(own, own + plan.q_floats(), 0.0f);  // the planes' padding
-    for (int64_t group = plan.groups * part / parts; group < plan.groups * (part + 1) / parts;
-         ++group)
-      winograd::run_group(plan, a, u_packed, p.relu, group, own);
-  };
-  if (parts == 1) return run_part(0);
-  parallel_for(0, parts, 1, [&](int64_t begin, int64_t end) {
-    for (int64_t part = begin; part < end; ++part) run_part(part);
-  });
+  winograd::for_each_group(
+      plan.groups, plan.q_floats() + plan.v_floats() + plan.m_floats(), plan.q_floats(),
+      [&](int64_t group, float* scratch) {
+        winograd::run_group(plan, a, u_packed, p.relu, group, scratch);
+      });
+}
+
+void conv_winograd_backward_data(const ConvParams& p, const ConvBackwardDataArgs<float>& a) {
+  EMBER_CHECK(conv_winograd_applies(p), "conv2d: the Winograd algorithm takes float32 3x3 "
+              "convolutions with stride 2, no dilation and one group, got ", p.key());
+  const winograd::DataPlan<Isa> plan{conv_detail::ConvShape(p)};
+  // U'_t (C, K): the kernel turned by 180 degrees, rows c (stride 9), reduction k (C * 9).
+  const Tensor transformed = conv_detail::scratch<float>(kPoints * p.k * p.c);
+  float* u_packed = transformed.data_ptr<float>();
+  winograd::transform_weights<Isa>(p.c, p.k, 9, p.c * 9, true, a.w, u_packed);
+  winograd::for_each_group(
+      plan.groups, plan.q_floats() + plan.v_floats() + plan.m_floats() + plan.o_floats(),
+      plan.q_floats(), [&](int64_t group, float* scratch) {
+        winograd::run_group_data(plan, a, u_packed, group, scratch);
+      });
 }
 
 #else  // neither AVX-512 nor AVX2 in this build
@@ -92,6 +99,11 @@ bool conv_winograd_applies(const ConvParams&) { return false; }
 bool conv_winograd_preferred(const ConvParams&) { return false; }
 
 void conv_winograd_forward(const ConvParams&, const ConvForwardArgs<float>&) {
+  EMBER_ERROR("conv2d: this build has no Winograd convolution (compile with -mavx512f or "
+              "-mavx2 -mfma)");
+}
+
+void conv_winograd_backward_data(const ConvParams&, const ConvBackwardDataArgs<float>&) {
   EMBER_ERROR("conv2d: this build has no Winograd convolution (compile with -mavx512f or "
               "-mavx2 -mfma)");
 }

@@ -364,4 +364,24 @@ void run_group(const Plan<Isa>& plan, const ConvForwardArgs<float>& a, const flo
   }
 }
 
+// run(group, scratch) for every group of images, the groups split into one contiguous part
+// per thread, each part with its own scratch of part_floats, the first zero_floats of it
+// zeroed once (the planes' padding).
+template <class Run>
+void for_each_group(int64_t groups, int64_t part_floats, int64_t zero_floats, const Run& run) {
+  int64_t parts = std::min<int64_t>(get_num_threads(), groups);
+  if (ember::detail::in_parallel_region()) parts = 1;
+  const Tensor scratch = conv_detail::scratch<float>(parts * part_floats);
+  const auto run_part = [&](int64_t part) {
+    float* own = scratch.data_ptr<float>() + part * part_floats;
+    std::fill(own, own + zero_floats, 0.0f);
+    for (int64_t group = groups * part / parts; group < groups * (part + 1) / parts; ++group)
+      run(group, own);
+  };
+  if (parts == 1) return run_part(0);
+  parallel_for(0, parts, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t part = begin; part < end; ++part) run_part(part);
+  });
+}
+
 }  // namespace ember::cpu::winograd
