@@ -26,7 +26,7 @@ namespace ember::cpu {
 namespace {
 
 using winograd::Isa;
-using winograd::kPoints;
+using winograd::kWeightPoints;
 
 winograd::WeightCache& weight_cache() {
   static winograd::WeightCache cache;
@@ -47,7 +47,7 @@ bool conv_winograd_applies(const ConvParams& p) {
 // stream from memory at every call.
 bool conv_winograd_preferred(const ConvParams& p) {
   return conv_winograd_applies(p) && p.inference && p.c >= 16 &&
-         kPoints * p.k * p.c <= (int64_t(1) << 22);
+         kWeightPoints * p.k * p.c <= (int64_t(1) << 22);
 }
 
 void conv_winograd_forward(const ConvParams& p, const ConvForwardArgs<float>& a) {
@@ -60,11 +60,11 @@ void conv_winograd_forward(const ConvParams& p, const ConvForwardArgs<float>& a)
   Tensor transformed;
   const float* u_packed;
   if (p.inference) {
-    weights = weight_cache().get(p.k, p.c, a.w, kPoints * p.k * p.c,
+    weights = weight_cache().get(p.k, p.c, a.w, kWeightPoints * p.k * p.c,
                                  &winograd::transform_forward_weights<Isa>);
     u_packed = weights->packed.data();
   } else {
-    transformed = conv_detail::scratch<float>(kPoints * p.k * p.c);
+    transformed = conv_detail::scratch<float>(kWeightPoints * p.k * p.c);
     winograd::transform_forward_weights<Isa>(p.k, p.c, a.w, transformed.data_ptr<float>());
     u_packed = transformed.data_ptr<float>();
   }
@@ -80,7 +80,7 @@ void conv_winograd_backward_data(const ConvParams& p, const ConvBackwardDataArgs
               "convolutions with stride 2, no dilation and one group, got ", p.key());
   const winograd::DataPlan<Isa> plan{conv_detail::ConvShape(p)};
   // U'_t (C, K): the kernel turned by 180 degrees, rows c (stride 9), reduction k (C * 9).
-  const Tensor transformed = conv_detail::scratch<float>(kPoints * p.k * p.c);
+  const Tensor transformed = conv_detail::scratch<float>(kWeightPoints * p.k * p.c);
   float* u_packed = transformed.data_ptr<float>();
   winograd::transform_weights<Isa>(p.c, p.k, 9, p.c * 9, true, a.w, u_packed);
   winograd::for_each_group(

@@ -3,6 +3,7 @@
 // over an instruction set's traits (conv_winograd_isa.h). conv_winograd.cpp instantiates it
 // for the build's widest vectors: 16 images per vector with AVX-512, 8 with AVX2.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -39,6 +40,19 @@ constexpr float kG[5][2] = {{0.5f, 0.0f},
                             {0.0f, 1.0f}};
 
 constexpr int kPoints = 81;
+// The weights' transforms repeat along a 1-tap direction (the identity keeps the tap's one
+// value at all 4 points): 25 + 5 + 5 + 1 distinct ones. Point t multiplies U_{kWeightOf[t]}.
+constexpr int kWeightPoints = 36;
+constexpr auto kWeightOf = [] {
+  std::array<int, kPoints> of{};
+  for (int t = 0; t < 25; ++t) of[t] = t;                             // P_00: 5 x 5
+  for (int p = 0; p < 5; ++p)
+    for (int i = 0; i < 4; ++i) of[25 + p * 4 + i] = 25 + p;          // P_01: row p
+  for (int i = 0; i < 4; ++i)
+    for (int p = 0; p < 5; ++p) of[45 + i * 5 + p] = 30 + p;          // P_10: column p
+  for (int t = 65; t < kPoints; ++t) of[t] = 35;                      // P_11
+  return of;
+}();
 // Phase ph = 2a + b: its points along rows and columns and its first point index.
 constexpr int kRowsOf[4] = {5, 5, 4, 4};
 constexpr int kColsOf[4] = {5, 4, 5, 4};
@@ -98,27 +112,28 @@ inline V g_line(int p, V first, V second) {
   return Isa::fma(Isa::set1(kG[p][0]), first, Isa::set1(kG[p][1]) * second);
 }
 
-// U_t (R, D) for every point t, packed as the micro-kernel's a panels (kc = D) at
-// u_packed + t*R*D: panels of kMR rows, element (row, d) of the panel from k0 at
-// d * mr + row - k0. Tap j (3r + s) of (row, d) is w[row * row_stride + d * d_stride + j],
-// or of the kernel turned by 180 degrees (tap 8 - j) when flip is set. The forward's rows
-// are the output channels and D the input channels; the backward-data pass swaps them.
-// Vectors run across a panel's rows, so each point's values for one d are one store. A
-// task takes a panel and a block of d, gathers the block's 81 points in a local buffer and
-// copies each point's run out whole: stored one d at a time, the 81 pieces lie R*D floats
-// apart (32 KiB for 64 -> 128 channels), fall into the same few L2 sets and are evicted
-// before the next d fills their lines (the transform took 30% of an AVX2 training forward
-// of that layer).
+// U_t (R, D) for every distinct point t of the weights (kWeightPoints), packed as the
+// micro-kernel's a panels (kc = D) at u_packed + t*R*D: panels of kMR rows, element (row, d)
+// of the panel from k0 at d * mr + row - k0. Tap j (3r + s) of (row, d) is
+// w[row * row_stride + d * d_stride + j], or of the kernel turned by 180 degrees (tap 8 - j)
+// when flip is set. The forward's rows are the output channels and D the input channels; the
+// backward-data pass swaps them. Vectors run across a panel's rows, so each point's values
+// for one d are one store. A task takes a panel and a block of d, gathers the block's points
+// in a local buffer and copies each point's run out whole: stored one d at a time, the pieces
+// lie R*D floats apart (32 KiB for 64 -> 128 channels), fall into the same few L2 sets and
+// are evicted before the next d fills their lines (the transform took 30% of an AVX2
+// training forward of that layer).
 template <class Isa>
 void transform_weights(int64_t k_count, int64_t c_count, int64_t row_stride, int64_t d_stride,
                        bool flip, const float* w, float* u_packed) {
   using V = typename Isa::V;
   static_assert(Isa::kMR <= Isa::kWidth);
-  constexpr int64_t kBlock = std::max<int64_t>(1, 8192 / (kPoints * Isa::kMR));  // 32 KiB
+  constexpr int64_t kBlock = std::max<int64_t>(1, 8192 / (kWeightPoints * Isa::kMR));  // 32 KiB
   const int64_t panels = (k_count + Isa::kMR - 1) / Isa::kMR;
   const int64_t blocks = (c_count + kBlock - 1) / kBlock;
   parallel_for(0, panels * blocks, 1, [&](int64_t begin, int64_t end) {
-    alignas(64) float local[kPoints][kBlock * Isa::kMR];  // point t, channel c: (c - c0) * mr
+    // point t, channel c: (c - c0) * mr
+    alignas(64) float local[kWeightPoints][kBlock * Isa::kMR];
     for (int64_t item = begin; item < end; ++item) {
       const int64_t panel = item / blocks;
       const int64_t c0 = item % blocks * kBlock, c1 = std::min(c_count, c0 + kBlock);
@@ -140,14 +155,14 @@ void transform_weights(int64_t k_count, int64_t c_count, int64_t row_stride, int
           for (int v = 0; v < 2; ++v) gg[p][v] = g_line<Isa>(p, f[2 * v], f[6 + 2 * v]);
         for (int p = 0; p < 5; ++p)
           for (int q = 0; q < 5; ++q) put(p * 5 + q, g_line<Isa>(q, gg[p][0], gg[p][1]));
-        // P_01: taps (0|2, 1), 5 x 4; P_10: taps (1, 0|2), 4 x 5; P_11: tap (1, 1), 4 x 4
+        // P_01: taps (0|2, 1), G g per row; P_10: taps (1, 0|2), per column; P_11: tap (1, 1)
         for (int p = 0; p < 5; ++p) {
-          const V column = g_line<Isa>(p, f[1], f[7]), row = g_line<Isa>(p, f[3], f[5]);
-          for (int i = 0; i < 4; ++i) put(25 + p * 4 + i, column), put(45 + i * 5 + p, row);
+          put(kWeightOf[25 + p * 4], g_line<Isa>(p, f[1], f[7]));
+          put(kWeightOf[45 + p], g_line<Isa>(p, f[3], f[5]));
         }
-        for (int t = 65; t < kPoints; ++t) put(t, f[4]);
+        put(kWeightOf[65], f[4]);
       }
-      for (int t = 0; t < kPoints; ++t)
+      for (int t = 0; t < kWeightPoints; ++t)
         std::copy_n(local[t], (c1 - c0) * mr,
                     u_packed + t * k_count * c_count + k0 * c_count + c0 * mr);
     }
@@ -261,7 +276,7 @@ template <class Isa>
 void products(const Tiling& tiling, int64_t r_count, int64_t d_count, const float* u_packed,
               const float* v, int64_t k0, int64_t k1, float* m) {
   for (int t = 0; t < kPoints; ++t) {
-    const float* u = u_packed + t * r_count * d_count;
+    const float* u = u_packed + kWeightOf[t] * r_count * d_count;
     const float* vt = v + t * d_count * tiling.columns;
     float* mt = m + t * (k1 - k0) * tiling.columns;
     for (int64_t j = 0; j < tiling.columns; j += Isa::kNR)

@@ -10,17 +10,16 @@
 namespace ember::cpu::winograd {
 
 // Note [Winograd weight cache]
-// Transforming the weights writes 81 values per (output, input) channel pair,
-// which for 64 -> 128 channels is 2.6 MB per call (3-4% of the sample model's
-// training step). In inference forwards (ConvParams::inference) the weights
-// usually repeat from call to call, so the transformed weights are kept, with a
-// copy of the weights they came from: a call whose weights compare equal, bit
-// for bit, reuses them (the comparison reads the weights once, 9x less than the
-// transform writes), and any change, in place or not, makes a new entry. The
-// few most recent entries are kept, within a bound on their total size.
-// Training forwards, whose weights change at every step, transform into
-// scratch instead and keep nothing; benchmark mode's timing of them includes
-// the transform.
+// Transforming the weights writes 36 values per (output, input) channel pair
+// (kWeightPoints), which for 64 -> 128 channels is 1.2 MB per call. In inference
+// forwards (ConvParams::inference) the weights usually repeat from call to call, so
+// the transformed weights are kept, with a copy of the weights they came from: a
+// call whose weights compare equal, bit for bit, reuses them (the comparison reads
+// the weights once, 4x less than the transform writes), and any change, in place or
+// not, makes a new entry. The few most recent entries are kept, within a bound on
+// their total size. Training forwards, whose weights change at every step,
+// transform into scratch instead and keep nothing; benchmark mode's timing of them
+// includes the transform.
 class WeightCache {
  public:
   struct Entry {
