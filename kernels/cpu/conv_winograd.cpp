@@ -6,9 +6,11 @@
 
 #include "ember/core/error.h"
 
+#if defined(__AVX512F__)
 // GCC 12's AVX-512 headers make their "undefined" vectors by self-initialisation.
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include "ember/kernels/cpu/conv_winograd_isa.h"
 
 #if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
