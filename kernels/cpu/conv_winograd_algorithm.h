@@ -58,6 +58,11 @@ constexpr int kRowsOf[4] = {5, 5, 4, 4};
 constexpr int kColsOf[4] = {5, 4, 5, 4};
 constexpr int kFirstPoint[4] = {0, 25, 45, 65};
 
+// Floats from one point's V_t (rows x columns) to the next's: one cache line more than the
+// matrix, so that the 81 stores of a tile's points fall into different cache sets (at a
+// multiple of 4 KiB, as 32 channels x 32 columns are, all of them land in one L1 set).
+inline int64_t point_stride(int64_t rows, int64_t columns) { return rows * columns + 16; }
+
 // How a group of images becomes GEMM columns: th x tw tiles of 4x4 per image, each a column
 // per image, vectors of kWidth images side by side.
 struct Tiling {
@@ -102,7 +107,7 @@ struct Plan : Tiling {
     place = places.data();
   }
   int64_t q_floats() const { return 4 * hq * wq * group_images; }  // one channel
-  int64_t v_floats() const { return kPoints * g.c * columns; }
+  int64_t v_floats() const { return kPoints * point_stride(g.c, columns); }
   int64_t m_floats() const { return kPoints * std::min<int64_t>(g.k, kBlockRows) * columns; }
 };
 
@@ -252,7 +257,7 @@ void input_phase(const Tiling& tiling, const float* plane, int64_t wq, int64_t r
   using V = typename Isa::V;
   constexpr int kRows = kRowsOf[Phase], kCols = kColsOf[Phase];
   constexpr int64_t kWidth = Isa::kWidth, kNR = Isa::kNR;
-  const int64_t lanes = tiling.lanes;
+  const int64_t lanes = tiling.lanes, point = point_stride(d_count, tiling.columns);
   for (int64_t ti = 0; ti < tiling.th; ++ti)
     for (int64_t tj = 0; tj < tiling.tw; ++tj)
       for (int64_t lane = 0; lane < lanes; ++lane) {
@@ -265,8 +270,7 @@ void input_phase(const Tiling& tiling, const float* plane, int64_t wq, int64_t r
         float* dst = v + (col / kNR) * d_count * kNR + d * kNR + col % kNR;
         for (int i = 0; i < kRows; ++i)
           for (int j = 0; j < kCols; ++j)
-            Isa::store(dst + (kFirstPoint[Phase] + i * kCols + j) * d_count * tiling.columns,
-                       in[i][j]);
+            Isa::store(dst + (kFirstPoint[Phase] + i * kCols + j) * point, in[i][j]);
       }
 }
 
@@ -277,7 +281,7 @@ void products(const Tiling& tiling, int64_t r_count, int64_t d_count, const floa
               const float* v, int64_t k0, int64_t k1, float* m) {
   for (int t = 0; t < kPoints; ++t) {
     const float* u = u_packed + kWeightOf[t] * r_count * d_count;
-    const float* vt = v + t * d_count * tiling.columns;
+    const float* vt = v + t * point_stride(d_count, tiling.columns);
     float* mt = m + t * (k1 - k0) * tiling.columns;
     for (int64_t j = 0; j < tiling.columns; j += Isa::kNR)
       for (int64_t i0 = k0; i0 < k1; i0 += Isa::kMR)

@@ -75,7 +75,7 @@ struct DataPlan : Tiling {
     gx_place = gx_places.data();
   }
   int64_t q_floats() const { return hq * wq * group_images; }  // one channel of gy
-  int64_t v_floats() const { return kPoints * g.k * columns; }
+  int64_t v_floats() const { return kPoints * point_stride(g.k, columns); }
   int64_t m_floats() const { return kPoints * std::min<int64_t>(g.c, kBlockRows) * columns; }
   int64_t o_floats() const { return 4 * 16 * tiles * group_images; }  // one channel of gx
 };
