@@ -559,8 +559,8 @@ TEST_CASE("conv kernels: the implicit GEMM's layouts match naive loops", "[conv]
     CHECK(check_algo_passes<float>(ConvAlgo::kImplicitGemm, p, 2e-4) == 1);
 }
 
-TEST_CASE("conv kernels: the stride-2 Winograd's forward and backward-data match naive loops "
-          "at their edges", "[conv]") {
+TEST_CASE("conv kernels: the stride-2 Winograd's three passes match naive loops at their edges",
+          "[conv]") {
   Problem applies{2, 8, 9, 9, 4, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true};
   applies.inference = true;
   const bool available = cpu::conv_winograd_available();
@@ -571,7 +571,8 @@ TEST_CASE("conv kernels: the stride-2 Winograd's forward and backward-data match
   CHECK_FALSE(supports(applies, ConvPass::kForward, kDouble));
   CHECK(supports(applies, ConvPass::kBackwardData, kFloat) == available);
   CHECK_FALSE(supports(applies, ConvPass::kBackwardData, kDouble));
-  CHECK_FALSE(supports(applies, ConvPass::kBackwardWeight, kFloat));
+  CHECK(supports(applies, ConvPass::kBackwardWeight, kFloat) == available);
+  CHECK_FALSE(supports(applies, ConvPass::kBackwardWeight, kDouble));
   // Training forwards too (benchmark mode may take it there), but the heuristic
   // takes it for inference forwards only.
   Problem training = applies;
@@ -611,7 +612,7 @@ TEST_CASE("conv kernels: the stride-2 Winograd's forward and backward-data match
   for (Problem& p : problems) {
     for (const bool inference : {true, false}) {  // cached weights, or transformed per call
       p.inference = inference;
-      CHECK(check_algo_passes<float>(ConvAlgo::kWinograd, p, 5e-4) == 2);  // and backward-data
+      CHECK(check_algo_passes<float>(ConvAlgo::kWinograd, p, 5e-4) == 3);  // all three
     }
   }
 }

@@ -82,16 +82,17 @@ bool conv_implicit_gemm_available();
 bool conv_implicit_gemm_preferred(const ConvParams& p);
 void conv_implicit_gemm_forward(const ConvParams& p, const ConvForwardArgs<float>& a);
 // The stride-2 Winograd (conv_winograd.cpp): float32 3x3 convolutions with stride 2, no
-// dilation, one group, forward and backward-data, in builds with AVX-512 or AVX2 and FMA
-// (available() and applies() are false without). Inference forwards keep the transformed
-// weights for the next call; training forwards and backward-data passes transform them at
-// every call. preferred(p): where the heuristic takes it (inference forwards only; benchmark
-// mode times it for training forwards and backward-data passes too).
+// dilation, one group, all three passes, in builds with AVX-512 or AVX2 and FMA (available()
+// and applies() are false without). Inference forwards keep the transformed weights for the
+// next call; training forwards and backward-data passes transform them at every call.
+// preferred(p): where the heuristic takes it (inference forwards only; benchmark mode times
+// it for the training passes too).
 bool conv_winograd_available();
 bool conv_winograd_applies(const ConvParams& p);
 bool conv_winograd_preferred(const ConvParams& p);
 void conv_winograd_forward(const ConvParams& p, const ConvForwardArgs<float>& a);
 void conv_winograd_backward_data(const ConvParams& p, const ConvBackwardDataArgs<float>& a);
+void conv_winograd_backward_weight(const ConvParams& p, const ConvBackwardWeightArgs<float>& a);
 
 // Whether the algorithm applies ConvParams::relu in its own output pass;
 // conv_forward applies it afterwards for the others.
@@ -143,10 +144,13 @@ void conv_backward_weight(ConvAlgo algo, const ConvParams& p, const ConvBackward
     case ConvAlgo::kGemm1x1: return conv_gemm1x1_backward_weight(p, a);
     case ConvAlgo::kDirect: return conv_direct_backward_weight(p, a);
     case ConvAlgo::kIm2colNhwc: return conv_im2col_nhwc_backward_weight(p, a);
-    case ConvAlgo::kImplicitGemm:
-    case ConvAlgo::kWinograd: break;
+    case ConvAlgo::kWinograd:
+      if constexpr (std::is_same_v<T, float>) return conv_winograd_backward_weight(p, a);
+      break;
+    case ConvAlgo::kImplicitGemm: break;
   }
-  EMBER_ERROR("conv2d: the ", conv_algo_name(algo), " algorithm has no backward-weight pass");
+  EMBER_ERROR("conv2d: the ", conv_algo_name(algo), " algorithm has no ", dtype_name(p.dtype),
+              " backward-weight pass");
 }
 
 }  // namespace ember::cpu

@@ -11,7 +11,7 @@ enum class ConvAlgo : int {
   kDirect = 2,      // direct loops, for small channel counts
   kIm2colNhwc = 3,  // unfold a channels-last copy: contiguous runs of channels
   kImplicitGemm = 4,  // im2col's product, its panels gathered from the image (forward only)
-  kWinograd = 5,      // 3x3 stride 2: Winograd on the phases (forward, backward-data)
+  kWinograd = 5,      // 3x3 stride 2: Winograd on the phases
 };
 inline constexpr int kNumConvAlgos = 6;
 const char* conv_algo_name(ConvAlgo algo);

@@ -34,7 +34,7 @@ bool conv_algo_supports(ConvAlgo algo, ConvPass pass, const ConvParams& p) {
     case ConvAlgo::kImplicitGemm:
       return pass == ConvPass::kForward && p.dtype == ScalarType::Float &&
              conv_implicit_gemm_available();
-    case ConvAlgo::kWinograd: return pass != ConvPass::kBackwardWeight && conv_winograd_applies(p);
+    case ConvAlgo::kWinograd: return conv_winograd_applies(p);
   }
   return false;
 }

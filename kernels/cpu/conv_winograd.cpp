@@ -1,7 +1,7 @@
-// Winograd forward and backward-data for 3x3 convolutions with stride 2 (float32, builds with
-// AVX-512 or AVX2 and FMA): 81 multiplications per 4x4 output tile and channel pair instead of
-// 144 (Note [Stride-2 Winograd] in conv_winograd_algorithm.h, Note [Stride-2 Winograd
-// backward-data] in conv_winograd_backward_data.h).
+// Winograd passes for 3x3 convolutions with stride 2 (float32, builds with AVX-512 or AVX2 and
+// FMA): 81 multiplications per 4x4 output tile and channel pair instead of 144 (Note
+// [Stride-2 Winograd] in conv_winograd_algorithm.h; the backward passes' Notes in
+// conv_winograd_backward_data.h and conv_winograd_backward_weight.h).
 #include "ember/kernels/cpu/conv.h"
 
 #include "ember/core/error.h"
@@ -19,6 +19,7 @@
 
 #include "ember/kernels/cpu/conv_winograd_algorithm.h"
 #include "ember/kernels/cpu/conv_winograd_backward_data.h"
+#include "ember/kernels/cpu/conv_winograd_backward_weight.h"
 #include "ember/kernels/cpu/conv_winograd_cache.h"
 #endif
 
@@ -92,6 +93,36 @@ void conv_winograd_backward_data(const ConvParams& p, const ConvBackwardDataArgs
       });
 }
 
+void conv_winograd_backward_weight(const ConvParams& p, const ConvBackwardWeightArgs<float>& a) {
+  EMBER_CHECK(conv_winograd_applies(p), "conv2d: the Winograd algorithm takes float32 3x3 "
+              "convolutions with stride 2, no dilation and one group, got ", p.key());
+  const winograd::WeightPlan<Isa> plan{conv_detail::ConvShape(p)};
+  const Tensor y = conv_detail::scratch<float>(plan.y_floats());
+  const Tensor v = conv_detail::scratch<float>(plan.v_floats());
+  const Tensor m = conv_detail::scratch<float>(kWeightPoints * p.k * p.c);
+  float *y_panels = y.data_ptr<float>(), *v_panels = v.data_ptr<float>();
+  float* products = m.data_ptr<float>();
+  // The panels of every group, then the products (their reduction runs over all groups'
+  // columns), then the taps.
+  winograd::for_each_group(
+      plan.groups, plan.q_floats() + plan.gy_floats() + plan.stage_floats(),
+      plan.q_floats() + plan.gy_floats(), [&](int64_t group, float* scratch) {
+        winograd::group_panels(plan, a, group, y_panels, v_panels, scratch);
+      });
+  // A task per panel of output channels, every weight point in it: the points sharing a
+  // weight point differ in number (1 to 16), so tasks per weight point would not balance.
+  const int64_t k_panels = (p.k + Isa::kMR - 1) / Isa::kMR;
+  parallel_for(0, k_panels, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t panel = begin; panel < end; ++panel)
+      for (int u = 0; u < kWeightPoints; ++u)
+        winograd::gradient_products(plan, y_panels, v_panels, u, panel * Isa::kMR, products);
+  });
+  parallel_for(0, p.k, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t k = begin; k < end; ++k)
+      winograd::gradient_taps<Isa>(plan.g, products, k, a.gw);
+  });
+}
+
 #else  // neither AVX-512 nor AVX2 in this build
 
 bool conv_winograd_available() { return false; }
@@ -106,6 +137,11 @@ void conv_winograd_forward(const ConvParams&, const ConvForwardArgs<float>&) {
 }
 
 void conv_winograd_backward_data(const ConvParams&, const ConvBackwardDataArgs<float>&) {
+  EMBER_ERROR("conv2d: this build has no Winograd convolution (compile with -mavx512f or "
+              "-mavx2 -mfma)");
+}
+
+void conv_winograd_backward_weight(const ConvParams&, const ConvBackwardWeightArgs<float>&) {
   EMBER_ERROR("conv2d: this build has no Winograd convolution (compile with -mavx512f or "
               "-mavx2 -mfma)");
 }

@@ -1,0 +1,278 @@
+#pragma once
+// The stride-2 Winograd's backward-weight pass (Note [Stride-2 Winograd backward-weight]), on
+// the forward's pieces (conv_winograd_algorithm.h).
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "ember/kernels/cpu/conv_winograd_algorithm.h"
+
+namespace ember::cpu::winograd {
+
+// Note [Stride-2 Winograd backward-weight]
+// The forward computes, per tile and point t, y = AT [U_t * V_t] summed over the phases
+// (Note [Stride-2 Winograd]). Its transposition gives the weights' gradient: the gradient of
+// the product at point t is Y_t = (A gy) at t, the transposed output transform of gy's 4x4
+// tile (A along each 2-tap direction, the identity along a 1-tap one), so
+//   M_t (K, C) = sum over every tile of every image of Y_t (K, column) V_t (C, column),
+// and each tap's gradient is the transposed weight transform of the M_t: G^T along a 2-tap
+// direction, and along a 1-tap one the sum of the 4 points that share the tap (the points
+// that share a U, kWeightOf, are summed by the GEMMs into one M'_u). The GEMMs reduce over
+// the batch's columns, so both operands are laid out column by column: Y_t as the
+// micro-kernel's a panels (kMR output channels per column), V_t as its b panels (kNR input
+// channels per column). The transforms produce vectors across images (columns); a staging
+// buffer per block of channels and an in-register transpose turn them into those rows.
+// Per 4x4 tile and channel pair 81 products where the direct pass has 144.
+template <class Isa>
+struct WeightPlan : Plan<Isa> {
+  int64_t all_columns;  // groups * columns
+  int64_t c_panels;     // of kNR input channels
+  // (OH*OW): a gy element's offset in a plane of 4 th x 4 tw, thread_local storage.
+  const int64_t* gy_place;
+
+  explicit WeightPlan(const ConvShape& shape)
+      : Plan<Isa>(shape), all_columns(this->groups * this->columns),
+        c_panels((shape.c + Isa::kNR - 1) / Isa::kNR) {
+    thread_local std::vector<int64_t> places;
+    places.resize(shape.ohw);
+    for (int64_t oh = 0; oh < shape.oh; ++oh)
+      for (int64_t ow = 0; ow < shape.ow; ++ow)
+        places[oh * shape.ow + ow] = oh * 4 * this->tw + ow;
+    gy_place = places.data();
+  }
+  int64_t gy_floats() const { return 16 * this->tiles * this->group_images; }  // one channel
+  int64_t stage_floats() const { return kPoints * point_stride(Isa::kNR, this->columns); }
+  int64_t y_floats() const { return kPoints * point_stride(this->g.k, all_columns); }
+  int64_t v_floats() const { return kPoints * point_stride(c_panels * Isa::kNR, all_columns); }
+};
+
+// A applied to the 4 vectors y[0], y[s], y[2s], y[3s]: the 5 values x[0], x[t], ..., x[4t]
+// (the transpose of at_line).
+template <class Isa, class V = typename Isa::V>
+inline void a_line(const V* y, int stride, V* x, int x_stride) {
+  const V y0 = y[0], y1 = y[stride], y2 = y[2 * stride], y3 = y[3 * stride];
+  const V even = y0 + y2, odd = y1 + y3;
+  x[0] = y0;
+  x[x_stride] = even + odd;                                                    // y0+y1+y2+y3
+  x[2 * x_stride] = even - odd;                                                // y0-y1+y2-y3
+  x[3 * x_stride] = Isa::fma(Isa::set1(2.0f), Isa::fma(Isa::set1(4.0f), y3, y1),
+                             Isa::fma(Isa::set1(4.0f), y2, y0));               // y0+2y1+4y2+8y3
+  x[4 * x_stride] = y3;
+}
+
+// Y_t for one channel of gy (its plane, 4 th x 4 tw elements) and the group's columns: column
+// col of point t at row + t * point + col (a row of the batch's columns per channel).
+template <class Isa>
+void gradient_points(const Tiling& tiling, const float* plane, float* row, int64_t point) {
+  using V = typename Isa::V;
+  constexpr int64_t kWidth = Isa::kWidth;
+  const int64_t lanes = tiling.lanes, wp = 4 * tiling.tw;
+  for (int64_t ti = 0; ti < tiling.th; ++ti)
+    for (int64_t tj = 0; tj < tiling.tw; ++tj)
+      for (int64_t lane = 0; lane < lanes; ++lane) {
+        const float* src = plane + ((4 * ti * wp + 4 * tj) * lanes + lane) * kWidth;
+        float* dst = row + (ti * tiling.tw + tj) * tiling.group_images + lane * kWidth;
+        const auto put = [dst, point](int t, V value) { Isa::store(dst + t * point, value); };
+        V gy[4][4];
+#pragma GCC unroll 4
+        for (int i = 0; i < 4; ++i)
+#pragma GCC unroll 4
+          for (int j = 0; j < 4; ++j) gy[i][j] = Isa::load(src + (i * wp + j) * lanes * kWidth);
+        // phase 11: gy itself; phase 10 (4 x 5): A along each row
+        V row[5], col5[5];
+#pragma GCC unroll 4
+        for (int i = 0; i < 4; ++i) {
+#pragma GCC unroll 4
+          for (int j = 0; j < 4; ++j) put(65 + i * 4 + j, gy[i][j]);
+          a_line<Isa>(gy[i], 1, row, 1);
+#pragma GCC unroll 5
+          for (int q = 0; q < 5; ++q) put(45 + i * 5 + q, row[q]);
+        }
+        // phase 01 (5 x 4): A down each column; phase 00 (5 x 5): then A along each row
+        V down[5][4];
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; ++j) {
+          a_line<Isa>(&gy[0][j], 4, col5, 1);
+#pragma GCC unroll 5
+          for (int p = 0; p < 5; ++p) put(25 + p * 4 + j, down[p][j] = col5[p]);
+        }
+#pragma GCC unroll 5
+        for (int p = 0; p < 5; ++p) {
+          a_line<Isa>(down[p], 1, row, 1);
+#pragma GCC unroll 5
+          for (int q = 0; q < 5; ++q) put(p * 5 + q, row[q]);
+        }
+      }
+}
+
+// The staging buffer's rows [0, rows) (input_phase's layout with d_count = kNR) for the
+// group's columns, transposed into the GEMM's panels: for every point and column, `rows`
+// floats from dst + t * dst_point + (group column) * row_stride.
+template <class Isa>
+void stage_to_panels(const Tiling& tiling, const float* stage, int64_t rows,
+                     int64_t group_first_column, int64_t dst_point, int64_t row_stride,
+                     float* dst) {
+  using V = typename Isa::V;
+  constexpr int64_t kWidth = Isa::kWidth, kNR = Isa::kNR;
+  const int64_t point = point_stride(kNR, tiling.columns);  // floats per point in the stage
+  for (int t = 0; t < kPoints; ++t)
+    for (int64_t col = 0; col < tiling.columns; col += kWidth) {
+      const float* src = stage + t * point + (col / kNR) * kNR * kNR + col % kNR;
+      float* out = dst + t * dst_point + (group_first_column + col) * row_stride;
+      for (int64_t h = 0; h * kWidth < rows; ++h) {  // kWidth rows at a time
+        V r[kWidth];
+        for (int64_t d = 0; d < kWidth; ++d)
+          r[d] = h * kWidth + d < rows ? Isa::load(src + (h * kWidth + d) * kNR)
+                                       : Isa::set1(0.0f);
+        Isa::transpose(r);  // r[i]: column col + i's rows h * kWidth ...
+        const int64_t count = std::min<int64_t>(kWidth, rows - h * kWidth);
+        for (int64_t i = 0; i < kWidth; ++i)
+          Isa::store_first(out + i * row_stride + h * kWidth, count, r[i]);
+      }
+    }
+}
+
+// Y (the a panels: point t, output channels from k0, column col at
+// y + t * K * all_columns + k0 * all_columns + col * mr) and V (the b panels: point t, panel
+// of input channels from c0 at v + t * c_panels * kNR * all_columns + c0 * all_columns, column
+// col at + col * kNR) for one group of images. scratch: q_floats() + gy_floats() +
+// stage_floats(), the planes zero.
+template <class Isa>
+void group_panels(const WeightPlan<Isa>& plan, const ConvBackwardWeightArgs<float>& a,
+                  int64_t group, float* y, float* v, float* scratch) {
+  const ConvShape& g = plan.g;
+  float* q = scratch;
+  float* gq = q + plan.q_floats();
+  float* stage = gq + plan.gy_floats();
+  const int64_t first = group * plan.group_images, first_column = group * plan.columns;
+  const int64_t phase_floats = plan.hq * plan.wq * plan.group_images;
+  const PlaneMap x_map{g.n, g.c, g.hw, plan.place, plan.lanes};
+  for (int64_t c0 = 0; c0 < g.c; c0 += Isa::kNR) {
+    const int64_t rows = std::min<int64_t>(Isa::kNR, g.c - c0);
+    for (int64_t c = c0; c < c0 + rows; ++c) {
+      build_planes<Isa>(x_map, a.x, first, c, q);
+      input_phase<Isa, 0>(plan, q, plan.wq, 0, 0, Isa::kNR, c - c0, stage);
+      input_phase<Isa, 1>(plan, q + phase_floats, plan.wq, 0, 0, Isa::kNR, c - c0, stage);
+      input_phase<Isa, 2>(plan, q + 2 * phase_floats, plan.wq, 0, 0, Isa::kNR, c - c0, stage);
+      input_phase<Isa, 3>(plan, q + 3 * phase_floats, plan.wq, 0, 0, Isa::kNR, c - c0, stage);
+    }
+    stage_to_panels<Isa>(plan, stage, rows, first_column,
+                         point_stride(plan.c_panels * Isa::kNR, plan.all_columns), Isa::kNR,
+                         v + c0 * plan.all_columns);
+  }
+  const PlaneMap gy_map{g.n, g.k, g.ohw, plan.gy_place, plan.lanes};
+  for (int64_t k = 0; k < g.k; ++k) {
+    build_planes<Isa>(gy_map, a.gy, first, k, gq);
+    gradient_points<Isa>(plan, gq, y + k * plan.all_columns + first_column,
+                         point_stride(g.k, plan.all_columns));
+  }
+}
+
+// c (MR x cols, cols <= kNR, row stride ldc) = a (MR rows of kc floats, row stride lda) @ b
+// (a packed kNR panel of kc rows), or += when accumulate is set: the packed GEMM's register
+// tile, but a's rows are read where they lie, one broadcast per row and step (Y_t's rows, so
+// that only V_t is transposed into panels).
+template <class Isa, int MR>
+void strided_tile(int64_t kc, const float* a, int64_t lda, const float* b, float* c,
+                  int64_t ldc, int64_t cols, bool accumulate) {
+  using V = typename Isa::V;
+  constexpr int kWidth = Isa::kWidth, kVectors = Isa::kNR / Isa::kWidth;
+  V acc[MR][kVectors];
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+    for (int v = 0; v < kVectors; ++v) acc[i][v] = Isa::set1(0.0f);
+  for (int64_t p = 0; p < kc; ++p) {
+    V bv[kVectors];
+#pragma GCC unroll 4
+    for (int v = 0; v < kVectors; ++v) bv[v] = Isa::load(b + p * Isa::kNR + v * kWidth);
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i) {
+      const V ai = Isa::set1(a[i * lda + p]);
+#pragma GCC unroll 4
+      for (int v = 0; v < kVectors; ++v) acc[i][v] = Isa::fma(ai, bv[v], acc[i][v]);
+    }
+  }
+  for (int i = 0; i < MR; ++i)
+    for (int v = 0; v < kVectors; ++v) {
+      const int64_t count = std::min<int64_t>(kWidth, cols - v * kWidth);
+      if (count <= 0) break;
+      float* out = c + i * ldc + v * kWidth;
+      Isa::store_first(out, count, accumulate ? acc[i][v] + Isa::load_first(out, count)
+                                              : acc[i][v]);
+    }
+}
+
+template <class Isa, int... R>
+constexpr auto strided_tiles(std::integer_sequence<int, R...>) {
+  return std::array{&strided_tile<Isa, R + 1>...};
+}
+
+// M'_u (K, C) for the distinct weight points u: the sum of Y_t V_t^T over the points t that
+// share u, for the output channels of panel k0 (mr of them). m: u's (K, C) at m + u * K * C.
+template <class Isa>
+void gradient_products(const WeightPlan<Isa>& plan, const float* y, const float* v, int u,
+                       int64_t k0, float* m) {
+  const ConvShape& g = plan.g;
+  // Reduction blocks: a panel of kc columns (kMR + kNR floats each) stays in L1.
+  constexpr int64_t kMaxKc = 512;
+  static constexpr auto kTiles = strided_tiles<Isa>(std::make_integer_sequence<int, Isa::kMR>{});
+  const int64_t mr = std::min<int64_t>(Isa::kMR, g.k - k0), all = plan.all_columns;
+  float* out = m + (u * g.k + k0) * g.c;
+  bool accumulate = false;
+  for (int t = 0; t < kPoints; ++t) {
+    if (kWeightOf[t] != u) continue;
+    const float* yt = y + t * point_stride(g.k, all) + k0 * all;
+    const float* vt = v + t * point_stride(plan.c_panels * Isa::kNR, all);
+    for (int64_t p0 = 0; p0 < all; p0 += kMaxKc) {
+      const int64_t kc = std::min(kMaxKc, all - p0);
+      for (int64_t c0 = 0; c0 < g.c; c0 += Isa::kNR)
+        kTiles[mr - 1](kc, yt + p0, all, vt + c0 * all + p0 * Isa::kNR, out + c0, g.c, g.c - c0,
+                       accumulate);
+      accumulate = true;
+    }
+  }
+}
+
+// gw[k][c] (9 taps) from the M'_u of output channel k: the transposed weight transform.
+template <class Isa>
+void gradient_taps(const ConvShape& g, const float* m, int64_t k, float* gw) {
+  using V = typename Isa::V;
+  constexpr int64_t kWidth = Isa::kWidth;
+  const int64_t plane = g.k * g.c;  // floats per u in m
+  for (int64_t c0 = 0; c0 < g.c; c0 += kWidth) {
+    const int64_t count = std::min<int64_t>(kWidth, g.c - c0);
+    const float* src = m + k * g.c + c0;
+    const auto at = [&](int u) { return Isa::load_first(src + u * plane, count); };
+    // G^T along a 2-tap line of 5 points: (tap 0, tap 2)
+    const auto gt = [](const V (&x)[5], int f) {
+      V sum = Isa::set1(kG[0][f]) * x[0];
+      for (int p = 1; p < 5; ++p) sum = Isa::fma(Isa::set1(kG[p][f]), x[p], sum);
+      return sum;
+    };
+    V taps[9];
+    V h[5][2];  // P_00: G^T along each row, then down the columns
+    for (int p = 0; p < 5; ++p) {
+      const V x[5] = {at(p * 5), at(p * 5 + 1), at(p * 5 + 2), at(p * 5 + 3), at(p * 5 + 4)};
+      h[p][0] = gt(x, 0), h[p][1] = gt(x, 1);
+    }
+    for (int e = 0; e < 2; ++e)
+      for (int f = 0; f < 2; ++f) {
+        const V x[5] = {h[0][f], h[1][f], h[2][f], h[3][f], h[4][f]};
+        taps[2 * e * 3 + 2 * f] = gt(x, e);
+      }
+    const V rows[5] = {at(25), at(26), at(27), at(28), at(29)};  // P_01: taps (0|2, 1)
+    const V cols[5] = {at(30), at(31), at(32), at(33), at(34)};  // P_10: taps (1, 0|2)
+    taps[1] = gt(rows, 0), taps[7] = gt(rows, 1);
+    taps[3] = gt(cols, 0), taps[5] = gt(cols, 1);
+    taps[4] = at(35);
+    alignas(64) float out[9][kWidth];
+    for (int j = 0; j < 9; ++j) Isa::store(out[j], taps[j]);
+    for (int64_t l = 0; l < count; ++l)
+      for (int j = 0; j < 9; ++j) gw[(k * g.c + c0 + l) * 9 + j] = out[j][l];
+  }
+}
+
+}  // namespace ember::cpu::winograd
