@@ -63,9 +63,10 @@ bool conv_algo_supports(ConvAlgo algo, ConvPass pass, const ConvParams& p) {
 //   64x8x8->128   1.71 / 0.82 vs 2.04 / 1.05 (implicit GEMM)
 //   32x14x14->64  2.10 / 1.03 vs 2.01 / 1.06 (channels-last)
 //   64x7x7->128   1.86 / 0.87 vs 2.11 / 1.08 (implicit GEMM)
-// Its backward-data pass (training only, so benchmark mode's to take) against the
-// channels-last one, conv_bench on AVX2 (median of 21, ms, 1 / 2 threads): 32x16x16->64
-// 2.13 / 1.43 vs 2.48 / 1.78, 64x8x8->128 1.85 / 1.19 vs 2.58 / 1.50.
+// Its backward passes (training only, so benchmark mode's to take) against the channels-last
+// ones on AVX2 (medians of 200, ms, 1 / 2 threads), backward-data: 32x16x16->64 1.73 / 1.37
+// vs 2.31 / 1.78, 64x8x8->128 1.50 / 1.26 vs 2.04 / 1.67; backward-weight: 2.27 / 1.50 vs
+// 2.51 / 1.81, 1.60 / 0.97 vs 2.01 / 1.35 (docs/benchmarks.md).
 // Its rounding error is several times the others' (at most 1.3e-4 relative on
 // these layers, against 2-4e-5): the price of 81 products instead of 144. So
 // the heuristic leaves training forwards to the implicit GEMM, but benchmark
