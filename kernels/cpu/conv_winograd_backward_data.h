@@ -117,24 +117,21 @@ void phase_outputs(const DataPlan<Isa>& plan, const float* m, int64_t c0, int64_
 #pragma GCC unroll 4
           for (int i = 0; i < 4; ++i) put(0, i, j, line[i]);
         }
-        // phase 01, 5 x 4 points: AT down each column
+        // A phase with one 2-tap direction: AT along each of its 4 lines of 5 points, line l's
+        // points from first + l * line_step, p_step apart; the outputs run down a column of
+        // the tile (down) or along a row.
+        const auto lines = [&](int ph, int first, int line_step, int p_step, bool down) {
 #pragma GCC unroll 4
-        for (int j = 0; j < 4; ++j) {
+          for (int l = 0; l < 4; ++l) {
 #pragma GCC unroll 5
-          for (int p = 0; p < 5; ++p) x[p] = at(25 + p * 4 + j);
-          at_line<Isa>(x, 1, line, 1);
+            for (int p = 0; p < 5; ++p) x[p] = at(first + l * line_step + p * p_step);
+            at_line<Isa>(x, 1, line, 1);
 #pragma GCC unroll 4
-          for (int i = 0; i < 4; ++i) put(1, i, j, line[i]);
-        }
-        // phase 10, 4 x 5 points: AT along each row
-#pragma GCC unroll 4
-        for (int i = 0; i < 4; ++i) {
-#pragma GCC unroll 5
-          for (int q = 0; q < 5; ++q) x[q] = at(45 + i * 5 + q);
-          at_line<Isa>(x, 1, line, 1);
-#pragma GCC unroll 4
-          for (int j = 0; j < 4; ++j) put(2, i, j, line[j]);
-        }
+            for (int o = 0; o < 4; ++o) down ? put(ph, o, l, line[o]) : put(ph, l, o, line[o]);
+          }
+        };
+        lines(1, 25, 1, 4, true);   // phase 01, 5 x 4 points: down each column
+        lines(2, 45, 5, 1, false);  // phase 10, 4 x 5 points: along each row
         // phase 11, 4 x 4 points: the products themselves
 #pragma GCC unroll 16
         for (int e = 0; e < 16; ++e) put(3, e / 4, e % 4, at(65 + e));
