@@ -20,11 +20,12 @@ namespace ember::cpu::winograd {
 // and each tap's gradient is the transposed weight transform of the M_t: G^T along a 2-tap
 // direction, and along a 1-tap one the sum of the 4 points that share the tap (the points
 // that share a U, kWeightOf, are summed by the GEMMs into one M'_u). The GEMMs reduce over
-// the batch's columns, so both operands are laid out column by column: Y_t as the
-// micro-kernel's a panels (kMR output channels per column), V_t as its b panels (kNR input
-// channels per column). The transforms produce vectors across images (columns); a staging
-// buffer per block of channels and an in-register transpose turn them into those rows.
-// Per 4x4 tile and channel pair 81 products where the direct pass has 144.
+// the batch's columns. The transforms produce vectors across images (columns), so Y_t comes
+// out as rows of columns, which strided_tile reads in place, a broadcast per row and column;
+// V_t is staged per block of kNR input channels and transposed in registers into the
+// micro-kernel's b panels (kNR input channels per column). Transposing Y_t into a panels as
+// well cost more than the products gained. Per 4x4 tile and channel pair 81 products where
+// the direct pass has 144.
 template <class Isa>
 struct WeightPlan : Plan<Isa> {
   int64_t all_columns;  // groups * columns
@@ -134,11 +135,11 @@ void stage_to_panels(const Tiling& tiling, const float* stage, int64_t rows,
     }
 }
 
-// Y (the a panels: point t, output channels from k0, column col at
-// y + t * K * all_columns + k0 * all_columns + col * mr) and V (the b panels: point t, panel
-// of input channels from c0 at v + t * c_panels * kNR * all_columns + c0 * all_columns, column
-// col at + col * kNR) for one group of images. scratch: q_floats() + gy_floats() +
-// stage_floats(), the planes zero.
+// Y (rows of columns: point t, output channel k, column col at
+// y + t * point_stride(K, all_columns) + k * all_columns + col) and V (the b panels: point t,
+// panel of input channels from c0 at v + t * point_stride(c_panels * kNR, all_columns) +
+// c0 * all_columns, column col at + col * kNR) for one group of images. scratch: q_floats() +
+// gy_floats() + stage_floats(), the planes zero.
 template <class Isa>
 void group_panels(const WeightPlan<Isa>& plan, const ConvBackwardWeightArgs<float>& a,
                   int64_t group, float* y, float* v, float* scratch) {
