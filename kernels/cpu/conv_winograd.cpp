@@ -36,6 +36,11 @@ winograd::WeightCache& weight_cache() {
   return cache;
 }
 
+void check_applies(const ConvParams& p) {
+  EMBER_CHECK(conv_winograd_applies(p), "conv2d: the Winograd algorithm takes float32 3x3 "
+              "convolutions with stride 2, no dilation and one group, got ", p.key());
+}
+
 }  // namespace
 
 bool conv_winograd_available() { return true; }
@@ -54,8 +59,7 @@ bool conv_winograd_preferred(const ConvParams& p) {
 }
 
 void conv_winograd_forward(const ConvParams& p, const ConvForwardArgs<float>& a) {
-  EMBER_CHECK(conv_winograd_applies(p), "conv2d: the Winograd algorithm takes float32 3x3 "
-              "convolutions with stride 2, no dilation and one group, got ", p.key());
+  check_applies(p);
   const winograd::Plan<Isa> plan{conv_detail::ConvShape(p)};
   // Inference: the transformed weights are kept for the next call. Training: its
   // weights change at every step, so they are transformed into scratch each time.
@@ -79,8 +83,7 @@ void conv_winograd_forward(const ConvParams& p, const ConvForwardArgs<float>& a)
 }
 
 void conv_winograd_backward_data(const ConvParams& p, const ConvBackwardDataArgs<float>& a) {
-  EMBER_CHECK(conv_winograd_applies(p), "conv2d: the Winograd algorithm takes float32 3x3 "
-              "convolutions with stride 2, no dilation and one group, got ", p.key());
+  check_applies(p);
   const winograd::DataPlan<Isa> plan{conv_detail::ConvShape(p)};
   // U'_t (C, K): the kernel turned by 180 degrees, rows c (stride 9), reduction k (C * 9).
   const Tensor transformed = conv_detail::scratch<float>(kWeightPoints * p.k * p.c);
@@ -94,8 +97,7 @@ void conv_winograd_backward_data(const ConvParams& p, const ConvBackwardDataArgs
 }
 
 void conv_winograd_backward_weight(const ConvParams& p, const ConvBackwardWeightArgs<float>& a) {
-  EMBER_CHECK(conv_winograd_applies(p), "conv2d: the Winograd algorithm takes float32 3x3 "
-              "convolutions with stride 2, no dilation and one group, got ", p.key());
+  check_applies(p);
   const winograd::WeightPlan<Isa> plan{conv_detail::ConvShape(p)};
   const Tensor y = conv_detail::scratch<float>(plan.y_floats());
   const Tensor v = conv_detail::scratch<float>(plan.v_floats());
