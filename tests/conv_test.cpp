@@ -588,6 +588,14 @@ TEST_CASE("conv kernels: the stride-2 Winograd's three passes match naive loops 
   stride1.stride = {1, 1}, dilated.dil = {2, 2}, grouped.groups = 2, five.r = five.s = 5;
   for (const Problem& p : {stride1, dilated, grouped, five})
     CHECK_FALSE(supports(p, ConvPass::kForward, kFloat));
+  // Called on a problem it does not take, each pass refuses before touching a buffer.
+  const ConvParams refused = stride1.params(kFloat);
+  CHECK_THROWS_WITH(cpu::conv_forward<float>(ConvAlgo::kWinograd, refused, {}),
+                    Catch::Contains("Winograd"));
+  CHECK_THROWS_WITH(cpu::conv_backward_data<float>(ConvAlgo::kWinograd, refused, {}),
+                    Catch::Contains("Winograd"));
+  CHECK_THROWS_WITH(cpu::conv_backward_weight<float>(ConvAlgo::kWinograd, refused, {}),
+                    Catch::Contains("Winograd"));
   if (!available) return;  // nothing to run
   manual_seed(15);
   std::vector<Problem> problems{
