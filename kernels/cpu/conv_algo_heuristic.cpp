@@ -67,8 +67,9 @@ bool conv_algo_supports(ConvAlgo algo, ConvPass pass, const ConvParams& p) {
 // ones on AVX2 (medians of 200, ms, 1 / 2 threads), backward-data: 32x16x16->64 1.73 / 1.37
 // vs 2.31 / 1.78, 64x8x8->128 1.50 / 1.26 vs 2.04 / 1.67; backward-weight: 2.27 / 1.50 vs
 // 2.51 / 1.81, 1.60 / 0.97 vs 2.01 / 1.35 (docs/benchmarks.md).
-// Its rounding error is several times the others' (at most 1.3e-4 relative on
-// these layers, against 2-4e-5): the price of 81 products instead of 144. So
+// Its rounding error is several times the others' (on the model's middle layers,
+// against channels-last: 4x in the forward, 15x and 8x in the backward passes,
+// docs/benchmark-mode.md): the price of 81 products instead of 144. So
 // the heuristic leaves training forwards to the implicit GEMM, but benchmark
 // mode also times Winograd there, with its weights transformed at every call
 // (training forwards, batch 64, ms, Winograd vs implicit GEMM, benchmark
