@@ -355,6 +355,20 @@ void output_tiles(const Plan<Isa>& plan, const float* m, int64_t k0, int64_t k1,
         }
 }
 
+// Channel c of the group's input: its phase planes into q (Plan::place), then each phase's
+// input tiles into v as row d of d_count (input_phase).
+template <class Isa>
+void input_channel(const Plan<Isa>& plan, const float* x, int64_t first, int64_t c, float* q,
+                   int64_t d_count, int64_t d, float* v) {
+  const ConvShape& g = plan.g;
+  const int64_t phase_floats = plan.hq * plan.wq * plan.group_images;
+  build_planes<Isa>(PlaneMap{g.n, g.c, g.hw, plan.place, plan.lanes}, x, first, c, q);
+  input_phase<Isa, 0>(plan, q, plan.wq, 0, 0, d_count, d, v);
+  input_phase<Isa, 1>(plan, q + phase_floats, plan.wq, 0, 0, d_count, d, v);
+  input_phase<Isa, 2>(plan, q + 2 * phase_floats, plan.wq, 0, 0, d_count, d, v);
+  input_phase<Isa, 3>(plan, q + 3 * phase_floats, plan.wq, 0, 0, d_count, d, v);
+}
+
 // One group of images: planes, input transform, 81 GEMMs, output transform. scratch holds
 // q_floats() + v_floats() + m_floats() floats, its planes zero (see build_planes).
 template <class Isa>
@@ -365,15 +379,8 @@ void run_group(const Plan<Isa>& plan, const ConvForwardArgs<float>& a, const flo
   float* v = q + plan.q_floats();
   float* m = v + plan.v_floats();
   const int64_t first = group * plan.group_images;
-  const int64_t phase_floats = plan.hq * plan.wq * plan.group_images;
-  const PlaneMap map{g.n, g.c, g.hw, plan.place, plan.lanes};
-  for (int64_t c = 0; c < g.c; ++c) {  // one channel's planes at a time: they stay in L1/L2
-    build_planes<Isa>(map, a.x, first, c, q);
-    input_phase<Isa, 0>(plan, q, plan.wq, 0, 0, g.c, c, v);
-    input_phase<Isa, 1>(plan, q + phase_floats, plan.wq, 0, 0, g.c, c, v);
-    input_phase<Isa, 2>(plan, q + 2 * phase_floats, plan.wq, 0, 0, g.c, c, v);
-    input_phase<Isa, 3>(plan, q + 3 * phase_floats, plan.wq, 0, 0, g.c, c, v);
-  }
+  // one channel's planes at a time: they stay in L1/L2
+  for (int64_t c = 0; c < g.c; ++c) input_channel(plan, a.x, first, c, q, g.c, c, v);
   // A block of output channels at a time: its 81 products stay in L2 until the output
   // transform reads them.
   for (int64_t k0 = 0; k0 < g.k; k0 += Plan<Isa>::kBlockRows) {

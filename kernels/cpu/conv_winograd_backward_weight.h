@@ -109,28 +109,26 @@ void gradient_points(const Tiling& tiling, const float* plane, float* row, int64
 }
 
 // The staging buffer's rows [0, rows) (input_phase's layout with d_count = kNR) for the
-// group's columns, transposed into the GEMM's panels: for every point and column, `rows`
-// floats from dst + t * dst_point + (group column) * row_stride.
+// group's columns, transposed into the micro-kernel's b panels: for every point and column,
+// kNR floats at dst + t * dst_point + (group column) * kNR, zeros past `rows` (a partial
+// panel's last input channels), so the products never read unwritten memory.
 template <class Isa>
 void stage_to_panels(const Tiling& tiling, const float* stage, int64_t rows,
-                     int64_t group_first_column, int64_t dst_point, int64_t row_stride,
-                     float* dst) {
+                     int64_t group_first_column, int64_t dst_point, float* dst) {
   using V = typename Isa::V;
   constexpr int64_t kWidth = Isa::kWidth, kNR = Isa::kNR;
   const int64_t point = point_stride(kNR, tiling.columns);  // floats per point in the stage
   for (int t = 0; t < kPoints; ++t)
     for (int64_t col = 0; col < tiling.columns; col += kWidth) {
       const float* src = stage + t * point + (col / kNR) * kNR * kNR + col % kNR;
-      float* out = dst + t * dst_point + (group_first_column + col) * row_stride;
-      for (int64_t h = 0; h * kWidth < rows; ++h) {  // kWidth rows at a time
+      float* out = dst + t * dst_point + (group_first_column + col) * kNR;
+      for (int64_t h = 0; h * kWidth < kNR; ++h) {  // kWidth rows at a time
         V r[kWidth];
         for (int64_t d = 0; d < kWidth; ++d)
           r[d] = h * kWidth + d < rows ? Isa::load(src + (h * kWidth + d) * kNR)
                                        : Isa::set1(0.0f);
         Isa::transpose(r);  // r[i]: column col + i's rows h * kWidth ...
-        const int64_t count = std::min<int64_t>(kWidth, rows - h * kWidth);
-        for (int64_t i = 0; i < kWidth; ++i)
-          Isa::store_first(out + i * row_stride + h * kWidth, count, r[i]);
+        for (int64_t i = 0; i < kWidth; ++i) Isa::store(out + i * kNR + h * kWidth, r[i]);
       }
     }
 }
@@ -148,19 +146,12 @@ void group_panels(const WeightPlan<Isa>& plan, const ConvBackwardWeightArgs<floa
   float* gq = q + plan.q_floats();
   float* stage = gq + plan.gy_floats();
   const int64_t first = group * plan.group_images, first_column = group * plan.columns;
-  const int64_t phase_floats = plan.hq * plan.wq * plan.group_images;
-  const PlaneMap x_map{g.n, g.c, g.hw, plan.place, plan.lanes};
   for (int64_t c0 = 0; c0 < g.c; c0 += Isa::kNR) {
     const int64_t rows = std::min<int64_t>(Isa::kNR, g.c - c0);
-    for (int64_t c = c0; c < c0 + rows; ++c) {
-      build_planes<Isa>(x_map, a.x, first, c, q);
-      input_phase<Isa, 0>(plan, q, plan.wq, 0, 0, Isa::kNR, c - c0, stage);
-      input_phase<Isa, 1>(plan, q + phase_floats, plan.wq, 0, 0, Isa::kNR, c - c0, stage);
-      input_phase<Isa, 2>(plan, q + 2 * phase_floats, plan.wq, 0, 0, Isa::kNR, c - c0, stage);
-      input_phase<Isa, 3>(plan, q + 3 * phase_floats, plan.wq, 0, 0, Isa::kNR, c - c0, stage);
-    }
+    for (int64_t c = c0; c < c0 + rows; ++c)
+      input_channel(plan, a.x, first, c, q, Isa::kNR, c - c0, stage);
     stage_to_panels<Isa>(plan, stage, rows, first_column,
-                         point_stride(plan.c_panels * Isa::kNR, plan.all_columns), Isa::kNR,
+                         point_stride(plan.c_panels * Isa::kNR, plan.all_columns),
                          v + c0 * plan.all_columns);
   }
   const PlaneMap gy_map{g.n, g.k, g.ohw, plan.gy_place, plan.lanes};
