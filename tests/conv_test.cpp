@@ -218,7 +218,7 @@ TEST_CASE("conv kernels: the direct forward's channel blocks of every size match
 TEST_CASE("conv kernels: the direct backward-weight gives the same bits at every run",
           "[conv]") {
   // Note [Direct backward-weight]: the partial sums of fixed image ranges, added in a fixed
-  // order; 11 images over 2 threads, runs of a few images, rows of 9 outputs (padded gy).
+  // order; 11 images over 2 threads, output planes of 9 x 9 (81 outputs: padded gy).
   manual_seed(17);
   const Problem p{11, 3, 18, 17, 10, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, false};
   const ConvParams params = p.params(kFloat);

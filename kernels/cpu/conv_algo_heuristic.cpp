@@ -11,9 +11,11 @@ namespace {
 // Direct loops only for few channels per group: beyond this the GEMM always wins,
 // and benchmark mode need not time a hopeless candidate.
 constexpr int64_t kDirectMaxChannels = 16;
-// The direct forward beats im2col + GEMM up to this many channels per group
-// (first layer, batch 64, 1 thread: C = 3 0.44 vs 0.58 ms, C = 1 0.197 vs 0.197 ms).
-constexpr int64_t kDirectForwardChannels = 4;
+// The direct forward and backward-weight beat im2col + GEMM up to this many channels per
+// group (first layer, batch 64, 1 thread, ms: forward C = 3 0.44 vs 0.58, C = 1 0.197 vs
+// 0.197; backward-weight C = 3 0.52 vs 0.85, C = 1 0.19 vs 0.35, Note [Direct
+// backward-weight]).
+constexpr int64_t kDirectChannels = 4;
 // The channels-last unfold copies runs of C floats: below a vector of them it
 // is not measured, and benchmark mode need not time it.
 constexpr int64_t kNhwcMinChannels = 16;
@@ -48,9 +50,9 @@ bool conv_algo_supports(ConvAlgo algo, ConvPass pass, const ConvParams& p) {
 // direct forward for the first layer of an image model; the channels-last
 // unfold where it applies (16+ channels, one group), except, with the AVX-512
 // GEMM, for forwards with output rows of at most kGatherForwardWidth; im2col +
-// GEMM otherwise. The
-// direct backward passes are plain loops, slower than im2col at every
-// measured shape.
+// GEMM otherwise. The direct backward-weight for the first layer as the forward;
+// the direct backward-data is plain loops, slower than im2col at every measured
+// shape.
 // Inference forwards, batch 64, 2 threads, median of 300, ms, Winograd (its
 // weights cached) vs implicit GEMM vs channels-last, three rounds:
 //   32x16x16->64  0.59-0.68 vs 0.83-0.86 vs 0.85-0.94
@@ -101,7 +103,7 @@ ConvAlgo conv_heuristic_algo(ConvPass pass, const ConvParams& p) {
   if (conv_algo_supports(ConvAlgo::kImplicitGemm, pass, p) && conv_implicit_gemm_preferred(p))
     return ConvAlgo::kImplicitGemm;
   if (conv_algo_supports(ConvAlgo::kGemm1x1, pass, p)) return ConvAlgo::kGemm1x1;
-  if (pass == ConvPass::kForward && p.c / p.groups <= kDirectForwardChannels)
+  if (pass != ConvPass::kBackwardData && p.c / p.groups <= kDirectChannels)
     return ConvAlgo::kDirect;
   const bool gather_forward = pass == ConvPass::kForward && p.out_w() <= kGatherForwardWidth &&
                              sgemm_avx512_available();

@@ -1,9 +1,10 @@
-// Direct convolution: loops over the taps, no unfold and no GEMM. For few
-// channels per group (the first layer of an image model, C = 1 or 3) the
-// GEMM's reduction length C*R*S is too short for packing to pay. The forward
-// and backward-weight passes read a padded, phase-split copy of the input
-// (Note [Phase-split input]) and keep blocks of output channels in vector
-// registers; backward-data is plain loops, parallel over the planes it writes.
+// Direct convolution: loops over the taps, no GEMM. For few channels per group
+// (the first layer of an image model, C = 1 or 3) the GEMM's reduction length
+// C*R*S is too short for packing to pay. The forward reads a padded, phase-split
+// copy of the input (Note [Phase-split input]) and keeps blocks of output
+// channels in vector registers; backward-weight unfolds one image at a time from
+// that copy and takes dot products (Note [Direct backward-weight]); backward-data
+// is plain loops, parallel over the planes it writes.
 #include "ember/kernels/common/unary_functors.h"
 #include "ember/kernels/cpu/conv.h"
 #include "ember/kernels/cpu/conv_phase_split.h"
@@ -13,7 +14,7 @@
 namespace ember::cpu {
 
 using conv_detail::ConvShape;
-using conv_detail::PhaseSplitInput;
+using conv_detail::copy_strided;
 using conv_detail::PhaseSplitLayout;
 using conv_detail::tap_offset_table;
 using conv_detail::row_grain;
@@ -178,149 +179,148 @@ void conv_direct_backward_data(const ConvParams& p, const ConvBackwardDataArgs<T
 namespace {
 
 // Note [Direct backward-weight]
-// gw[k, c, r, s] = sum over images and outputs of gy[k, oh, ow] * x at tap (c, r, s). Each
-// thread takes a fixed range of images (and, with fewer images than threads, of output
-// channel blocks) and keeps vector partial sums acc[k][tap][lane] in its own scratch; the
-// lanes and the threads' sums are added at the end in a fixed order, so a thread count
-// gives the same bits at every run. A run of a few images at a time (their gy planes and
-// phase-split inputs stay in L2) is walked by every (channel block, c, r): KB output
-// channels times a row of taps (s = 0..S-1) are KB * S vector accumulators.
-// Before, one task per (8 channels, tap) streamed every image's gy and input from memory.
-// conv_bench, the sample model's first layer (3x32x32->32, batch 64, 2 threads, median of
-// 21, ms, three runs): 0.69-0.72 against 0.86-0.96 before, and im2col + GEMM's 0.78-0.89;
-// on one thread 1.32-1.46 against im2col's 1.10-1.60. Timed alone in a calm hour of the host
-// (median of 200): 0.92 vs 0.94 ms on one thread, 0.48 vs 0.50-0.53 on two. About level, so
-// the heuristic keeps im2col and benchmark mode times both.
+// gw[k, t] = the sum over images and output positions p of gy[k, p] * u[t, p], where u is an
+// image's unfolded input: row t = (c, r, s) holds what tap t reads at each output position
+// (zeros in the padding), as one image's share of im2col. With a short reduction (C*R*S = 27
+// in an RGB first layer) a GEMM's packing costs about as much as its products, so each
+// thread unfolds one image at a time into a buffer that stays in cache and takes dot
+// products along p: a block of kChannelBlock output channels times kTapBlock taps is that
+// many vector accumulators, walking the image's positions with one load per channel's gy and
+// one per tap's u. Between blocks the accumulators wait in the thread's scratch as
+// acc[k][t][lane]; the lanes and the threads' sums are added at the end in a fixed order, so
+// a thread count gives the same bits at every run.
+// conv_bench, the sample model's first layer (3x32x32->32, batch 64, a Zen host with AVX2,
+// median of 21, ms): 0.52-0.53 on one thread against im2col + GEMM's 0.84-0.85 and the
+// 0.93-0.95 of the kernel before it (which read the phase-split input in place, two vectors
+// per output row, for runs of 8 images); on two threads 0.28-0.34 against 0.45-0.48.
+// Fashion-MNIST's (1x28x28->32): 0.19 against 0.35 on one thread, 0.16 against 0.18 on two.
 
-// Output channels per accumulator block: 4 x 3 accumulators, each a vector register (blocks
-// of 3, which leave registers for the input vectors, measured no faster on AVX2).
-constexpr int kWeightBlock = 4;
-// Images per run: each accumulator block walks a run's rows (the sample model's first layer:
-// 8 x 16 rows of 16 outputs) while its gy planes and inputs stay in L2.
-constexpr int64_t kWeightImages = 8;
+// Channels and taps per block: 4 x 3 accumulators, 3 tap vectors and a gy vector fill
+// AVX2's 16 registers; AVX-512's 32 take 4 x 6.
+constexpr int kChannelBlock = 4;
+#if defined(__AVX512F__)
+constexpr int kTapBlock = 6;
+#else
+constexpr int kTapBlock = 3;
+#endif
 
-// The images of a run of them, as weight_taps reads them: gy's planes have rows of `ld`
-// floats (zeros past ow up to a whole vector), one image every `gy_image` floats.
-struct ImageRun {
-  int64_t images, ld, gy_image;
-};
-
-// acc[kk][s] (in memory at acc + (kk * crs + s) * lanes) += the sums over the run's images and
-// output rows of gy[kk] times the input row of tap (c, r, s): x_tap points at the first
-// image's phase-split input at tap (c, r, 0), gy at its output channel k0's plane; tap s
-// reads x_tap + s_offset[s].
-template <typename T, int KB, int S>
-void weight_taps(const ConvShape& g, const PhaseSplitLayout<T>& in, const ImageRun& run,
-                 const T* x_tap, const int64_t* s_offset, const T* gy, T* acc) {
+// Rows [0, C*R*S) of u from one image's group, phase-split (Note [Phase-split input]) at
+// planes: rows of `ld` elements, zeros past OH*OW. taps[t]: tap t's offset in the planes.
+// Each output row is copied as whole vectors: the part past OW lands on the next output
+// row, written after it, or past OH*OW, zeroed after; the last tap's may reach rows past
+// C*R*S, whose sums are never read, and up to a vector past them (u has that much room).
+template <typename T>
+void unfold_image(const ConvShape& g, const PhaseSplitLayout<T>& in, const T* planes,
+                  const int64_t* taps, int64_t ld, T* u) {
   constexpr int64_t L = simd::kLanesOf<T>;
-  simd::Vec<T> sum[KB][S];
-  for (int kk = 0; kk < KB; ++kk)
-    for (int s = 0; s < S; ++s) sum[kk][s] = simd::load(acc + (kk * g.crs_g + s) * L);
-  const int64_t row_step = g.sh * in.phases * in.len, plane = g.oh * run.ld;
-  for (int64_t img = 0; img < run.images; ++img) {
+  const int64_t row_step = g.sh * in.phases * in.len, ow = g.ow, ohw = g.ohw;
+  for (int64_t t = 0; t < g.crs_g; ++t) {
+    T* row = u + t * ld;
     for (int64_t oh = 0; oh < g.oh; ++oh) {
-      const T* x_row = x_tap + img * g.c * in.plane + oh * row_step;
-      const T* gy_row = gy + img * run.gy_image + oh * run.ld;
-      // The phase-split rows are padded past the last output's vector (PhaseSplitLayout).
-      for (int64_t ow = 0; ow < g.ow; ow += L) {
-        simd::Vec<T> xv[S];
-        for (int s = 0; s < S; ++s) xv[s] = simd::load(x_row + s_offset[s] + ow);
-        for (int kk = 0; kk < KB; ++kk) {
-          const simd::Vec<T> d = simd::load(gy_row + kk * plane + ow);
-          for (int s = 0; s < S; ++s) sum[kk][s] += d * xv[s];
-        }
-      }
+      const T* src = planes + taps[t] + oh * row_step;
+      T* dst = row + oh * ow;
+      for (int64_t j = 0; j < ow; j += L) simd::store(dst + j, simd::load<T>(src + j));
+    }
+    std::fill(row + ohw, row + ld, T(0));
+  }
+}
+
+// acc[kk][tt] (at acc + (kk * acc_ld + tt) * lanes) += the lanes of the dot product of
+// gy's row kk (rows gy_ld apart) and u's row tt (rows ld apart) over their first len
+// elements, a whole number of vectors.
+template <typename T, int KB>
+void dot_block(const T* gy, int64_t gy_ld, const T* u, int64_t ld, int64_t len, T* acc,
+               int64_t acc_ld) {
+  constexpr int64_t L = simd::kLanesOf<T>;
+  simd::Vec<T> sum[KB][kTapBlock];
+  for (int kk = 0; kk < KB; ++kk)
+    for (int tt = 0; tt < kTapBlock; ++tt) sum[kk][tt] = simd::load(acc + (kk * acc_ld + tt) * L);
+#pragma GCC unroll 2  // the first layer's pass 0.59 -> 0.55 ms, one thread
+  for (int64_t p = 0; p < len; p += L) {
+    simd::Vec<T> uv[kTapBlock];
+    for (int tt = 0; tt < kTapBlock; ++tt) uv[tt] = simd::load(u + tt * ld + p);
+    for (int kk = 0; kk < KB; ++kk) {
+      const simd::Vec<T> d = simd::load(gy + kk * gy_ld + p);
+      for (int tt = 0; tt < kTapBlock; ++tt) sum[kk][tt] += d * uv[tt];
     }
   }
   for (int kk = 0; kk < KB; ++kk)
-    for (int s = 0; s < S; ++s)
-      simd::store(acc + (kk * g.crs_g + s) * L, sum[kk][s]);
-}
-
-// Every (channel block, c, r) of output channels [k0, k1) of group grp against a run of
-// images: x_img and gy at the first one's.
-template <typename T>
-void weight_images(const ConvShape& g, const PhaseSplitLayout<T>& in, const ImageRun& run,
-                   const T* x_img, const T* gy, int64_t grp, int64_t k0, int64_t k1, T* acc) {
-  constexpr int64_t L = simd::kLanesOf<T>;
-  const int64_t plane = g.oh * run.ld;
-  const auto s_offset = [&](int64_t s) { return s * g.dw % g.sw * in.len + s * g.dw / g.sw; };
-  const int64_t row_offsets[3] = {s_offset(0), s_offset(1), s_offset(2)};
-  for (int64_t k = k0; k < k1; k += kWeightBlock) {
-    const int64_t kb = std::min<int64_t>(kWeightBlock, k1 - k);
-    for (int64_t c = 0; c < g.cg; ++c)
-      for (int64_t r = 0; r < g.r; ++r) {
-        const T* x_tap = x_img + (grp * g.cg + c) * in.plane + r * g.dh * in.phases * in.len;
-        T* a = acc + (k * g.crs_g + (c * g.r + r) * g.s) * L;
-        if (g.s == 3 && kb == kWeightBlock) {
-          weight_taps<T, kWeightBlock, 3>(g, in, run, x_tap, row_offsets, gy + k * plane, a);
-          continue;
-        }
-        for (int64_t kk = 0; kk < kb; ++kk)
-          for (int64_t s = 0; s < g.s; ++s) {
-            const int64_t offset = s_offset(s);
-            weight_taps<T, 1, 1>(g, in, run, x_tap, &offset, gy + (k + kk) * plane,
-                                 a + (kk * g.crs_g + s) * L);
-          }
-      }
-  }
+    for (int tt = 0; tt < kTapBlock; ++tt) simd::store(acc + (kk * acc_ld + tt) * L, sum[kk][tt]);
 }
 
 }  // namespace
 
 // Note [Direct backward-weight]: image ranges (times channel-block ranges) per part, vector
-// partial sums per part, one fixed-order reduction.
+// partial sums per image range, one fixed-order reduction.
 template <typename T>
 void conv_direct_backward_weight(const ConvParams& p, const ConvBackwardWeightArgs<T>& a) {
   constexpr int64_t L = simd::kLanesOf<T>;
   const ConvShape g(p);
-  const PhaseSplitInput<T> in(g, a.x, g.n);
-  const int64_t kblocks = (g.kg + kWeightBlock - 1) / kWeightBlock;
+  const int64_t ld = (g.ohw + L - 1) / L * L;  // u's and padded gy's row length
+  const int64_t taps = (g.crs_g + kTapBlock - 1) / kTapBlock * kTapBlock;  // u's rows
+  const int64_t kblocks = (g.kg + kChannelBlock - 1) / kChannelBlock;
   const int64_t threads = ember::detail::in_parallel_region() ? 1 : get_num_threads();
   const int64_t image_parts = std::min<int64_t>(threads, g.n);
   const int64_t block_parts =
       std::min<int64_t>(std::max<int64_t>(1, threads / image_parts), kblocks);
-  const int64_t part_size = g.k * g.crs_g * L;
-  // Output rows that are not whole vectors are read from a copy of a run's gy with rows
-  // padded by zeros (one per part).
-  const bool padded = g.ow % L != 0;
-  const int64_t gy_ld = (g.ow + L - 1) / L * L;
-  const int64_t pad_size = padded ? kWeightImages * g.k * g.oh * gy_ld : 0;
-  const Tensor scratch = conv_detail::scratch<T>(image_parts * block_parts * pad_size +
-                                                 image_parts * part_size);
+  const int64_t parts = image_parts * block_parts;
+  // Output planes that are not whole vectors are read from a copy of gy's rows padded with
+  // zeros (one per part).
+  const bool padded = ld != g.ohw;
+  const PhaseSplitLayout<T> in(g);
+  const int64_t* taps_of = tap_offset_table(g, in);
+  const int64_t acc_size = g.k * taps * L, u_size = taps * ld + L, planes_size = g.cg * in.plane;
+  const int64_t part_size = u_size + planes_size + (padded ? g.kg * ld : 0);
+  const Tensor scratch = conv_detail::scratch<T>(image_parts * acc_size + parts * part_size);
   T* acc = scratch.data_ptr<T>();
-  T* pads = acc + image_parts * part_size;
-  std::fill(acc, acc + image_parts * part_size, T(0));
-  parallel_for(0, image_parts * block_parts, 1, [&](int64_t begin, int64_t end) {
+  std::fill(acc, acc + image_parts * acc_size, T(0));
+  parallel_for(0, parts, 1, [&](int64_t begin, int64_t end) {
     for (int64_t part = begin; part < end; ++part) {
       const int64_t ip = part / block_parts, bp = part % block_parts;
       const int64_t b0 = kblocks * bp / block_parts, b1 = kblocks * (bp + 1) / block_parts;
-      T* pad = pads + part * pad_size;
-      if (padded) std::fill(pad, pad + pad_size, T(0));
-      const int64_t last = g.n * (ip + 1) / image_parts;
-      for (int64_t img = g.n * ip / image_parts; img < last; img += kWeightImages) {
-        const ImageRun run{std::min(kWeightImages, last - img), padded ? gy_ld : g.ow,
-                           padded ? g.k * g.oh * gy_ld : g.k * g.ohw};
-        const T* gy = a.gy + img * g.k * g.ohw;
-        if (padded) {
-          for (int64_t row = 0; row < run.images * g.k * g.oh; ++row)
-            std::copy(gy + row * g.ow, gy + (row + 1) * g.ow, pad + row * gy_ld);
-          gy = pad;
-        }
+      T* u = acc + image_parts * acc_size + part * part_size;
+      T* planes = u + u_size;
+      T* pad = planes + planes_size;
+      // gy's columns past OH*OW stay zero; u's rows past C*R*S start at zero (unfold_image
+      // may copy input into them, whose sums are never read).
+      std::fill(u + g.crs_g * ld, u + u_size, T(0));
+      if (padded) std::fill(pad, pad + g.kg * ld, T(0));
+      for (int64_t img = g.n * ip / image_parts; img < g.n * (ip + 1) / image_parts; ++img)
         for (int64_t grp = 0; grp < g.groups; ++grp) {
-          const int64_t k0 = grp * g.kg + b0 * kWeightBlock;
-          const int64_t k1 = grp * g.kg + std::min(g.kg, b1 * kWeightBlock);
-          weight_images(g, in, run, in.data() + img * g.c * in.plane, gy, grp, k0, k1,
-                        acc + ip * part_size);
+          in.split(g, a.x + (img * g.c + grp * g.cg) * g.hw, g.cg, planes);
+          unfold_image(g, in, planes, taps_of, ld, u);
+          const int64_t k0 = b0 * kChannelBlock, k1 = std::min(g.kg, b1 * kChannelBlock);
+          const T* gy = a.gy + (img * g.k + grp * g.kg) * g.ohw;
+          int64_t gy_ld = g.ohw;
+          if (padded) {
+            for (int64_t k = k0; k < k1; ++k)
+              std::copy(gy + k * g.ohw, gy + (k + 1) * g.ohw, pad + k * ld);
+            gy = pad, gy_ld = ld;
+          }
+          for (int64_t k = k0; k < k1; k += kChannelBlock) {
+            T* acc_k = acc + ip * acc_size + (grp * g.kg + k) * taps * L;
+            const auto blocks = [&]<int KB>() {
+              for (int64_t t = 0; t < taps; t += kTapBlock)
+                dot_block<T, KB>(gy + k * gy_ld, gy_ld, u + t * ld, ld, ld, acc_k + t * L,
+                                 taps);
+            };
+            static_assert(kChannelBlock == 4);
+            switch (std::min<int64_t>(kChannelBlock, k1 - k)) {
+              case 4: blocks.template operator()<4>(); break;
+              case 3: blocks.template operator()<3>(); break;
+              case 2: blocks.template operator()<2>(); break;
+              default: blocks.template operator()<1>(); break;
+            }
+          }
         }
-      }
     }
   });
   parallel_for(0, g.k * g.crs_g, row_grain(image_parts * L), [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
+      const int64_t at = (i / g.crs_g * taps + i % g.crs_g) * L;
       T sum = 0;
       for (int64_t ip = 0; ip < image_parts; ++ip)
-        for (int64_t v = 0; v < L; ++v) sum += acc[ip * part_size + i * L + v];
+        for (int64_t v = 0; v < L; ++v) sum += acc[ip * acc_size + at + v];
       a.gw[i] = sum;
     }
   });

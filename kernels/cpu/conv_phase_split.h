@@ -44,21 +44,6 @@ struct PhaseSplitLayout {
   }
 };
 
-// The whole input, split in parallel: (N, C) planes.
-template <typename T>
-struct PhaseSplitInput : PhaseSplitLayout<T> {
-  Tensor storage;
-
-  // x: (images, C, H, W)
-  PhaseSplitInput(const ConvShape& g, const T* x, int64_t images)
-      : PhaseSplitLayout<T>(g), storage(scratch<T>(images * g.c * this->plane)) {
-    parallel_for(0, images * g.c, row_grain(this->plane), [&](int64_t begin, int64_t end) {
-      this->split(g, x + begin * g.hw, end - begin, data() + begin * this->plane);
-    });
-  }
-  T* data() const { return storage.data_ptr<T>(); }
-};
-
 // The offset of each tap (c, r, s) of a group in the phase-split input, so the
 // block loops do no division. A thread_local table: no allocation in steady
 // state; worker threads read it through the returned pointer (inside a

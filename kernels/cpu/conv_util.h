@@ -12,6 +12,9 @@
 #if defined(__AVX__)
 #include <immintrin.h>
 #endif
+#if defined(__AVX2__) && !defined(__AVX512F__)
+#include "ember/kernels/cpu/avx2_lanes.h"
+#endif
 
 #include "ember/core/ops/creation/factory.h"
 #include "ember/core/parallel.h"
@@ -78,6 +81,26 @@ inline void copy_strided(T* out, const T* in, int64_t n, int64_t stride) {
         const __m512 a = _mm512_maskz_loadu_ps(low_lanes(need), in + 2 * j);
         const __m512 b = _mm512_maskz_loadu_ps(low_lanes(need - 16), in + 2 * j + 16);
         _mm512_mask_storeu_ps(out + j, low_lanes(m), _mm512_permutex2var_ps(a, evens, b));
+      }
+      return;
+    }
+  }
+#elif defined(__AVX2__)
+  if constexpr (std::is_same_v<T, float>) {
+    if (stride == 2) {  // 8 outputs from the evens of 16 floats, reading none past in[2n-2]
+      const auto evens = [](__m256 a, __m256 b) {  // a0 a2 b0 b2 | a4 a6 b4 b6, then reordered
+        const __m256 pairs = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+        return _mm256_castpd_ps(
+            _mm256_permute4x64_pd(_mm256_castps_pd(pairs), _MM_SHUFFLE(3, 1, 2, 0)));
+      };
+      int64_t j = 0;
+      for (; j + 9 <= n; j += 8)  // whole vectors: in[2j + 15] is still needed
+        _mm256_storeu_ps(out + j, evens(_mm256_loadu_ps(in + 2 * j),
+                                        _mm256_loadu_ps(in + 2 * j + 8)));
+      if (j < n) {
+        const int64_t need = 2 * (n - j) - 1;  // floats left to read, at most 15
+        avx2::store_lanes(out + j, n - j, evens(avx2::load_lanes(in + 2 * j, need),
+                                                avx2::load_lanes(in + 2 * j + 8, need - 8)));
       }
       return;
     }
