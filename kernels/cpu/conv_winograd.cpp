@@ -111,13 +111,17 @@ void conv_winograd_backward_weight(const ConvParams& p, const ConvBackwardWeight
       plan.q_floats() + plan.gy_floats(), [&](int64_t group, float* scratch) {
         winograd::group_panels(plan, a, group, y_panels, v_panels, scratch);
       });
-  // A task per panel of output channels, every weight point in it: the points sharing a
-  // weight point differ in number (1 to 16), so tasks per weight point would not balance.
+  // A task per (run of weight points, panel of output channels), a run per thread: a split
+  // by panels alone gave one of two threads 6 of the 11 panels (36 of 64 channels).
   const int64_t k_panels = (p.k + Isa::kMR - 1) / Isa::kMR;
-  parallel_for(0, k_panels, 1, [&](int64_t begin, int64_t end) {
-    for (int64_t panel = begin; panel < end; ++panel)
-      for (int u = 0; u < kWeightPoints; ++u)
+  const int64_t runs = std::min<int64_t>(get_num_threads(), kWeightPoints);
+  parallel_for(0, runs * k_panels, k_panels, [&](int64_t begin, int64_t end) {
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t run = task / k_panels, panel = task % k_panels;
+      const int u1 = winograd::first_weight_point(run + 1, runs);
+      for (int u = winograd::first_weight_point(run, runs); u < u1; ++u)
         winograd::gradient_products(plan, y_panels, v_panels, u, panel * Isa::kMR, products);
+    }
   });
   parallel_for(0, p.k, 1, [&](int64_t begin, int64_t end) {
     for (int64_t k = begin; k < end; ++k)

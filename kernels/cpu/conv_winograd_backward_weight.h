@@ -228,6 +228,18 @@ void gradient_products(const WeightPlan<Isa>& plan, const float* y, const float*
   }
 }
 
+// The first weight point of run `run` of `runs`: the weight points split into runs that
+// share about equal numbers of points (the products' work), so that threads taking a run
+// each over every panel of output channels balance (the points per weight point go from
+// 1 to 16; two runs: points 0-40, the weight points up to 28, and 41-80).
+inline int first_weight_point(int64_t run, int64_t runs) {
+  const int64_t target = (kPoints * run + runs - 1) / runs;  // points before the run
+  int u = 0;
+  for (int64_t before = 0; u < kWeightPoints && before < target; ++u)
+    for (int t = 0; t < kPoints; ++t) before += kWeightOf[t] == u;
+  return u;
+}
+
 // gw[k][c] (9 taps) from the M'_u of output channel k: the transposed weight transform.
 template <class Isa>
 void gradient_taps(const ConvShape& g, const float* m, int64_t k, float* gw) {
