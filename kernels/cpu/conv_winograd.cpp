@@ -111,16 +111,14 @@ void conv_winograd_backward_weight(const ConvParams& p, const ConvBackwardWeight
       plan.q_floats() + plan.gy_floats(), [&](int64_t group, float* scratch) {
         winograd::group_panels(plan, a, group, y_panels, v_panels, scratch);
       });
-  // A task per (run of weight points, panel of output channels), a run per thread: a split
-  // by panels alone gave one of two threads 6 of the 11 panels (36 of 64 channels).
-  const int64_t k_panels = (p.k + Isa::kMR - 1) / Isa::kMR;
+  // A run of weight points per thread, each with an equal share of the points: tasks per
+  // panel of output channels read all of V once per panel (Note in gradient_products).
   const int64_t runs = std::min<int64_t>(get_num_threads(), kWeightPoints);
-  parallel_for(0, runs * k_panels, k_panels, [&](int64_t begin, int64_t end) {
-    for (int64_t task = begin; task < end; ++task) {
-      const int64_t run = task / k_panels, panel = task % k_panels;
+  parallel_for(0, runs, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t run = begin; run < end; ++run) {
       const int u1 = winograd::first_weight_point(run + 1, runs);
       for (int u = winograd::first_weight_point(run, runs); u < u1; ++u)
-        winograd::gradient_products(plan, y_panels, v_panels, u, panel * Isa::kMR, products);
+        winograd::gradient_products(plan, y_panels, v_panels, u, products);
     }
   });
   parallel_for(0, p.k, 1, [&](int64_t begin, int64_t end) {
