@@ -112,6 +112,39 @@ void im2col_gather(const ConvShape& g, const float* x, int64_t nb, float* col) {
   });
 }
 
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+// im2col_gather for 16-bit elements (the bfloat16 passes): each lane gathers the 32-bit word
+// that holds its element, in the low half; for a plane's last element the word starts one
+// element earlier and the element is its high half, so no lane reads past the plane (or
+// before it: planes of one element do not come here). Batch 64, 1 thread, the model's
+// stride-2 layers: see docs/benchmarks.md, "The bfloat16 training step on AVX-512 BF16".
+template <typename T>
+void im2col_gather_16bit(const ConvShape& g, const T* x, int64_t nb, T* col) {
+  static_assert(sizeof(T) == 2);
+  const int64_t rs = g.r * g.s, cols = nb * g.ohw;
+  const int32_t* tables = tap_plane_offsets(g);
+  const __m512i last = _mm512_set1_epi32(static_cast<int32_t>(g.hw - 1));
+  parallel_for(0, g.c * rs, row_grain(cols), [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {
+      const int32_t* table = tables + row % rs * g.ohw;
+      for (int64_t img = 0; img < nb; ++img) {
+        const T* plane = x + (img * g.c + row / rs) * g.hw;
+        T* out = col + row * cols + img * g.ohw;
+        for (int64_t j = 0; j < g.ohw; j += 16) {
+          const TapLanes t(table, j, g.ohw);
+          const __mmask16 high = _mm512_mask_cmpeq_epi32_mask(t.inside, t.idx, last);
+          const __m512i at = _mm512_mask_sub_epi32(t.idx, high, t.idx, _mm512_set1_epi32(1));
+          const __m512i words =
+              _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), t.inside, at, plane, 2);
+          const __m512i halves = _mm512_mask_srli_epi32(words, high, words, 16);
+          _mm256_mask_storeu_epi16(out + j, t.lanes, _mm512_maskz_cvtepi32_epi16(0xFFFF, halves));
+        }
+      }
+    }
+  });
+}
+#endif
+
 // col2im for float output rows of at most 4 (the sample model's last layer):
 // per tap, 16 positions are gathered, added to and scattered back (a tap maps
 // distinct outputs to distinct inputs, so lanes never collide). Scatters are
@@ -179,6 +212,12 @@ void im2col(const ConvShape& g, const T* x, int64_t nb, T* col) {
 #if defined(__AVX512F__)
   if constexpr (std::is_same_v<T, float>) {
     if (g.ow < 16 && g.hw < (int64_t(1) << 31)) return im2col_gather(g, x, nb, col);
+  }
+#endif
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+  if constexpr (sizeof(T) == 2) {
+    if (g.ow < 16 && g.hw >= 2 && g.hw < (int64_t(1) << 31))
+      return im2col_gather_16bit(g, x, nb, col);
   }
 #endif
   im2col_rows(g, x, nb, col);

@@ -85,6 +85,22 @@ inline void copy_strided(T* out, const T* in, int64_t n, int64_t stride) {
       return;
     }
   }
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+  if constexpr (sizeof(T) == 2) {  // bfloat16 and float16, moved as bits
+    if (stride == 2) {  // 16 outputs: the low halves of 16 32-bit words (vpmovdw)
+      for (int64_t j = 0; j < n; j += 16) {
+        const int m = static_cast<int>(std::min<int64_t>(16, n - j));
+        // Reads in[2j .. 2j + 31]; the last block only up to in[2n - 2].
+        const __m512i words =
+            j + 16 < n ? _mm512_loadu_si512(in + 2 * j)
+                       : _mm512_maskz_loadu_epi16(static_cast<__mmask32>((1u << (2 * m - 1)) - 1),
+                                                  in + 2 * j);
+        _mm256_mask_storeu_epi16(out + j, low_lanes(m), _mm512_maskz_cvtepi32_epi16(0xFFFF, words));
+      }
+      return;
+    }
+  }
+#endif
 #elif defined(__AVX2__)
   if constexpr (std::is_same_v<T, float>) {
     if (stride == 2) {  // 8 outputs from the evens of 16 floats, reading none past in[2n-2]
