@@ -88,27 +88,33 @@ struct TapLanes {
   }
 };
 
-// im2col for float output rows shorter than a vector (OW < 16, the deeper layers
-// of a small-image model), where copying row by row is mostly loop overhead:
-// 16 outputs at a time are one masked gather through the tap's offset table.
-// Batch 64, 1 thread, ms, this vs row copies: OW = 4: 0.26 vs 0.59; OW = 8:
-// 0.45 vs 0.58; OW = 16: 0.110 vs 0.082 (rows win).
-void im2col_gather(const ConvShape& g, const float* x, int64_t nb, float* col) {
+// Calls gather(t, plane, out) for every 16 output positions of every row and image of an
+// unfold, t the positions' TapLanes, plane their input plane, out their place in col.
+template <typename T, typename Gather>
+void for_each_gather(const ConvShape& g, const T* x, int64_t nb, T* col, const Gather& gather) {
   const int64_t rs = g.r * g.s, cols = nb * g.ohw;
   const int32_t* tables = tap_plane_offsets(g);
   parallel_for(0, g.c * rs, row_grain(cols), [&](int64_t begin, int64_t end) {
     for (int64_t row = begin; row < end; ++row) {
       const int32_t* table = tables + row % rs * g.ohw;
       for (int64_t img = 0; img < nb; ++img) {
-        const float* plane = x + (img * g.c + row / rs) * g.hw;
-        float* out = col + row * cols + img * g.ohw;
-        for (int64_t j = 0; j < g.ohw; j += 16) {
-          const TapLanes t(table, j, g.ohw);
-          const __m512 v = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), t.inside, t.idx, plane, 4);
-          _mm512_mask_storeu_ps(out + j, t.lanes, v);
-        }
+        const T* plane = x + (img * g.c + row / rs) * g.hw;
+        T* out = col + row * cols + img * g.ohw;
+        for (int64_t j = 0; j < g.ohw; j += 16) gather(TapLanes(table, j, g.ohw), plane, out + j);
       }
     }
+  });
+}
+
+// im2col for float output rows shorter than a vector (OW < 16, the deeper layers
+// of a small-image model), where copying row by row is mostly loop overhead:
+// 16 outputs at a time are one masked gather through the tap's offset table.
+// Batch 64, 1 thread, ms, this vs row copies: OW = 4: 0.26 vs 0.59; OW = 8:
+// 0.45 vs 0.58; OW = 16: 0.110 vs 0.082 (rows win).
+void im2col_gather(const ConvShape& g, const float* x, int64_t nb, float* col) {
+  for_each_gather(g, x, nb, col, [](const TapLanes& t, const float* plane, float* out) {
+    const __m512 v = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), t.inside, t.idx, plane, 4);
+    _mm512_mask_storeu_ps(out, t.lanes, v);
   });
 }
 
@@ -121,26 +127,14 @@ void im2col_gather(const ConvShape& g, const float* x, int64_t nb, float* col) {
 template <typename T>
 void im2col_gather_16bit(const ConvShape& g, const T* x, int64_t nb, T* col) {
   static_assert(sizeof(T) == 2);
-  const int64_t rs = g.r * g.s, cols = nb * g.ohw;
-  const int32_t* tables = tap_plane_offsets(g);
   const __m512i last = _mm512_set1_epi32(static_cast<int32_t>(g.hw - 1));
-  parallel_for(0, g.c * rs, row_grain(cols), [&](int64_t begin, int64_t end) {
-    for (int64_t row = begin; row < end; ++row) {
-      const int32_t* table = tables + row % rs * g.ohw;
-      for (int64_t img = 0; img < nb; ++img) {
-        const T* plane = x + (img * g.c + row / rs) * g.hw;
-        T* out = col + row * cols + img * g.ohw;
-        for (int64_t j = 0; j < g.ohw; j += 16) {
-          const TapLanes t(table, j, g.ohw);
-          const __mmask16 high = _mm512_mask_cmpeq_epi32_mask(t.inside, t.idx, last);
-          const __m512i at = _mm512_mask_sub_epi32(t.idx, high, t.idx, _mm512_set1_epi32(1));
-          const __m512i words =
-              _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), t.inside, at, plane, 2);
-          const __m512i halves = _mm512_mask_srli_epi32(words, high, words, 16);
-          _mm256_mask_storeu_epi16(out + j, t.lanes, _mm512_maskz_cvtepi32_epi16(0xFFFF, halves));
-        }
-      }
-    }
+  for_each_gather(g, x, nb, col, [&](const TapLanes& t, const T* plane, T* out) {
+    const __mmask16 high = _mm512_mask_cmpeq_epi32_mask(t.inside, t.idx, last);
+    const __m512i at = _mm512_mask_sub_epi32(t.idx, high, t.idx, _mm512_set1_epi32(1));
+    const __m512i words =
+        _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), t.inside, at, plane, 2);
+    const __m512i halves = _mm512_mask_srli_epi32(words, high, words, 16);
+    _mm256_mask_storeu_epi16(out, t.lanes, _mm512_maskz_cvtepi32_epi16(0xFFFF, halves));
   });
 }
 #endif
