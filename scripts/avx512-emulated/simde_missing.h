@@ -7,150 +7,146 @@
 
 #include <simde/x86/avx512.h>
 
+namespace ember_emulated {
+
+// A vector V as an array of its lanes of type E, and back.
+template <typename E, typename V>
+struct Lanes {
+  static constexpr int kCount = sizeof(V) / sizeof(E);
+  E at[kCount];
+  Lanes() : at{} {}
+  explicit Lanes(const V& v) { std::memcpy(at, &v, sizeof v); }
+  V vector() const {
+    V v;
+    std::memcpy(&v, at, sizeof v);
+    return v;
+  }
+};
+
+inline bool bit(uint64_t mask, int i) { return (mask >> i) & 1; }
+
+// Lanes whose mask bit is set read from p, the others 0; lanes not set are never read.
+template <typename E, typename V>
+V maskz_load(uint64_t k, const void* p) {
+  Lanes<E, V> out;
+  for (int i = 0; i < out.kCount; ++i)
+    if (bit(k, i)) std::memcpy(&out.at[i], static_cast<const char*>(p) + i * sizeof(E), sizeof(E));
+  return out.vector();
+}
+
+// Lanes whose mask bit is set written to p, the others left as they are.
+template <typename E, typename V>
+void mask_store(void* p, uint64_t k, const V& a) {
+  const Lanes<E, V> in(a);
+  for (int i = 0; i < in.kCount; ++i)
+    if (bit(k, i)) std::memcpy(static_cast<char*>(p) + i * sizeof(E), &in.at[i], sizeof(E));
+}
+
+// Lanes whose mask bit is set read at base + index * scale, the others src's.
+template <typename E, typename V>
+V mask_gather(const V& src, uint64_t k, const simde__m512i& index, const void* base, int scale) {
+  Lanes<E, V> out(src);
+  const Lanes<int32_t, simde__m512i> at(index);
+  for (int i = 0; i < out.kCount; ++i)
+    if (bit(k, i))
+      std::memcpy(&out.at[i], static_cast<const char*>(base) + int64_t{at.at[i]} * scale,
+                  sizeof(E));
+  return out.vector();
+}
+
+}  // namespace ember_emulated
+
 inline simde__m512 simde_mm512_maskz_loadu_ps(simde__mmask16 k, const void* p) {
-  const float* in = static_cast<const float*>(p);
-  float out[16];
-  for (int i = 0; i < 16; ++i) out[i] = (k >> i) & 1 ? in[i] : 0.0f;
-  return simde_mm512_loadu_ps(out);
+  return ember_emulated::maskz_load<float, simde__m512>(k, p);
 }
-
-inline simde__m512i simde_mm512_maskz_loadu_epi32(simde__mmask16 k, const void* p) {
-  const int* in = static_cast<const int*>(p);
-  int out[16];
-  for (int i = 0; i < 16; ++i) out[i] = (k >> i) & 1 ? in[i] : 0;
-  return simde_mm512_loadu_si512(out);
-}
-
 inline simde__m256 simde_mm256_maskz_loadu_ps(simde__mmask8 k, const void* p) {
-  const float* in = static_cast<const float*>(p);
-  float out[8];
-  for (int i = 0; i < 8; ++i) out[i] = (k >> i) & 1 ? in[i] : 0.0f;
-  return simde_mm256_loadu_ps(out);
+  return ember_emulated::maskz_load<float, simde__m256>(k, p);
+}
+inline simde__m512i simde_mm512_maskz_loadu_epi32(simde__mmask16 k, const void* p) {
+  return ember_emulated::maskz_load<int32_t, simde__m512i>(k, p);
+}
+inline simde__m512i simde_mm512_maskz_loadu_epi16(simde__mmask32 k, const void* p) {
+  return ember_emulated::maskz_load<int16_t, simde__m512i>(k, p);
+}
+inline simde__m256i simde_mm256_maskz_loadu_epi16(simde__mmask16 k, const void* p) {
+  return ember_emulated::maskz_load<int16_t, simde__m256i>(k, p);
 }
 
 inline void simde_mm512_mask_storeu_ps(void* p, simde__mmask16 k, simde__m512 a) {
-  float lanes[16];
-  simde_mm512_storeu_ps(lanes, a);
-  for (int i = 0; i < 16; ++i)
-    if ((k >> i) & 1) static_cast<float*>(p)[i] = lanes[i];
+  ember_emulated::mask_store<float>(p, k, a);
 }
-
 inline void simde_mm_mask_storeu_ps(void* p, simde__mmask8 k, simde__m128 a) {
-  float lanes[4];
-  simde_mm_storeu_ps(lanes, a);
-  for (int i = 0; i < 4; ++i)
-    if ((k >> i) & 1) static_cast<float*>(p)[i] = lanes[i];
+  ember_emulated::mask_store<float>(p, k, a);
 }
-
-// Lanes whose mask bit is set take a's elements in order, the others 0.
-inline simde__m512 simde_mm512_maskz_expand_ps(simde__mmask16 k, simde__m512 a) {
-  float in[16], out[16];
-  simde_mm512_storeu_ps(in, a);
-  for (int i = 0, next = 0; i < 16; ++i) out[i] = (k >> i) & 1 ? in[next++] : 0.0f;
-  return simde_mm512_loadu_ps(out);
+inline void simde_mm256_mask_storeu_epi16(void* p, simde__mmask16 k, simde__m256i a) {
+  ember_emulated::mask_store<int16_t>(p, k, a);
 }
 
 inline simde__m512 simde_mm512_mask_i32gather_ps(simde__m512 src, simde__mmask16 k,
                                                  simde__m512i index, const void* base,
                                                  int scale) {
-  float out[16];
-  int at[16];
-  simde_mm512_storeu_ps(out, src);
-  simde_mm512_storeu_si512(at, index);
-  const char* bytes = static_cast<const char*>(base);
-  for (int i = 0; i < 16; ++i)
-    if ((k >> i) & 1)
-      std::memcpy(&out[i], bytes + static_cast<long>(at[i]) * scale, sizeof(float));
-  return simde_mm512_loadu_ps(out);
+  return ember_emulated::mask_gather<float>(src, k, index, base, scale);
+}
+inline simde__m512i simde_mm512_mask_i32gather_epi32(simde__m512i src, simde__mmask16 k,
+                                                     simde__m512i index, const void* base,
+                                                     int scale) {
+  return ember_emulated::mask_gather<int32_t>(src, k, index, base, scale);
 }
 
 // Lanes are written from the lowest up, so the highest of lanes with one address wins.
 inline void simde_mm512_mask_i32scatter_ps(void* base, simde__mmask16 k, simde__m512i index,
                                            simde__m512 a, int scale) {
-  float lanes[16];
-  int at[16];
-  simde_mm512_storeu_ps(lanes, a);
-  simde_mm512_storeu_si512(at, index);
-  char* bytes = static_cast<char*>(base);
+  const ember_emulated::Lanes<float, simde__m512> in(a);
+  const ember_emulated::Lanes<int32_t, simde__m512i> at(index);
   for (int i = 0; i < 16; ++i)
-    if ((k >> i) & 1)
-      std::memcpy(bytes + static_cast<long>(at[i]) * scale, &lanes[i], sizeof(float));
+    if (ember_emulated::bit(k, i))
+      std::memcpy(static_cast<char*>(base) + int64_t{at.at[i]} * scale, &in.at[i], sizeof(float));
+}
+
+// Lanes whose mask bit is set take a's elements in order, the others 0.
+inline simde__m512 simde_mm512_maskz_expand_ps(simde__mmask16 k, simde__m512 a) {
+  const ember_emulated::Lanes<float, simde__m512> in(a);
+  ember_emulated::Lanes<float, simde__m512> out;
+  for (int i = 0, next = 0; i < 16; ++i)
+    if (ember_emulated::bit(k, i)) out.at[i] = in.at[next++];
+  return out.vector();
 }
 
 // Halves added pairwise down to one lane (the order of GCC's own _mm512_reduce_add_ps).
 inline float simde_mm512_reduce_add_ps(simde__m512 a) {
-  float lanes[16];
-  simde_mm512_storeu_ps(lanes, a);
+  ember_emulated::Lanes<float, simde__m512> x(a);
   for (int width = 8; width >= 1; width /= 2)
-    for (int i = 0; i < width; ++i) lanes[i] += lanes[i + width];
-  return lanes[0];
-}
-
-// 16-bit lanes (bfloat16 moved as bits) and the conversions between 16- and 32-bit lanes.
-inline simde__m512i simde_mm512_maskz_loadu_epi16(simde__mmask32 k, const void* p) {
-  const int16_t* in = static_cast<const int16_t*>(p);
-  int16_t out[32];
-  for (int i = 0; i < 32; ++i) out[i] = (k >> i) & 1 ? in[i] : 0;
-  return simde_mm512_loadu_si512(out);
-}
-
-inline simde__m256i simde_mm256_maskz_loadu_epi16(simde__mmask16 k, const void* p) {
-  const int16_t* in = static_cast<const int16_t*>(p);
-  int16_t out[16];
-  for (int i = 0; i < 16; ++i) out[i] = (k >> i) & 1 ? in[i] : 0;
-  return simde_mm256_loadu_si256(out);
-}
-
-inline void simde_mm256_mask_storeu_epi16(void* p, simde__mmask16 k, simde__m256i a) {
-  int16_t lanes[16];
-  simde_mm256_storeu_si256(lanes, a);
-  for (int i = 0; i < 16; ++i)
-    if ((k >> i) & 1) static_cast<int16_t*>(p)[i] = lanes[i];
+    for (int i = 0; i < width; ++i) x.at[i] += x.at[i + width];
+  return x.at[0];
 }
 
 // Each 32-bit lane truncated to its low 16 bits; lanes whose mask bit is clear are 0.
 inline simde__m256i simde_mm512_maskz_cvtepi32_epi16(simde__mmask16 k, simde__m512i a) {
-  uint32_t in[16];
-  uint16_t out[16];
-  simde_mm512_storeu_si512(in, a);
-  for (int i = 0; i < 16; ++i) out[i] = (k >> i) & 1 ? static_cast<uint16_t>(in[i]) : 0;
-  return simde_mm256_loadu_si256(out);
+  const ember_emulated::Lanes<uint32_t, simde__m512i> in(a);
+  ember_emulated::Lanes<uint16_t, simde__m256i> out;
+  for (int i = 0; i < 16; ++i)
+    if (ember_emulated::bit(k, i)) out.at[i] = static_cast<uint16_t>(in.at[i]);
+  return out.vector();
 }
-
 inline simde__m256i simde_mm512_cvtepi32_epi16(simde__m512i a) {
   return simde_mm512_maskz_cvtepi32_epi16(0xFFFF, a);
 }
 
 // Each 16-bit lane zero-extended to 32 bits.
 inline simde__m512i simde_mm512_cvtepu16_epi32(simde__m256i a) {
-  uint16_t in[16];
-  uint32_t out[16];
-  simde_mm256_storeu_si256(in, a);
-  for (int i = 0; i < 16; ++i) out[i] = in[i];
-  return simde_mm512_loadu_si512(out);
+  const ember_emulated::Lanes<uint16_t, simde__m256i> in(a);
+  ember_emulated::Lanes<uint32_t, simde__m512i> out;
+  for (int i = 0; i < 16; ++i) out.at[i] = in.at[i];
+  return out.vector();
 }
 
 inline simde__m512i simde_mm512_mask_srli_epi32(simde__m512i src, simde__mmask16 k,
                                                 simde__m512i a, unsigned int shift) {
-  uint32_t s[16], x[16];
-  simde_mm512_storeu_si512(s, src);
-  simde_mm512_storeu_si512(x, a);
+  ember_emulated::Lanes<uint32_t, simde__m512i> out(src);
+  const ember_emulated::Lanes<uint32_t, simde__m512i> in(a);
   for (int i = 0; i < 16; ++i)
-    if ((k >> i) & 1) s[i] = shift > 31 ? 0 : x[i] >> shift;
-  return simde_mm512_loadu_si512(s);
-}
-
-inline simde__m512i simde_mm512_mask_i32gather_epi32(simde__m512i src, simde__mmask16 k,
-                                                     simde__m512i index, const void* base,
-                                                     int scale) {
-  int32_t out[16], at[16];
-  simde_mm512_storeu_si512(out, src);
-  simde_mm512_storeu_si512(at, index);
-  const char* bytes = static_cast<const char*>(base);
-  for (int i = 0; i < 16; ++i)
-    if ((k >> i) & 1)
-      std::memcpy(&out[i], bytes + static_cast<long>(at[i]) * scale, sizeof(int32_t));
-  return simde_mm512_loadu_si512(out);
+    if (ember_emulated::bit(k, i)) out.at[i] = shift > 31 ? 0 : in.at[i] >> shift;
+  return out.vector();
 }
 
 // Non-temporal stores: the same values as a plain store (the cache hint is not emulated).
