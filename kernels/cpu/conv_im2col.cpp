@@ -4,6 +4,8 @@
 // the (K, nb*OH*OW) result is then reordered to NCHW. Chunks are sized so the
 // column buffer stays in L2; threads split the batch (Note [Conv batch split] in
 // conv_util.h).
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -137,6 +139,75 @@ void im2col_gather_16bit(const ConvShape& g, const T* x, int64_t nb, T* col) {
     _mm256_mask_storeu_epi16(out, t.lanes, _mm512_maskz_cvtepi32_epi16(0xFFFF, halves));
   });
 }
+// 16 output positions of a tap whose inputs lie within 64 consecutive elements of their
+// plane: where the window starts, which of its 32-lane halves may be read (not past the
+// plane), each position's place in it, the positions that exist and those inside the plane.
+struct TapWindow {
+  int32_t base;
+  __mmask32 read_lo, read_hi, inside, lanes;
+  uint16_t place[32];
+};
+
+// The windows of every tap's 16-position blocks: (R*S, ceil(OH*OW / 16)); null when one
+// block's inputs span more than 64 elements. thread_local as tap_plane_offsets.
+const TapWindow* tap_windows(const ConvShape& g) {
+  thread_local std::vector<TapWindow> windows;
+  const int64_t blocks = (g.ohw + 15) / 16;
+  const int32_t* offsets = tap_plane_offsets(g);
+  windows.assign(static_cast<size_t>(g.r * g.s * blocks), TapWindow{});
+  const auto read = [](int64_t n) {
+    return n <= 0 ? __mmask32(0) : n >= 32 ? ~__mmask32(0) : __mmask32((1u << n) - 1);
+  };
+  for (int64_t tap = 0; tap < g.r * g.s; ++tap)
+    for (int64_t b = 0; b < blocks; ++b) {
+      const int32_t* off = offsets + tap * g.ohw + 16 * b;
+      const int n = static_cast<int>(std::min<int64_t>(16, g.ohw - 16 * b));
+      TapWindow& w = windows[tap * blocks + b];
+      w.lanes = low_lanes(n);
+      int32_t lo = INT32_MAX, hi = -1;
+      for (int i = 0; i < n; ++i)
+        if (off[i] >= 0) lo = std::min(lo, off[i]), hi = std::max(hi, off[i]);
+      if (hi < 0) continue;  // all padding: zeros, nothing read
+      if (hi - lo >= 64) return nullptr;
+      w.base = lo;
+      w.read_lo = read(g.hw - lo);
+      w.read_hi = read(g.hw - lo - 32);
+      for (int i = 0; i < n; ++i)
+        if (off[i] >= 0) {
+          w.inside |= __mmask32(1) << i;
+          w.place[i] = static_cast<uint16_t>(off[i] - lo);
+        }
+    }
+  return windows.data();
+}
+
+// im2col for 16-bit elements where every block of 16 positions reads within 64 elements
+// (3x3 taps over rows of up to 32, stride 1 or 2, the sample model's layers): a block is two
+// loads and one vpermt2w from its window, where a gather costs about four times as long.
+template <typename T>
+void im2col_window_16bit(const ConvShape& g, const TapWindow* windows, const T* x, int64_t nb,
+                         T* col) {
+  static_assert(sizeof(T) == 2);
+  const int64_t rs = g.r * g.s, cols = nb * g.ohw, blocks = (g.ohw + 15) / 16;
+  parallel_for(0, g.c * rs, row_grain(cols), [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {
+      const TapWindow* tap = windows + row % rs * blocks;
+      for (int64_t img = 0; img < nb; ++img) {
+        const T* plane = x + (img * g.c + row / rs) * g.hw;
+        T* out = col + row * cols + img * g.ohw;
+        for (int64_t b = 0; b < blocks; ++b) {
+          const TapWindow& w = tap[b];
+          const T* at = plane + w.base;
+          const __m512i lo = _mm512_maskz_loadu_epi16(w.read_lo, at);
+          const __m512i hi = _mm512_maskz_loadu_epi16(w.read_hi, at + 32);
+          const __m512i v =
+              _mm512_maskz_permutex2var_epi16(w.inside, lo, _mm512_loadu_si512(w.place), hi);
+          _mm512_mask_storeu_epi16(out + 16 * b, w.lanes, v);
+        }
+      }
+    }
+  });
+}
 #endif
 
 // col2im for float output rows of at most 4 (the sample model's last layer):
@@ -210,6 +281,9 @@ void im2col(const ConvShape& g, const T* x, int64_t nb, T* col) {
 #endif
 #if defined(__AVX512BW__) && defined(__AVX512VL__)
   if constexpr (sizeof(T) == 2) {
+    if (g.hw < (int64_t(1) << 31)) {
+      if (const TapWindow* windows = tap_windows(g)) return im2col_window_16bit(g, windows, x, nb, col);
+    }
     if (g.ow < 16 && g.hw >= 2 && g.hw < (int64_t(1) << 31))
       return im2col_gather_16bit(g, x, nb, col);
   }
