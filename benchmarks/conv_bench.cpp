@@ -4,9 +4,11 @@
 // layer, each pass (forward, backward-data, backward-weight): median time and
 // GFLOP/s. Then the three layers through the op (the heuristic's choice),
 // forward and forward + backward, as the model runs them. float32, 2 threads
-// unless --threads says otherwise.
+// unless --threads says otherwise; --bf16 adds each layer's bfloat16 passes
+// (conv_im2col_bf16.cpp, where the CPU has AVX-512 BF16) after its float32 ones.
 //
 //   build-*/benchmarks/conv_bench [--reps N] [--batch N] [--threads N] [--only LAYER|model]
+//                                 [--bf16]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -115,6 +117,35 @@ void bench_layer(const Layer& l, int reps) {
   }
 }
 
+// The layer's three bfloat16 passes, the products on the bfloat16 GEMM.
+void bench_layer_bf16(const Layer& l, int reps) {
+  ConvParams p = l.p;
+  p.dtype = kBFloat16;
+  const auto bf16 = [](const Tensor& t) { return t.to(kBFloat16); };
+  const Tensor x = bf16(randn({p.n, p.c, p.h, p.w}));
+  const Tensor w = bf16(randn({p.k, p.c / p.groups, p.r, p.s}));
+  const Tensor b = bf16(randn({p.k})), y = bf16(randn({p.n, p.k, p.out_h(), p.out_w()}));
+  const Tensor gx = empty_like(x), gw = empty_like(w);
+  const auto* X = x.data_ptr<BFloat16>();
+  const auto* W = w.data_ptr<BFloat16>();
+  auto* Y = y.data_ptr<BFloat16>();
+  for (ConvPass pass : {ConvPass::kForward, ConvPass::kBackwardData, ConvPass::kBackwardWeight}) {
+    const Timing t = median_ms(reps, [&] {
+      switch (pass) {
+        case ConvPass::kForward:
+          return cpu::conv_im2col_bf16_forward(p, {X, W, b.data_ptr<BFloat16>(), Y});
+        case ConvPass::kBackwardData:
+          return cpu::conv_im2col_bf16_backward_data(p, {Y, W, nullptr, gx.data_ptr<BFloat16>()});
+        case ConvPass::kBackwardWeight:
+          return cpu::conv_im2col_bf16_backward_weight(p, {X, Y, gw.data_ptr<BFloat16>()});
+      }
+    });
+    std::printf("%-22s %-16s %-12s %8.3f ms %7.1f GFLOP/s  min %8.3f ms%s\n", l.name,
+                conv_pass_name(pass), "im2col_bf16", t.wall_ms, gflop(p) / t.wall_ms * 1e3,
+                t.min_ms, cpu_column(t).c_str());
+  }
+}
+
 // The model's three convs through the op: forward only (eval), and forward +
 // backward (train; the first layer's input needs no gradient).
 void bench_model(const char* name, const std::vector<Layer>& layers, int reps) {
@@ -153,12 +184,19 @@ int main(int argc, char** argv) {
   int64_t batch = 64;
   int threads = 2;
   std::string only;  // only the layers whose name contains this, or "model" (for profiling)
+  bool bf16 = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--reps" && i + 1 < argc) reps = std::max(1, std::atoi(argv[++i]));
     if (arg == "--batch" && i + 1 < argc) batch = std::max(1, std::atoi(argv[++i]));
     if (arg == "--threads" && i + 1 < argc) threads = std::max(1, std::atoi(argv[++i]));
     if (arg == "--only" && i + 1 < argc) only = argv[++i];
+    if (arg == "--bf16") bf16 = true;
+  }
+  if (bf16 && !cpu::conv_bf16_available()) {
+    std::printf("--bf16 ignored: this CPU has no AVX-512 BF16, so bfloat16 convolutions run the "
+                "float32 algorithms on float32 copies\n");
+    bf16 = false;
   }
   set_num_threads(threads);
   std::printf("ember conv_bench: float32, batch %lld, %d threads, median of %d runs\n\n",
@@ -174,7 +212,10 @@ int main(int argc, char** argv) {
                                      {"1x1 256x7x7->64", layer(batch, 256, 7, 64, 1)}};
   for (const auto* layers : {&cifar, &fmnist, &pointwise})
     for (const Layer& l : *layers)
-      if (std::string(l.name).find(only) != std::string::npos) bench_layer(l, reps);
+      if (std::string(l.name).find(only) != std::string::npos) {
+        bench_layer(l, reps);
+        if (bf16) bench_layer_bf16(l, reps);
+      }
   if (!only.empty() && only != "model") return 0;
   std::printf("\n");
   bench_model("cifar", cifar, reps);
