@@ -212,6 +212,42 @@ TEST_CASE("float32 batch_norm and layer_norm gradients match the float64 ones", 
   for (size_t i = 0; i < 3; ++i) require_values(single[i], values(twice[i]), 1e-3);
 }
 
+// Note [bfloat16 batch norm on the CPU] (kernels/cpu/normalization.cpp): a bfloat16 input with
+// float32 parameters is read as bfloat16 by the kernels, which must give the float32 kernels'
+// results on the widened input, each bfloat16 output rounded once, bit for bit.
+TEST_CASE("batch_norm on bfloat16 data with float32 parameters: the float32 result rounded once",
+          "[norm][dtype]") {
+  manual_seed(8);
+  // Runs of 40 (vectors and a tail), 10 (a tail only) and 16 (one vector) per channel.
+  for (const std::vector<int64_t>& shape :
+       {std::vector<int64_t>{70, 3, 40}, {4, 3, 5, 2}, {3, 3, 16}}) {
+    const Tensor x16 = (randn(shape) * 3 + 1).to(kBFloat16), g16 = randn(shape).to(kBFloat16);
+    const Tensor w = randn({3}), b = randn({3});
+    for (int mode = 0; mode < 3; ++mode) {  // training, eval, training fused with relu
+      INFO("shape " << IntArrayRef(shape) << " mode " << mode);
+      auto run = [&](ScalarType t) {
+        const tensor_list in = {leaf(x16.to(t)), leaf(w.clone()), leaf(b.clone())};
+        const Tensor mean = zeros({3}) + 0.2, var = ones({3}) * 1.5;
+        const Tensor y =
+            mode == 2 ? batch_norm_relu(in[0], in[1], in[2], mean, var, true, 0.1, 1e-5)
+                      : batch_norm(in[0], in[1], in[2], mean, var, mode == 0, 0.1, 1e-5);
+        tensor_list out = autograd::grad({y}, in, {g16.to(t)});
+        out.push_back(y);
+        out.push_back(mean);
+        return out;
+      };
+      const tensor_list low = run(kBFloat16), wide = run(kFloat);
+      REQUIRE(low[3].scalar_type() == kBFloat16);
+      REQUIRE(low[0].scalar_type() == kBFloat16);
+      CHECK(equal(low[3], wide[3].to(kBFloat16)));  // y
+      CHECK(equal(low[0], wide[0].to(kBFloat16)));  // dx
+      CHECK(equal(low[1], wide[1]));                // dweight, float32
+      CHECK(equal(low[2], wide[2]));                // dbias, float32
+      CHECK(equal(low[4], wide[4]));                // running mean, float32
+    }
+  }
+}
+
 TEST_CASE("batch_norm rejects bad shapes and parameters with clear messages", "[norm]") {
   const Tensor x = zeros({4, 3, 2});
   REQUIRE_THROWS_WITH(

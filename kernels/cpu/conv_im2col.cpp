@@ -282,7 +282,8 @@ void im2col(const ConvShape& g, const T* x, int64_t nb, T* col) {
 #if defined(__AVX512BW__) && defined(__AVX512VL__)
   if constexpr (sizeof(T) == 2) {
     if (g.hw < (int64_t(1) << 31)) {
-      if (const TapWindow* windows = tap_windows(g)) return im2col_window_16bit(g, windows, x, nb, col);
+      if (const TapWindow* windows = tap_windows(g))
+        return im2col_window_16bit(g, windows, x, nb, col);
     }
     if (g.ow < 16 && g.hw >= 2 && g.hw < (int64_t(1) << 31))
       return im2col_gather_16bit(g, x, nb, col);

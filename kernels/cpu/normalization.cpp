@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
+#include <type_traits>
 #include <utility>
 
 #include "ember/core/parallel.h"
 #include "ember/kernels/common/normalization_functors.h"
+#include "ember/kernels/common/through_compute_dtype.h"
 #include "ember/kernels/cpu/loops.h"
 #include "ember/kernels/cpu/simd_vector.h"
 
@@ -19,6 +22,7 @@ struct Sums {
 
 using simd::kLanesOf;
 using simd::load;
+using simd::splat;
 using simd::Vec;
 
 // Two sums over the n terms of one row (layer norm): terms(at) returns the
@@ -75,7 +79,8 @@ constexpr int64_t kChannelBlock = 32;
 // memory in order (sample by sample, each channel's run of S in turn): small
 // planes, such as 4x4, then stream instead of jumping C * S elements per run.
 // terms(at, c) as row_sums', for channel c, at(p) reading p at the current
-// position. out[k] receives channel c0 + k.
+// position: a Vec<T> (from T, or widened from bfloat16 storage), or a T in the tail.
+// out[k] receives channel c0 + k.
 template <typename T, typename Terms>
 void channel_block_sums(const NCS& d, int64_t c0, int64_t count, const Terms& terms, Sums* out) {
   constexpr int kLanes = kLanesOf<T>;
@@ -90,8 +95,8 @@ void channel_block_sums(const NCS& d, int64_t c0, int64_t count, const Terms& te
       int64_t j = 0;
       for (; j + 2 * kLanes <= d.s; j += 2 * kLanes) {
         const int64_t at = base + j;
-        const auto [p0, q0] = terms([at](const T* x) { return load(x + at); }, c);
-        const auto [p1, q1] = terms([at](const T* x) { return load(x + at + kLanes); }, c);
+        const auto [p0, q0] = terms([at](const auto* x) { return load(x + at); }, c);
+        const auto [p1, q1] = terms([at](const auto* x) { return load(x + at + kLanes); }, c);
         a0 += p0;
         b0 += q0;
         a1 += p1;
@@ -99,13 +104,13 @@ void channel_block_sums(const NCS& d, int64_t c0, int64_t count, const Terms& te
       }
       for (; j + kLanes <= d.s; j += kLanes) {
         const int64_t at = base + j;
-        const auto [p, q] = terms([at](const T* x) { return load(x + at); }, c);
+        const auto [p, q] = terms([at](const auto* x) { return load(x + at); }, c);
         a0 += p;
         b0 += q;
       }
       for (; j < d.s; ++j) {
         const int64_t at = base + j;
-        const auto [p, q] = terms([at](const T* x) { return x[at]; }, c);
+        const auto [p, q] = terms([at](const auto* x) { return static_cast<T>(x[at]); }, c);
         out[k].s1 += p;
         out[k].s2 += q;
       }
@@ -131,12 +136,22 @@ std::pair<double, double> moments(const Sums& s, double shift, int64_t count) {
 }
 
 // y = (x - mean) * scale + shift over a run of n values; then max(y, 0) with Relu (NaN
-// kept, as relu).
-template <bool Relu = false, typename T>
-void affine_run(const T* x, T* y, int64_t n, T mean, T scale, T shift) {
-  for (int64_t i = 0; i < n; ++i) {
-    const T z = functors::normalize_affine(x[i], mean, scale, shift);
-    y[i] = Relu && z < T(0) ? T(0) : z;
+// kept, as relu). S: the storage type of x and y, T: the compute type.
+// bfloat16 runs go a vector at a time (load and store convert; GCC does not vectorize the
+// scalar rounding's NaN branch).
+template <bool Relu = false, typename S, typename T>
+void affine_run(const S* x, S* y, int64_t n, T mean, T scale, T shift) {
+  int64_t i = 0;
+  if constexpr (std::is_same_v<S, BFloat16>) {
+    const Vec<T> m = splat(mean), sc = splat(scale), sh = splat(shift);
+    for (; i + kLanesOf<T> <= n; i += kLanesOf<T>) {
+      const Vec<T> z = functors::normalize_affine(load(x + i), m, sc, sh);
+      simd::store(y + i, Relu ? (z < T(0) ? Vec<T>{} : z) : z);
+    }
+  }
+  for (; i < n; ++i) {
+    const T z = functors::normalize_affine(static_cast<T>(x[i]), mean, scale, shift);
+    y[i] = static_cast<S>(Relu && z < T(0) ? T(0) : z);
   }
 }
 
@@ -170,47 +185,93 @@ int64_t grain_for(int64_t work_per_task) {
 
 namespace {
 
-// batch_norm_train_forward, and with Relu its relu form.
+// Note [bfloat16 batch norm on the CPU]
+// Under autocast a conv's bfloat16 output reaches batch norm with float32 weights and
+// statistics. Such calls (x, y, dy, dx bfloat16; every per-channel tensor float32) run the
+// kernels below on the bfloat16 data itself: each element is widened as it is read and
+// rounded once as it is stored, the sums and statistics are float32 and double as for a
+// float32 input. Any other call with a 16-bit float (float16, or bfloat16 next to 16-bit
+// weights) runs on float32 copies (Note [Kernels run through compute-dtype copies]): the
+// copies cost a conversion pass per tensor each way, 11% of the autocast training step.
+bool reads_bfloat16(std::initializer_list<const Tensor*> data,
+                    std::initializer_list<const Tensor*> per_channel) {
+  for (const Tensor* t : data)
+    if (t->defined() && t->scalar_type() != kBFloat16) return false;
+  for (const Tensor* t : per_channel)
+    if (t->defined() && t->scalar_type() != kFloat) return false;
+  return true;
+}
+
+bool any_16bit(std::initializer_list<const Tensor*> tensors) {
+  for (const Tensor* t : tensors)
+    if (t->defined() && is_reduced_floating_point(t->scalar_type())) return true;
+  return false;
+}
+
+// Calls f.template operator()<S>() with the storage type the kernel runs on: bfloat16 for the
+// calls of the Note, else float32 or float64 (x's dtype) when no tensor is 16-bit; the other
+// calls run copies() (the kernel on float32 copies). data: x first, then the tensors shaped as
+// x; per_channel: the (C) tensors.
+template <typename Copies, typename F>
+void dispatch_storage(std::initializer_list<const Tensor*> data,
+                      std::initializer_list<const Tensor*> per_channel, const char* op,
+                      const Copies& copies, const F& f) {
+  if (reads_bfloat16(data, per_channel)) return f.template operator()<BFloat16>();
+  if (any_16bit(data) || any_16bit(per_channel)) return copies();
+  dispatch_floating((*data.begin())->scalar_type(), op, f);
+}
+
+// batch_norm_train_forward, and with Relu its relu form; x and y hold S, the rest T.
+template <bool Relu, typename S>
+void train_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps,
+                   const Tensor& y, const Tensor& mean, const Tensor& var, const Tensor& invstd) {
+  using T = opmath_t<S>;
+  const NCS d = ncs_of(x);
+  const S* xp = x.data_ptr<S>();
+  S* yp = y.data_ptr<S>();
+  T *mp = mean.data_ptr<T>(), *vp = var.data_ptr<T>(), *ip = invstd.data_ptr<T>();
+  const T *w = data_or_null<T>(weight), *b = data_or_null<T>(bias);
+  parallel_for(0, d.c, grain_for(2 * d.n * d.s), [&](int64_t c_begin, int64_t c_end) {
+    for (int64_t c0 = c_begin; c0 < c_end; c0 += kChannelBlock) {
+      const int64_t count = std::min(kChannelBlock, c_end - c0);
+      Sums sums[kChannelBlock];
+      channel_block_sums<T>(
+          d, c0, count,
+          [&](const auto& at, int64_t c) {
+            // shifted by the channel's first value
+            const auto dev = at(xp) - static_cast<T>(xp[c * d.s]);
+            return std::pair{dev, dev * dev};
+          },
+          sums);
+      T m[kChannelBlock], scale[kChannelBlock], offset[kChannelBlock];
+      for (int64_t k = 0; k < count; ++k) {
+        const int64_t c = c0 + k;
+        const auto [mean_c, var_c] = moments(sums[k], static_cast<T>(xp[c * d.s]), d.n * d.s);
+        const double inv = functors::batch_norm_invstd(var_c, eps);
+        mp[c] = m[k] = static_cast<T>(mean_c);
+        vp[c] = static_cast<T>(var_c);
+        ip[c] = static_cast<T>(inv);
+        // From the stored invstd, as batch_norm_apply and the CUDA kernel.
+        scale[k] = channel_scale(w, ip, c);
+        offset[k] = channel_shift(b, c);
+      }
+      for (int64_t i = 0; i < d.n; ++i)
+        for (int64_t k = 0; k < count; ++k) {
+          const int64_t at = (i * d.c + c0 + k) * d.s;
+          affine_run<Relu>(xp + at, yp + at, d.s, m[k], scale[k], offset[k]);
+        }
+    }
+  });
+}
+
 template <bool Relu>
 void train_forward(const Tensor& x, const Tensor& weight, const Tensor& bias, double eps,
                    const Tensor& y, const Tensor& mean, const Tensor& var, const Tensor& invstd) {
-  const NCS d = ncs_of(x);
-  dispatch_floating(x.scalar_type(), "batch_norm", [&]<typename T>() {
-    const T* xp = x.data_ptr<T>();
-    T* yp = y.data_ptr<T>();
-    T *mp = mean.data_ptr<T>(), *vp = var.data_ptr<T>(), *ip = invstd.data_ptr<T>();
-    const T *w = data_or_null<T>(weight), *b = data_or_null<T>(bias);
-    parallel_for(0, d.c, grain_for(2 * d.n * d.s), [&](int64_t c_begin, int64_t c_end) {
-      for (int64_t c0 = c_begin; c0 < c_end; c0 += kChannelBlock) {
-        const int64_t count = std::min(kChannelBlock, c_end - c0);
-        Sums sums[kChannelBlock];
-        channel_block_sums<T>(
-            d, c0, count,
-            [&](const auto& at, int64_t c) {
-              const auto dev = at(xp) - xp[c * d.s];  // shifted by the channel's first value
-              return std::pair{dev, dev * dev};
-            },
-            sums);
-        T m[kChannelBlock], scale[kChannelBlock], offset[kChannelBlock];
-        for (int64_t k = 0; k < count; ++k) {
-          const int64_t c = c0 + k;
-          const auto [mean_c, var_c] = moments(sums[k], xp[c * d.s], d.n * d.s);
-          const double inv = functors::batch_norm_invstd(var_c, eps);
-          mp[c] = m[k] = static_cast<T>(mean_c);
-          vp[c] = static_cast<T>(var_c);
-          ip[c] = static_cast<T>(inv);
-          // From the stored invstd, as batch_norm_apply and the CUDA kernel.
-          scale[k] = channel_scale(w, ip, c);
-          offset[k] = channel_shift(b, c);
-        }
-        for (int64_t i = 0; i < d.n; ++i)
-          for (int64_t k = 0; k < count; ++k) {
-            const int64_t at = (i * d.c + c0 + k) * d.s;
-            affine_run<Relu>(xp + at, yp + at, d.s, m[k], scale[k], offset[k]);
-          }
-      }
-    });
-  });
+  constexpr auto self = Relu ? &batch_norm_relu_train_forward : &batch_norm_train_forward;
+  dispatch_storage(
+      {&x, &y}, {&weight, &bias, &mean, &var, &invstd}, "batch_norm",
+      [&] { ThroughFloat32<self, 4, 5, 6, 7>::call(x, weight, bias, eps, y, mean, var, invstd); },
+      [&]<typename S>() { train_forward<Relu, S>(x, weight, bias, eps, y, mean, var, invstd); });
 }
 
 }  // namespace
@@ -230,9 +291,14 @@ void batch_norm_relu_train_forward(const Tensor& x, const Tensor& weight, const 
 void batch_norm_apply(const Tensor& x, const Tensor& mean, const Tensor& invstd,
                       const Tensor& weight, const Tensor& bias, const Tensor& y) {
   const NCS d = ncs_of(x);
-  dispatch_floating(x.scalar_type(), "batch_norm", [&]<typename T>() {
-    const T* xp = x.data_ptr<T>();
-    T* yp = y.data_ptr<T>();
+  const auto copies = [&] {
+    ThroughFloat32<&batch_norm_apply, 5>::call(x, mean, invstd, weight, bias, y);
+  };
+  dispatch_storage({&x, &y}, {&mean, &invstd, &weight, &bias}, "batch_norm", copies,
+                   [&]<typename S>() {
+    using T = opmath_t<S>;
+    const S* xp = x.data_ptr<S>();
+    S* yp = y.data_ptr<S>();
     const T *mp = mean.data_ptr<T>(), *ip = invstd.data_ptr<T>();
     const T *w = data_or_null<T>(weight), *b = data_or_null<T>(bias);
     // One task per (n, c) run: eval batches are often small in C.
@@ -250,68 +316,98 @@ namespace {
 
 // batch_norm_backward, and with Relu batch_norm_relu_backward: dy counts only where
 // the forward's z = normalize_affine(x, mean, weight * invstd, bias) is not <= 0,
-// recomputed with the forward's own expression and operands.
+// recomputed with the forward's own expression and operands. x, dy, dx hold S, the rest T.
+template <bool Relu, typename S>
+void backward(const Tensor& x, const Tensor& dy, const Tensor& mean, const Tensor& invstd,
+              const Tensor& weight, const Tensor& bias, bool training, const Tensor& dx,
+              const Tensor& dweight, const Tensor& dbias) {
+  using T = opmath_t<S>;
+  const NCS d = ncs_of(x);
+  const S *xp = x.data_ptr<S>(), *gp = dy.data_ptr<S>();
+  const T *mp = mean.data_ptr<T>(), *ip = invstd.data_ptr<T>(), *w = data_or_null<T>(weight);
+  const T* b = data_or_null<T>(bias);
+  S* dxp = mutable_data_or_null<S>(dx);
+  T *dwp = mutable_data_or_null<T>(dweight), *dbp = mutable_data_or_null<T>(dbias);
+  const double count_per_channel = static_cast<double>(d.n * d.s);
+  parallel_for(0, d.c, grain_for(2 * d.n * d.s), [&](int64_t c_begin, int64_t c_end) {
+    for (int64_t c0 = c_begin; c0 < c_end; c0 += kChannelBlock) {
+      const int64_t count = std::min(kChannelBlock, c_end - c0);
+      // g: sum dy and sum dy * (x - mean) per channel
+      Sums g[kChannelBlock];
+      if (dwp || dbp || training) {
+        channel_block_sums<T>(
+            d, c0, count,
+            [&](const auto& at, int64_t c) {
+              const auto xv = at(xp);
+              auto dyv = at(gp);
+              if constexpr (Relu) {
+                // normalize_affine's expression, on a vector or a tail element
+                const auto z = (xv - mp[c]) * channel_scale(w, ip, c) + channel_shift(b, c);
+                dyv = z <= T(0) ? decltype(dyv){} : dyv;
+              }
+              return std::pair{dyv, dyv * (xv - mp[c])};
+            },
+            g);
+      }
+      // dx = (dy - mean(dy) - (x - mean) * inv^2 * mean(dy * (x - mean))) * inv * w
+      T m[kChannelBlock], k_xmu[kChannelBlock], mean_dy[kChannelBlock], coef[kChannelBlock];
+      for (int64_t k = 0; k < count; ++k) {
+        const int64_t c = c0 + k;
+        const double inv = ip[c];
+        if (dbp) dbp[c] = static_cast<T>(g[k].s1);
+        if (dwp) dwp[c] = static_cast<T>(g[k].s2 * inv);
+        m[k] = mp[c];
+        k_xmu[k] = static_cast<T>(training ? inv * inv * g[k].s2 / count_per_channel : 0.0);
+        mean_dy[k] = static_cast<T>(training ? g[k].s1 / count_per_channel : 0.0);
+        coef[k] = static_cast<T>(inv * (w ? static_cast<double>(w[c]) : 1.0));
+      }
+      if (!dxp) continue;
+      for (int64_t i = 0; i < d.n; ++i)
+        for (int64_t k = 0; k < count; ++k) {
+          const int64_t at = (i * d.c + c0 + k) * d.s;
+          const S *xr = xp + at, *gr = gp + at;
+          S* out = dxp + at;
+          const T mk = m[k], kk = k_xmu[k], mdy = mean_dy[k], ck = coef[k];
+          const T sk = channel_scale(w, ip, c0 + k), bk = channel_shift(b, c0 + k);
+          int64_t j = 0;
+          if constexpr (std::is_same_v<S, BFloat16>) {  // as affine_run
+            for (; j + kLanesOf<T> <= d.s; j += kLanesOf<T>) {
+              const Vec<T> xj = load(xr + j);
+              Vec<T> g = load(gr + j);
+              if constexpr (Relu) {
+                const Vec<T> z = functors::normalize_affine(xj, splat(mk), splat(sk), splat(bk));
+                g = z <= T(0) ? Vec<T>{} : g;
+              }
+              simd::store(out + j, functors::batch_norm_grad_input(g, xj, splat(mk), splat(mdy),
+                                                                   splat(kk), splat(ck)));
+            }
+          }
+          for (; j < d.s; ++j) {
+            const T xj = static_cast<T>(xr[j]);
+            T g = static_cast<T>(gr[j]);
+            if constexpr (Relu) g = functors::normalize_affine(xj, mk, sk, bk) <= T(0) ? T(0) : g;
+            out[j] = static_cast<S>(functors::batch_norm_grad_input(g, xj, mk, mdy, kk, ck));
+          }
+        }
+    }
+  });
+}
+
 template <bool Relu>
 void backward(const Tensor& x, const Tensor& dy, const Tensor& mean, const Tensor& invstd,
               const Tensor& weight, const Tensor& bias, bool training, const Tensor& dx,
               const Tensor& dweight, const Tensor& dbias) {
-  const NCS d = ncs_of(x);
-  dispatch_floating(x.scalar_type(), "batch_norm_backward", [&]<typename T>() {
-    const T *xp = x.data_ptr<T>(), *gp = dy.data_ptr<T>();
-    const T *mp = mean.data_ptr<T>(), *ip = invstd.data_ptr<T>(), *w = data_or_null<T>(weight);
-    const T* b = data_or_null<T>(bias);
-    T *dxp = mutable_data_or_null<T>(dx), *dwp = mutable_data_or_null<T>(dweight),
-      *dbp = mutable_data_or_null<T>(dbias);
-    const double count_per_channel = static_cast<double>(d.n * d.s);
-    parallel_for(0, d.c, grain_for(2 * d.n * d.s), [&](int64_t c_begin, int64_t c_end) {
-      for (int64_t c0 = c_begin; c0 < c_end; c0 += kChannelBlock) {
-        const int64_t count = std::min(kChannelBlock, c_end - c0);
-        // g: sum dy and sum dy * (x - mean) per channel
-        Sums g[kChannelBlock];
-        if (dwp || dbp || training) {
-          channel_block_sums<T>(
-              d, c0, count,
-              [&](const auto& at, int64_t c) {
-                const auto xv = at(xp);
-                auto dyv = at(gp);
-                if constexpr (Relu) {
-                  // normalize_affine's expression, on a vector or a tail element
-                  const auto z = (xv - mp[c]) * channel_scale(w, ip, c) + channel_shift(b, c);
-                  dyv = z <= T(0) ? decltype(dyv){} : dyv;
-                }
-                return std::pair{dyv, dyv * (xv - mp[c])};
-              },
-              g);
-        }
-        // dx = (dy - mean(dy) - (x - mean) * inv^2 * mean(dy * (x - mean))) * inv * w
-        T m[kChannelBlock], k_xmu[kChannelBlock], mean_dy[kChannelBlock], coef[kChannelBlock];
-        for (int64_t k = 0; k < count; ++k) {
-          const int64_t c = c0 + k;
-          const double inv = ip[c];
-          if (dbp) dbp[c] = static_cast<T>(g[k].s1);
-          if (dwp) dwp[c] = static_cast<T>(g[k].s2 * inv);
-          m[k] = mp[c];
-          k_xmu[k] = static_cast<T>(training ? inv * inv * g[k].s2 / count_per_channel : 0.0);
-          mean_dy[k] = static_cast<T>(training ? g[k].s1 / count_per_channel : 0.0);
-          coef[k] = static_cast<T>(inv * (w ? static_cast<double>(w[c]) : 1.0));
-        }
-        if (!dxp) continue;
-        for (int64_t i = 0; i < d.n; ++i)
-          for (int64_t k = 0; k < count; ++k) {
-            const int64_t at = (i * d.c + c0 + k) * d.s;
-            const T *xr = xp + at, *gr = gp + at;
-            T* out = dxp + at;
-            const T mk = m[k], kk = k_xmu[k], mdy = mean_dy[k], ck = coef[k];
-            const T sk = channel_scale(w, ip, c0 + k), bk = channel_shift(b, c0 + k);
-            for (int64_t j = 0; j < d.s; ++j) {
-              T g = gr[j];
-              if constexpr (Relu)
-                g = functors::normalize_affine(xr[j], mk, sk, bk) <= T(0) ? T(0) : g;
-              out[j] = functors::batch_norm_grad_input(g, xr[j], mk, mdy, kk, ck);
-            }
-          }
-      }
-    });
+  const auto copies = [&] {
+    if constexpr (Relu)
+      ThroughFloat32<&batch_norm_relu_backward, 6, 7, 8>::call(x, dy, mean, invstd, weight, bias,
+                                                               dx, dweight, dbias);
+    else
+      ThroughFloat32<&batch_norm_backward, 6, 7, 8>::call(x, dy, mean, invstd, weight, training,
+                                                          dx, dweight, dbias);
+  };
+  dispatch_storage({&x, &dy, &dx}, {&mean, &invstd, &weight, &bias, &dweight, &dbias},
+                   "batch_norm_backward", copies, [&]<typename S>() {
+    backward<Relu, S>(x, dy, mean, invstd, weight, bias, training, dx, dweight, dbias);
   });
 }
 

@@ -54,11 +54,11 @@ void register_kernels(KernelRegistry& r) {
   r.pad.axis.set(kCPU, &ThroughFloat32<&pad_axis, 4>::call);
   r.pad.axis_backward.set(kCPU, &ThroughFloat32<&pad_axis_backward, 3>::call);
 
-  r.normalization.batch_norm_train_forward.set(kCPU, &ThroughFloat32<&batch_norm_train_forward, 4, 5, 6, 7>::call);
-  r.normalization.batch_norm_apply.set(kCPU, &ThroughFloat32<&batch_norm_apply, 5>::call);
-  r.normalization.batch_norm_backward.set(kCPU, &ThroughFloat32<&batch_norm_backward, 6, 7, 8>::call);
-  r.normalization.batch_norm_relu_train_forward.set(kCPU, &ThroughFloat32<&batch_norm_relu_train_forward, 4, 5, 6, 7>::call);
-  r.normalization.batch_norm_relu_backward.set(kCPU, &ThroughFloat32<&batch_norm_relu_backward, 6, 7, 8>::call);
+  r.normalization.batch_norm_train_forward.set(kCPU, &batch_norm_train_forward);
+  r.normalization.batch_norm_apply.set(kCPU, &batch_norm_apply);
+  r.normalization.batch_norm_backward.set(kCPU, &batch_norm_backward);
+  r.normalization.batch_norm_relu_train_forward.set(kCPU, &batch_norm_relu_train_forward);
+  r.normalization.batch_norm_relu_backward.set(kCPU, &batch_norm_relu_backward);
   r.normalization.layer_norm_forward.set(kCPU, &ThroughFloat32<&layer_norm_forward, 4, 5, 6>::call);
   r.normalization.layer_norm_backward.set(kCPU, &ThroughFloat32<&layer_norm_backward, 5, 6, 7>::call);
 

@@ -4,7 +4,10 @@
 // width is the widest the build has: a 64-byte vector on an AVX2 build becomes two halves
 // that GCC shuffles through the stack and compares lane by lane (the batch-norm backward's
 // sums took 9% of a training step that way).
+#include <cstdint>
 #include <cstring>
+
+#include "ember/core/reduced_float.h"
 
 namespace ember::cpu::simd {
 
@@ -39,10 +42,42 @@ Vec<T> load(const T* p) {
   return v;
 }
 
+// kLanesOf<float> bfloat16 from p, as float32 (exact: a bfloat16 is a float32's high half),
+// for kernels that read bfloat16 and compute in float32.
+inline Vec<float> load(const BFloat16* p) {
+  typedef uint16_t Bits __attribute__((vector_size(kVectorBytes / 2)));
+  typedef uint32_t Words __attribute__((vector_size(kVectorBytes)));
+  Bits bits;
+  std::memcpy(&bits, p, sizeof bits);
+  const Words words = __builtin_convertvector(bits, Words) << 16;
+  Vec<float> v;
+  std::memcpy(&v, &words, sizeof v);
+  return v;
+}
+
 // v's lanes to p (any alignment).
 template <typename T>
 void store(T* p, const Vec<T>& v) {
   std::memcpy(p, &v, sizeof v);
+}
+
+// v rounded to bfloat16 (BFloat16(float)'s rule: nearest, ties to even; NaN kept, quiet) at p.
+inline void store(BFloat16* p, const Vec<float>& v) {
+  typedef uint16_t Bits __attribute__((vector_size(kVectorBytes / 2)));
+  typedef uint32_t Words __attribute__((vector_size(kVectorBytes)));
+  Words u;
+  std::memcpy(&u, &v, sizeof u);
+  const Words rounded = (u + (0x7fffu + ((u >> 16) & 1u))) >> 16;
+  const Words nan = (u & 0x7fffffffu) > 0x7f800000u;  // all ones where v is NaN
+  const Words words = (nan & ((u >> 16) | 0x40u)) | (~nan & rounded);
+  const Bits bits = __builtin_convertvector(words, Bits);
+  std::memcpy(p, &bits, sizeof bits);
+}
+
+// x in every lane.
+template <typename T>
+Vec<T> splat(T x) {
+  return Vec<T>{} + x;
 }
 
 }  // namespace ember::cpu::simd
