@@ -370,6 +370,13 @@ TEST_CASE("conv kernels: the bfloat16 passes are float32 sums of exact products,
   // 8 images of 16 channels, 24 x 24: 3 per im2col chunk, so both threads' parts run several
   // chunks, and the weight gradient sums 8 * 576 positions (several of the GEMM's k blocks).
   problems.push_back({8, 16, 24, 24, 4, 3, 3, {1, 1}, {1, 1}, {1, 1}, 1, true});
+  // Stride 2 with inputs twice the outputs: the backward-data's fold by phase (Note [Stride-2
+  // fold by phase]): 3x3 pad 1 (1, 2, 2 and 4 taps per phase), 8 x 5 outputs (a partial block
+  // of 16), 2x2 pad 0 (one tap per phase), 1x1 (three phases without taps: bias only).
+  problems.push_back({2, 5, 8, 8, 6, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true});
+  problems.push_back({3, 4, 16, 10, 5, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, false});
+  problems.push_back({2, 3, 6, 8, 4, 2, 2, {2, 2}, {0, 0}, {1, 1}, 1, true});
+  problems.push_back({2, 3, 6, 6, 4, 1, 1, {2, 2}, {0, 0}, {1, 1}, 1, true});
   for (const Problem& p : problems) check_bf16_passes(p);
 }
 

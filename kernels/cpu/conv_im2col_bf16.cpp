@@ -127,6 +127,12 @@ void conv_im2col_bf16_backward_data(const ConvParams& p, const ConvBackwardDataA
         bf16gemm(g.crs_g, cols, g.kg, 1.0f, {wt + grp * g.kg * g.crs_g, g.kg, false},
                  {gy + grp * g.kg * cols, cols, false}, 0.0f, col + grp * g.crs_g * cols, cols);
       }
+#if defined(__AVX512F__)
+      if (conv_detail::fold_by_phase_applies(g)) {
+        conv_detail::fold_by_phase(g, col, nb, bias.data, a.gx + n0 * g.c * g.hw);
+        continue;
+      }
+#endif
       conv_detail::col2im(g, col, nb, bias.data, gx_buf[part]);
       round_into(gx_buf[part], nb * g.c * g.hw, a.gx + n0 * g.c * g.hw);
     }

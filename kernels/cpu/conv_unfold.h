@@ -18,4 +18,12 @@ void im2col(const ConvShape& g, const T* x, int64_t nb, T* col);
 template <typename T>
 void col2im(const ConvShape& g, const T* col, int64_t nb, const T* bias, T* x);
 
+#if defined(__AVX512F__)
+// col2im into bfloat16 x, rounded once, for stride-2 problems whose input is twice their
+// output (Note [Stride-2 fold by phase], conv_fold_phases.cpp): where applies(g).
+bool fold_by_phase_applies(const ConvShape& g);
+void fold_by_phase(const ConvShape& g, const float* col, int64_t nb, const float* bias,
+                   BFloat16* x);
+#endif
+
 }  // namespace ember::cpu::conv_detail
