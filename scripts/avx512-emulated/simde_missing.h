@@ -81,6 +81,9 @@ inline void simde_mm_mask_storeu_ps(void* p, simde__mmask8 k, simde__m128 a) {
 inline void simde_mm256_mask_storeu_epi16(void* p, simde__mmask16 k, simde__m256i a) {
   ember_emulated::mask_store<int16_t>(p, k, a);
 }
+inline void simde_mm512_mask_storeu_epi16(void* p, simde__mmask32 k, simde__m512i a) {
+  ember_emulated::mask_store<int16_t>(p, k, a);
+}
 
 inline simde__m512 simde_mm512_mask_i32gather_ps(simde__m512 src, simde__mmask16 k,
                                                  simde__m512i index, const void* base,
