@@ -12,6 +12,7 @@
 #include "ember/kernels/cpu/conv.h"
 #include "ember/kernels/cpu/conv_unfold.h"
 #include "ember/kernels/cpu/conv_util.h"
+#include "ember/kernels/cpu/convert_16bit.h"
 
 namespace ember::cpu {
 namespace {
@@ -162,11 +163,12 @@ void conv_im2col_bf16_backward_weight(const ConvParams& p,
       }
     }
   });
-  for (int64_t i = 0; i < wsize; ++i) {
-    float sum = sums[0][i];
-    for (int64_t part = 1; part < parts; ++part) sum += sums[part][i];
-    a.gw[i] = BFloat16(sum);
+  float* total = sums[0];
+  for (int64_t part = 1; part < parts; ++part) {
+    const float* sum = sums[part];
+    for (int64_t i = 0; i < wsize; ++i) total[i] += sum[i];
   }
+  narrow(total, a.gw, wsize);
 }
 
 }  // namespace ember::cpu
