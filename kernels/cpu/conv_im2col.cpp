@@ -139,6 +139,7 @@ void im2col_gather_16bit(const ConvShape& g, const T* x, int64_t nb, T* col) {
     _mm256_mask_storeu_epi16(out, t.lanes, _mm512_maskz_cvtepi32_epi16(0xFFFF, halves));
   });
 }
+
 // 16 output positions of a tap whose inputs lie within 64 consecutive elements of their
 // plane: where the window starts, which of its 32-lane halves may be read (not past the
 // plane), each position's place in it, the positions that exist and those inside the plane.
@@ -284,9 +285,8 @@ void im2col(const ConvShape& g, const T* x, int64_t nb, T* col) {
     if (g.hw < (int64_t(1) << 31)) {
       if (const TapWindow* windows = tap_windows(g))
         return im2col_window_16bit(g, windows, x, nb, col);
+      if (g.ow < 16 && g.hw >= 2) return im2col_gather_16bit(g, x, nb, col);
     }
-    if (g.ow < 16 && g.hw >= 2 && g.hw < (int64_t(1) << 31))
-      return im2col_gather_16bit(g, x, nb, col);
   }
 #endif
   im2col_rows(g, x, nb, col);

@@ -78,6 +78,16 @@ void round_into(const float* src, int64_t n, BFloat16* dst) {
   });
 }
 
+// Whether backward-data folds by phase straight into bfloat16 (Note [Stride-2 fold by phase]):
+// then it needs no float32 input buffer and no rounding pass.
+bool folds_by_phase([[maybe_unused]] const ConvShape& g) {
+#if defined(__AVX512F__)
+  return conv_detail::fold_by_phase_applies(g);
+#else
+  return false;
+#endif
+}
+
 }  // namespace
 
 bool conv_bf16_available() { return bf16gemm_available(); }
@@ -116,7 +126,8 @@ void conv_im2col_bf16_backward_data(const ConvParams& p, const ConvBackwardDataA
         wt[grp * g.kg * g.crs_g + j * g.kg + i] = a.w[(grp * g.kg + i) * g.crs_g + j];
   const Slices<BFloat16> gy_buf(c.parts, c.chunk > 1 ? g.k * c.chunk * g.ohw : 0);
   const Slices<float> col_buf(c.parts, g.c * g.r * g.s * c.chunk * g.ohw);
-  const Slices<float> gx_buf(c.parts, c.chunk * g.c * g.hw);
+  const bool fold = folds_by_phase(g);
+  const Slices<float> gx_buf(c.parts, fold ? 0 : c.chunk * g.c * g.hw);
   const WidenedBias bias(a.bias, g.c);
   split_batch(g, [&](int64_t first, int64_t end, int64_t part) {
     float* col = col_buf[part];
@@ -129,7 +140,7 @@ void conv_im2col_bf16_backward_data(const ConvParams& p, const ConvBackwardDataA
                  {gy + grp * g.kg * cols, cols, false}, 0.0f, col + grp * g.crs_g * cols, cols);
       }
 #if defined(__AVX512F__)
-      if (conv_detail::fold_by_phase_applies(g)) {
+      if (fold) {
         conv_detail::fold_by_phase(g, col, nb, bias.data, a.gx + n0 * g.c * g.hw);
         continue;
       }

@@ -42,14 +42,16 @@ Vec<T> load(const T* p) {
   return v;
 }
 
+// The bits of kLanesOf<float> bfloat16, and of as many float32.
+typedef uint16_t Bf16Bits __attribute__((vector_size(kVectorBytes / 2)));
+typedef uint32_t F32Bits __attribute__((vector_size(kVectorBytes)));
+
 // kLanesOf<float> bfloat16 from p, as float32 (exact: a bfloat16 is a float32's high half),
 // for kernels that read bfloat16 and compute in float32.
 inline Vec<float> load(const BFloat16* p) {
-  typedef uint16_t Bits __attribute__((vector_size(kVectorBytes / 2)));
-  typedef uint32_t Words __attribute__((vector_size(kVectorBytes)));
-  Bits bits;
+  Bf16Bits bits;
   std::memcpy(&bits, p, sizeof bits);
-  const Words words = __builtin_convertvector(bits, Words) << 16;
+  const F32Bits words = __builtin_convertvector(bits, F32Bits) << 16;
   Vec<float> v;
   std::memcpy(&v, &words, sizeof v);
   return v;
@@ -63,14 +65,12 @@ void store(T* p, const Vec<T>& v) {
 
 // v rounded to bfloat16 (BFloat16(float)'s rule: nearest, ties to even; NaN kept, quiet) at p.
 inline void store(BFloat16* p, const Vec<float>& v) {
-  typedef uint16_t Bits __attribute__((vector_size(kVectorBytes / 2)));
-  typedef uint32_t Words __attribute__((vector_size(kVectorBytes)));
-  Words u;
+  F32Bits u;
   std::memcpy(&u, &v, sizeof u);
-  const Words rounded = (u + (0x7fffu + ((u >> 16) & 1u))) >> 16;
-  const Words nan = (u & 0x7fffffffu) > 0x7f800000u;  // all ones where v is NaN
-  const Words words = (nan & ((u >> 16) | 0x40u)) | (~nan & rounded);
-  const Bits bits = __builtin_convertvector(words, Bits);
+  const F32Bits rounded = (u + (0x7fffu + ((u >> 16) & 1u))) >> 16;
+  const F32Bits nan = (u & 0x7fffffffu) > 0x7f800000u;  // all ones where v is NaN
+  const F32Bits words = (nan & ((u >> 16) | 0x40u)) | (~nan & rounded);
+  const Bf16Bits bits = __builtin_convertvector(words, Bf16Bits);
   std::memcpy(p, &bits, sizeof bits);
 }
 
