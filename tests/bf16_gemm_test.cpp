@@ -76,12 +76,33 @@ TEST_CASE("bf16gemm equals a float64 loop over its bfloat16 inputs, rounded once
   check_product(300, 200, 100, false, false, 1.0f, 0.0f, 1, gen);
 }
 
+// Fewer than 16 columns and 32 rows or more (a Linear layer with a handful of outputs: its
+// forward x @ w^T, its weight gradient x^T @ gy) run transposed, c^T = b^T @ a^T, and come
+// back through an in-register transpose: rows in blocks of 16 with a partial last one.
+TEST_CASE("bf16gemm's few-column products equal a float64 loop, rounded once", "[gemm]") {
+  std::mt19937 gen(9);
+  for (int64_t m : {32, 50, 301})
+    for (int64_t n : {1, 10, 15})
+      for (int64_t k : {1, 7, 64})
+        for (bool a_cm : {false, true})
+          for (bool b_cm : {false, true}) {
+            check_product(m, n, k, a_cm, b_cm, 1.0f, 0.0f, 1, gen);
+            check_product(m, n, k, a_cm, b_cm, 0.5f, 2.0f, 1, gen, 2);
+          }
+  set_num_threads(2);
+  check_product(2048, 10, 64, true, false, 1.0f, 0.0f, 1, gen, 0);  // x^T @ gy, both threads
+  check_product(64, 10, 2048, false, true, 1.0f, 1.0f, 3, gen, 0);  // x @ w^T + bias
+  set_num_threads(1);
+}
+
 // A float32 c (a convolution's sums over the chunks of a batch): stored without rounding, so
 // the error is float32 summation's, (k + 1) * 2^-24 of the sum (inputs in [0, 1), no
 // cancellation), far inside one bfloat16 rounding (2^-8); beta 1 adds to what c holds.
 TEST_CASE("bf16gemm into float32: float32 sums, never rounded to bfloat16", "[gemm]") {
   std::mt19937 gen(6);
-  for (const auto& [m, n, k] : {std::array<int64_t, 3>{13, 33, 7}, {29, 40, 1601}, {1, 17, 64}}) {
+  // {40, 9, 100}: a few-column product, computed transposed.
+  for (const auto& [m, n, k] : {std::array<int64_t, 3>{13, 33, 7}, {29, 40, 1601}, {1, 17, 64},
+                                {40, 9, 100}}) {
     INFO("m " << m << " n " << n << " k " << k);
     const Bf16Operand a(m, k, false, 2, gen), b(k, n, true, 2, gen);
     std::vector<float> c(static_cast<size_t>(m * n), 0.5f);

@@ -108,7 +108,24 @@ void pack_a(const MatrixRef<BFloat16>& a, int64_t i0, int64_t mc, int64_t p0, in
     sgemm_detail::pack_a(as_words(base, a.ld, false), 0, mc, 0, kc2, reinterpret_cast<float*>(dst));
     return;
   }
-  for (int64_t ir = 0; ir < mc; ir += kMR) {
+  if (a.col_major) {  // columns 2r and 2r + 1 run along the rows: widen and interleave them
+    for (int64_t ir = 0; ir < mc; ir += kMR) {
+      const int64_t mr = std::min<int64_t>(kMR, mc - ir);
+      const __mmask16 rows = low_mask(mr);
+      uint32_t* panel = dst + ir * kc2;
+      for (int64_t r = 0; r < kc2; ++r) {
+        const BFloat16* x = base + ir + (2 * r) * ps;
+        const __m512i lo = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(rows, x));
+        const __m512i hi = 2 * r + 1 < kc
+                               ? _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(rows, x + ps))
+                               : _mm512_setzero_si512();
+        const __m512i words = _mm512_or_si512(lo, _mm512_slli_epi32(hi, 16));
+        _mm512_mask_storeu_epi32(panel + r * mr, rows, words);
+      }
+    }
+    return;
+  }
+  for (int64_t ir = 0; ir < mc; ir += kMR) {  // row-major with pairs split across words
     const int64_t mr = std::min<int64_t>(kMR, mc - ir);
     uint32_t* panel = dst + ir * kc2;
     for (int64_t r = 0; r < kc2; ++r) {
@@ -227,11 +244,42 @@ void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
 }
 
 template <typename C>
-void bf16gemm_avx512(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
+void bf16gemm_blocks(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
                      MatrixRef<BFloat16> b, float beta, C* c, int64_t ldc) {
   sgemm_detail::run_blocks(m, n, k, [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc);
   });
+}
+
+// Whether c's few columns should be the rows of the product: n columns fill at most half of
+// the 32-column tile, where n rows fill n of its 14 rows (a Linear layer's products with a
+// handful of outputs: 64 x 2048 @ 2048 x 10 and 2048 x 64 @ 64 x 10).
+bool narrow_product(int64_t m, int64_t n) { return n < kNR / 2 && m >= kNR; }
+
+// c = alpha * a @ b + beta * c as c^T = alpha * b^T @ a^T into a per-thread float32 buffer
+// (n x m), then transposed into c. The float32 sums are the untransposed kernel's (the same
+// k-pairs in the same order); beta's term and the rounding to bfloat16 come once, as there.
+template <typename C>
+void bf16gemm_transposed(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
+                         MatrixRef<BFloat16> b, float beta, C* c, int64_t ldc) {
+  thread_local std::vector<float> buffer;
+  buffer.resize(static_cast<size_t>(m * n));
+  float* ct = buffer.data();
+  bf16gemm_blocks<float>(n, m, k, alpha, {b.data, b.ld, !b.col_major},
+                         {a.data, a.ld, !a.col_major}, 0.0f, ct, m);
+  const __m512 vb = _mm512_set1_ps(beta);
+  sgemm_detail::transpose_out(ct, m, n, [&](int64_t i, int64_t j0, __m512 x, __mmask16 lanes) {
+    C* row = c + i * ldc + j0;
+    if (beta != 0.0f) x = _mm512_fmadd_ps(vb, load_c(row, lanes), x);
+    store_c(row, lanes, x);
+  });
+}
+
+template <typename C>
+void bf16gemm_avx512(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
+                     MatrixRef<BFloat16> b, float beta, C* c, int64_t ldc) {
+  if (narrow_product(m, n)) return bf16gemm_transposed(m, n, k, alpha, a, b, beta, c, ldc);
+  bf16gemm_blocks(m, n, k, alpha, a, b, beta, c, ldc);
 }
 
 }  // namespace

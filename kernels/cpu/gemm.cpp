@@ -52,20 +52,6 @@ void gemm_rows(int64_t m, int64_t n, int64_t k, T alpha, MatrixRef<T> a, MatrixR
   else gemm_maps<T, Col, Col>(m, n, k, alpha, a, b, beta, c);
 }
 
-// c = alpha * a @ b + beta * c as c^T = alpha * b^T @ a^T on the packed kernel into a
-// per-thread buffer (n x m), then transposed into c.
-void sgemm_transposed(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float> a,
-                      MatrixRef<float> b, float beta, float* c, int64_t ldc) {
-  thread_local std::vector<float> buffer;
-  buffer.resize(static_cast<size_t>(m * n));
-  float* ct = buffer.data();
-  sgemm_avx512(n, m, k, alpha, {b.data, b.ld, !b.col_major}, {a.data, a.ld, !a.col_major}, 0.0f,
-               ct, m);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j)
-      c[i * ldc + j] = beta == 0.0f ? ct[j * m + i] : ct[j * m + i] + beta * c[i * ldc + j];
-}
-
 }  // namespace
 
 template <typename T>
@@ -77,7 +63,7 @@ void gemm(int64_t m, int64_t n, int64_t k, T alpha, MatrixRef<T> a, MatrixRef<T>
     if (sgemm_avx512_narrow_applies(m, n, k, a, b))
       return sgemm_avx512_narrow(m, n, k, alpha, a, b, beta, c, ldc);
     if (sgemm_avx512_pays_transposed(m, n, k))
-      return sgemm_transposed(m, n, k, alpha, a, b, beta, c, ldc);
+      return sgemm_avx512_transposed(m, n, k, alpha, a, b, beta, c, ldc);
     // CPUs without AVX-512: the AVX2 kernel where it beats Eigen.
     if (!sgemm_avx512_available() && sgemm_avx2_pays(m, n, k))
       return sgemm_avx2(m, n, k, alpha, a, b, beta, c, ldc);

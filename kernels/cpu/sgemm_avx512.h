@@ -28,6 +28,12 @@ bool sgemm_avx512_pays_transposed(int64_t m, int64_t n, int64_t k);
 void sgemm_avx512(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float> a,
                   MatrixRef<float> b, float beta, float* c, int64_t ldc);
 
+// The product of sgemm_avx512_pays_transposed: c^T = alpha * b^T @ a^T on the packed kernel
+// into a per-thread buffer (n x m), transposed into c in registers (beta applied there). Same
+// contract and threads as sgemm_avx512.
+void sgemm_avx512_transposed(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float> a,
+                             MatrixRef<float> b, float beta, float* c, int64_t ldc);
+
 // The narrow kernel (sgemm_avx512_narrow.cpp): products of at most kNarrowMaxColumns
 // columns, k >= 64, with a row-major and b column-major (both read along k), such as a
 // Linear layer's forward with few outputs. Same contract and threads as sgemm_avx512; applies

@@ -53,6 +53,25 @@ inline void transpose16(__m512 r[16]) {
   }
 }
 
+// c = t^T block by block, for t (n rows x m columns, row-major, leading dimension m): at
+// each row i of c and column block j0 (16 columns), out(i, j0, x, lanes) gets c(i, j0 + l)
+// in lane l of x, lanes masking the columns past n. 16 x 16 blocks transposed in registers.
+template <typename Out>
+inline void transpose_out(const float* t, int64_t m, int64_t n, const Out& out) {
+  for (int64_t j0 = 0; j0 < n; j0 += 16) {
+    const int64_t cols = std::min<int64_t>(16, n - j0);
+    const __mmask16 lanes = low_mask(cols);
+    for (int64_t i0 = 0; i0 < m; i0 += 16) {
+      const __mmask16 rows = low_mask(m - i0);
+      __m512 r[16];
+      for (int64_t j = 0; j < 16; ++j)
+        r[j] = j < cols ? _mm512_maskz_loadu_ps(rows, t + (j0 + j) * m + i0) : _mm512_setzero_ps();
+      transpose16(r);
+      for (int64_t i = 0; i < std::min<int64_t>(16, m - i0); ++i) out(i0 + i, j0, r[i], lanes);
+    }
+  }
+}
+
 // Where a tile's results go: vector v of row i (16 columns) at col[v] + i * ldc, its lanes
 // limited by mask[v]; row_add (or null) holds a value added to each row (a conv's bias).
 struct TileOut {
