@@ -378,6 +378,12 @@ TEST_CASE("conv kernels: the bfloat16 passes are float32 sums of exact products,
   problems.push_back({2, 3, 6, 8, 4, 2, 2, {2, 2}, {0, 0}, {1, 1}, 1, true});
   problems.push_back({2, 3, 6, 6, 4, 1, 1, {2, 2}, {0, 0}, {1, 1}, 1, true});
   for (const Problem& p : problems) check_bf16_passes(p);
+  // A weight of 64 x 64 x 3 x 3 (36864 elements, above one grain): the weight gradient's
+  // closing sum over the parts splits over both threads.
+  const int threads_before = get_num_threads();
+  set_num_threads(2);
+  check_bf16_passes({2, 64, 5, 5, 64, 3, 3, {1, 1}, {1, 1}, {1, 1}, 1, false});
+  set_num_threads(threads_before);
 }
 
 // Where the CPU has AVX-512 BF16, conv2d runs the bfloat16 passes; elsewhere the float32

@@ -117,13 +117,6 @@ void conv_im2col_bf16_forward(const ConvParams& p, const ConvForwardArgs<BFloat1
 void conv_im2col_bf16_backward_data(const ConvParams& p, const ConvBackwardDataArgs<BFloat16>& a) {
   const ConvShape g(p);
   const Chunking c(g);
-  // w_g^T (Cg*R*S, Kg), row-major: the GEMM packs its k-pairs as whole words.
-  const Tensor wt_buf = scratch<BFloat16>(g.k * g.crs_g);
-  BFloat16* wt = wt_buf.data_ptr<BFloat16>();
-  for (int64_t grp = 0; grp < g.groups; ++grp)
-    for (int64_t i = 0; i < g.kg; ++i)
-      for (int64_t j = 0; j < g.crs_g; ++j)
-        wt[grp * g.kg * g.crs_g + j * g.kg + i] = a.w[(grp * g.kg + i) * g.crs_g + j];
   const Slices<BFloat16> gy_buf(c.parts, c.chunk > 1 ? g.k * c.chunk * g.ohw : 0);
   const Slices<float> col_buf(c.parts, g.c * g.r * g.s * c.chunk * g.ohw);
   const bool fold = folds_by_phase(g);
@@ -134,9 +127,9 @@ void conv_im2col_bf16_backward_data(const ConvParams& p, const ConvBackwardDataA
     for (int64_t n0 = first; n0 < end; n0 += c.chunk) {
       const int64_t nb = std::min(c.chunk, end - n0), cols = nb * g.ohw;
       const BFloat16* gy = channel_major(g, a.gy + n0 * g.k * g.ohw, nb, gy_buf[part]);
-      // col_g (Cg*R*S, cols) = w_g^T (Cg*R*S, Kg) @ gy_g (Kg, cols)
+      // col_g (Cg*R*S, cols) = w_g^T (Cg*R*S, Kg) @ gy_g (Kg, cols), w_g^T read column-major
       for (int64_t grp = 0; grp < g.groups; ++grp) {
-        bf16gemm(g.crs_g, cols, g.kg, 1.0f, {wt + grp * g.kg * g.crs_g, g.kg, false},
+        bf16gemm(g.crs_g, cols, g.kg, 1.0f, {a.w + grp * g.kg * g.crs_g, g.crs_g, true},
                  {gy + grp * g.kg * cols, cols, false}, 0.0f, col + grp * g.crs_g * cols, cols);
       }
 #if defined(__AVX512F__)
@@ -174,12 +167,15 @@ void conv_im2col_bf16_backward_weight(const ConvParams& p,
       }
     }
   });
-  float* total = sums[0];
-  for (int64_t part = 1; part < parts; ++part) {
-    const float* sum = sums[part];
-    for (int64_t i = 0; i < wsize; ++i) total[i] += sum[i];
-  }
-  narrow(total, a.gw, wsize);
+  // The parts' sums added and rounded, split over the threads (the parts' order is fixed).
+  parallel_for(0, wsize, kGrainSize, [&](int64_t begin, int64_t end) {
+    float* total = sums[0] + begin;
+    for (int64_t part = 1; part < parts; ++part) {
+      const float* sum = sums[part] + begin;
+      for (int64_t i = 0; i < end - begin; ++i) total[i] += sum[i];
+    }
+    narrow(total, a.gw + begin, end - begin);
+  });
 }
 
 }  // namespace ember::cpu
