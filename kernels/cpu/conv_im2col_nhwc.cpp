@@ -127,22 +127,24 @@ void transpose(const T* src, int64_t rows, int64_t cols, const T* add, T* dst) {
     }
 }
 
-// (K, C, R*S) <-> (K, R*S, C): the weight's reduction order, NCHW vs channels-last.
-// The forward direction returns the reordered weight in a scratch tensor.
+// Output channels per chunk where a loop over them reorders a weight (a few thousand
+// elements a chunk: the weights of a small layer stay on one thread).
+int64_t channel_grain(const ConvShape& g) {
+  return std::max<int64_t>(1, 4096 / (g.c * g.r * g.s));
+}
+
+// (K, C, R*S) -> (K, R*S, C): the weight in the channels-last reduction order, in a scratch
+// tensor (backward_weight reorders its gradient the other way).
 template <typename T>
 Tensor channels_last_weight(const ConvShape& g, const T* w) {
   const int64_t size = g.c * g.r * g.s;
   Tensor wt = scratch<T>(g.k * size);
-  for (int64_t k = 0; k < g.k; ++k)
-    transpose(w + k * size, g.c, g.r * g.s, static_cast<const T*>(nullptr),
-              wt.data_ptr<T>() + k * size);
+  T* out = wt.data_ptr<T>();
+  parallel_for(0, g.k, channel_grain(g), [&](int64_t k0, int64_t k1) {
+    for (int64_t k = k0; k < k1; ++k)
+      transpose(w + k * size, g.c, g.r * g.s, static_cast<const T*>(nullptr), out + k * size);
+  });
   return wt;
-}
-template <typename T>
-void weight_from_channels_last(const ConvShape& g, const T* wt, T* w) {
-  const int64_t size = g.c * g.r * g.s;
-  for (int64_t k = 0; k < g.k; ++k)
-    transpose(wt + k * size, g.r * g.s, g.c, static_cast<const T*>(nullptr), w + k * size);
 }
 
 // Calls f(col offset, input pixel offset, length) for each contiguous run of a
@@ -307,9 +309,16 @@ void conv_im2col_nhwc_backward_weight(const ConvParams& p, const ConvBackwardWei
               n0 == first ? T(0) : T(1), gwt + part * wsize, rsc);
     }
   });
-  for (int64_t part = 1; part < parts; ++part)
-    for (int64_t i = 0; i < wsize; ++i) gwt[i] += gwt[part * wsize + i];
-  weight_from_channels_last(g, gwt, a.gw);
+  // Per output channel, split over the threads: the parts' sums (in a fixed order), then
+  // the channels-last slice transposed into the weight's layout.
+  parallel_for(0, g.k, channel_grain(g), [&](int64_t k0, int64_t k1) {
+    T* slice = gwt + k0 * rsc;
+    const int64_t n = (k1 - k0) * rsc;
+    for (int64_t part = 1; part < parts; ++part)
+      for (int64_t i = 0; i < n; ++i) slice[i] += slice[part * wsize + i];
+    for (int64_t k = k0; k < k1; ++k)
+      transpose(gwt + k * rsc, g.r * g.s, g.c, static_cast<const T*>(nullptr), a.gw + k * rsc);
+  });
 }
 
 #define EMBER_INSTANTIATE(T)                                                                       \
