@@ -1,14 +1,16 @@
 // CPU figures to set against libtorch's (docs/benchmarks.md): the fixed cost
 // of one op, the bandwidth of a large elementwise op next to std::memcpy on
 // the same machine in the same run, and GEMM throughput (float32 with 2
-// threads; bfloat16 against float32 on one thread). Each figure is the median
-// of repeated runs, with 2 threads unless it says otherwise.
+// threads; bfloat16 against float32 on one thread), and the sample model's
+// classifier, whose products have 10 columns. Each figure is the median of
+// repeated runs, with 2 threads unless it says otherwise.
 //
 //   build-*/benchmarks/cpu_ops [--reps N]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -129,6 +131,42 @@ int main(int argc, char** argv) {
       report((size + " float32 matmul, 1 thread").c_str(), flop / median(f32) / 1e9, "GFLOP/s", "");
       report((size + " bfloat16 matmul, 1 thread").c_str(), flop / median(bf16) / 1e9, "GFLOP/s", "");
       report((size + " bfloat16 speed-up over float32").c_str(), median(ratio), "x", "(target >= 1.8)");
+    }
+    set_num_threads(2);
+  }
+
+  // (e) the sample model's classifier, Linear(2048, 10) on a batch of 64, with its
+  // cross-entropy loss: forward and backward (x's gradient and the layer's), float32 and
+  // under autocast bfloat16 (x already bfloat16, as a bfloat16 batch norm hands it on).
+  {
+    std::printf("\n  the sample model's classifier, forward + backward with the loss:\n");
+    nn::Linear classifier(2048, 10);
+    const Tensor target = randint(0, 10, {64});
+    for (const bool autocast_bf16 : {false, true}) {
+      Tensor x = randn({64, 2048}).to(autocast_bf16 ? kBFloat16 : kFloat).requires_grad_();
+      const auto step = [&] {
+        Tensor loss;
+        {
+          std::optional<autocast::AutocastGuard> guard;
+          if (autocast_bf16) guard.emplace(kCPU, kBFloat16);
+          loss = nn::functional::cross_entropy(classifier(x), target);
+        }
+        loss.backward();
+        x.mutable_grad() = Tensor();
+        classifier->zero_grad();
+      };
+      for (const int threads : {1, 2}) {
+        set_num_threads(threads);
+        for (int i = 0; i < 20; ++i) step();  // warm-up
+        constexpr int kSteps = 200;
+        const double s = median_seconds(reps, [&] {
+          for (int i = 0; i < kSteps; ++i) step();
+        });
+        const std::string what = std::string(autocast_bf16 ? "autocast bfloat16" : "float32") +
+                                 ", " + std::to_string(threads) + " thread" +
+                                 (threads > 1 ? "s" : "");
+        report(("  " + what).c_str(), s / kSteps * 1e6, "us", "");
+      }
     }
     set_num_threads(2);
   }

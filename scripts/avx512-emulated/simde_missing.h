@@ -78,6 +78,9 @@ inline void simde_mm512_mask_storeu_ps(void* p, simde__mmask16 k, simde__m512 a)
 inline void simde_mm_mask_storeu_ps(void* p, simde__mmask8 k, simde__m128 a) {
   ember_emulated::mask_store<float>(p, k, a);
 }
+inline void simde_mm512_mask_storeu_epi32(void* p, simde__mmask16 k, simde__m512i a) {
+  ember_emulated::mask_store<int32_t>(p, k, a);
+}
 inline void simde_mm256_mask_storeu_epi16(void* p, simde__mmask16 k, simde__m256i a) {
   ember_emulated::mask_store<int16_t>(p, k, a);
 }
