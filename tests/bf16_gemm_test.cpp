@@ -78,7 +78,8 @@ TEST_CASE("bf16gemm equals a float64 loop over its bfloat16 inputs, rounded once
 
 // Fewer than 16 columns and 32 rows or more (a Linear layer with a handful of outputs: its
 // forward x @ w^T, its weight gradient x^T @ gy) run transposed, c^T = b^T @ a^T, and come
-// back through an in-register transpose: rows in blocks of 16 with a partial last one.
+// back through an in-register transpose: rows in blocks of 16 with a partial last one, 4096
+// rows of c per pass.
 TEST_CASE("bf16gemm's few-column products equal a float64 loop, rounded once", "[gemm]") {
   std::mt19937 gen(9);
   for (int64_t m : {32, 50, 301})
@@ -92,6 +93,9 @@ TEST_CASE("bf16gemm's few-column products equal a float64 loop, rounded once", "
   set_num_threads(2);
   check_product(2048, 10, 64, true, false, 1.0f, 0.0f, 1, gen, 0);  // x^T @ gy, both threads
   check_product(64, 10, 2048, false, true, 1.0f, 1.0f, 3, gen, 0);  // x @ w^T + bias
+  // More rows than one pass of the buffer takes (4096): two passes, the second partial.
+  check_product(4100, 3, 20, false, false, 1.0f, 0.5f, 1, gen);
+  check_product(4100, 3, 20, true, true, 1.0f, 0.0f, 1, gen);
   set_num_threads(1);
 }
 

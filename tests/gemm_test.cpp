@@ -252,11 +252,13 @@ TEST_CASE("cpu::gemm computes products of 10-31 columns as c^T = b^T a^T and equ
   set_num_threads(2);
   // A first conv layer's weight gradient (32 x 27, a long reduction), an odd one, 20
   // columns with 301 rows (one thread's rows and the other's), and a Linear layer's weight
-  // gradient for 10 outputs (x^T @ gy, 130 inputs: 16-row blocks of c and a partial one).
+  // gradient for 10 outputs (x^T @ gy, 130 inputs: 16-row blocks of c and a partial one),
+  // and 4100 rows: two passes of the transposed product's buffer (4096 rows each).
   // The AVX2 kernel takes none of them transposed: its 16-column tiles take the first as it
   // is, Eigen the others.
   for (auto [m, n, k] :
-       {std::array<int64_t, 3>{32, 27, 3000}, {50, 23, 700}, {301, 20, 800}, {130, 10, 64}}) {
+       {std::array<int64_t, 3>{32, 27, 3000}, {50, 23, 700}, {301, 20, 800}, {130, 10, 64},
+        {4100, 10, 8}}) {
     REQUIRE(cpu::sgemm_avx512_pays_transposed(m, n, k) == cpu::sgemm_avx512_available());
     REQUIRE(cpu::sgemm_avx2_pays(m, n, k) == (n == 27 && cpu::sgemm_avx2_available()));
     check_all_layouts(cpu_gemm, m, n, k, 1.5f, 0.5f, 1.0f, gen);

@@ -256,23 +256,26 @@ void bf16gemm_blocks(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFl
 // handful of outputs: 64 x 2048 @ 2048 x 10 and 2048 x 64 @ 64 x 10).
 bool narrow_product(int64_t m, int64_t n) { return n < kNR / 2 && m >= kNR; }
 
-// c = alpha * a @ b + beta * c as c^T = alpha * b^T @ a^T into a per-thread float32 buffer
-// (n x m), then transposed into c. The float32 sums are the untransposed kernel's (the same
-// k-pairs in the same order); beta's term and the rounding to bfloat16 come once, as there.
+// c = alpha * a @ b + beta * c as c^T = alpha * b^T @ a^T into a per-thread float32 buffer,
+// then transposed into c (sgemm_detail::transposed_product). The float32 sums are the
+// untransposed kernel's (the same k-pairs in the same order); beta's term and the rounding to
+// bfloat16 come once, as there.
 template <typename C>
 void bf16gemm_transposed(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
                          MatrixRef<BFloat16> b, float beta, C* c, int64_t ldc) {
-  thread_local std::vector<float> buffer;
-  buffer.resize(static_cast<size_t>(m * n));
-  float* ct = buffer.data();
-  bf16gemm_blocks<float>(n, m, k, alpha, {b.data, b.ld, !b.col_major},
-                         {a.data, a.ld, !a.col_major}, 0.0f, ct, m);
+  const MatrixRef<BFloat16> bt{b.data, b.ld, !b.col_major};
   const __m512 vb = _mm512_set1_ps(beta);
-  sgemm_detail::transpose_out(ct, m, n, [&](int64_t i, int64_t j0, __m512 x, __mmask16 lanes) {
-    C* row = c + i * ldc + j0;
-    if (beta != 0.0f) x = _mm512_fmadd_ps(vb, load_c(row, lanes), x);
-    store_c(row, lanes, x);
-  });
+  sgemm_detail::transposed_product(
+      m, n, a,
+      [&](int64_t rows, const MatrixRef<BFloat16>& a_rows, float* t) {
+        bf16gemm_blocks<float>(n, rows, k, alpha, bt, {a_rows.data, a_rows.ld, !a_rows.col_major},
+                               0.0f, t, rows);
+      },
+      [&](int64_t i, int64_t j0, __m512 x, __mmask16 lanes) {
+        C* row = c + i * ldc + j0;
+        if (beta != 0.0f) x = _mm512_fmadd_ps(vb, load_c(row, lanes), x);
+        store_c(row, lanes, x);
+      });
 }
 
 template <typename C>

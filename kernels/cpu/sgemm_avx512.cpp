@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <tuple>
 #include <utility>
-#include <vector>
 
 #include "ember/core/parallel.h"
 #include "ember/kernels/cpu/sgemm_avx512_tile.h"
@@ -163,17 +162,19 @@ void sgemm_avx512(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float>
 
 void sgemm_avx512_transposed(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float> a,
                              MatrixRef<float> b, float beta, float* c, int64_t ldc) {
-  thread_local std::vector<float> buffer;
-  buffer.resize(static_cast<size_t>(m * n));
-  float* ct = buffer.data();
-  sgemm_avx512(n, m, k, alpha, {b.data, b.ld, !b.col_major}, {a.data, a.ld, !a.col_major}, 0.0f,
-               ct, m);
+  const MatrixRef<float> bt{b.data, b.ld, !b.col_major};
   const __m512 vb = _mm512_set1_ps(beta);
-  transpose_out(ct, m, n, [&](int64_t i, int64_t j0, __m512 x, __mmask16 lanes) {
-    float* row = c + i * ldc + j0;
-    if (beta != 0.0f) x = _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(lanes, row), x);
-    _mm512_mask_storeu_ps(row, lanes, x);
-  });
+  transposed_product(
+      m, n, a,
+      [&](int64_t rows, const MatrixRef<float>& a_rows, float* t) {
+        sgemm_avx512(n, rows, k, alpha, bt, {a_rows.data, a_rows.ld, !a_rows.col_major}, 0.0f, t,
+                     rows);
+      },
+      [&](int64_t i, int64_t j0, __m512 x, __mmask16 lanes) {
+        float* row = c + i * ldc + j0;
+        if (beta != 0.0f) x = _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(lanes, row), x);
+        _mm512_mask_storeu_ps(row, lanes, x);
+      });
 }
 
 #else  // no AVX-512 in this build: cpu::gemm keeps Eigen

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "ember/kernels/cpu/gemm.h"
 #include "ember/kernels/cpu/gemm_blocking.h"
@@ -69,6 +70,26 @@ inline void transpose_out(const float* t, int64_t m, int64_t n, const Out& out) 
       transpose16(r);
       for (int64_t i = 0; i < std::min<int64_t>(16, m - i0); ++i) out(i0 + i, j0, r[i], lanes);
     }
+  }
+}
+
+// A product with few columns computed the other way round, c^T = b^T @ a^T, for kernels
+// whose tiles its rows fill better: up to kTransposedRows rows of c at a time,
+// product(rows, a_rows, t) writes t = (a_rows @ b)^T (n x rows, leading dimension rows) into a
+// per-thread buffer, and store(i, j0, x, lanes) gets c's rows back as transpose_out gives them.
+inline constexpr int64_t kTransposedRows = 4096;  // the buffer: at most 4096 * n floats
+template <typename T, typename Product, typename Store>
+inline void transposed_product(int64_t m, int64_t n, const MatrixRef<T>& a,
+                               const Product& product, const Store& store) {
+  thread_local std::vector<float> buffer;
+  buffer.resize(static_cast<size_t>(std::min(m, kTransposedRows) * n));
+  for (int64_t i0 = 0; i0 < m; i0 += kTransposedRows) {
+    const int64_t rows = std::min(kTransposedRows, m - i0);
+    const MatrixRef<T> a_rows{a.col_major ? a.data + i0 : a.data + i0 * a.ld, a.ld, a.col_major};
+    product(rows, a_rows, buffer.data());
+    transpose_out(buffer.data(), rows, n, [&](int64_t i, int64_t j0, __m512 x, __mmask16 lanes) {
+      store(i0 + i, j0, x, lanes);
+    });
   }
 }
 
