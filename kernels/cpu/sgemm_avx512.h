@@ -29,8 +29,8 @@ void sgemm_avx512(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float>
                   MatrixRef<float> b, float beta, float* c, int64_t ldc);
 
 // The product of sgemm_avx512_pays_transposed: c^T = alpha * b^T @ a^T on the packed kernel
-// into a per-thread buffer (n x m), transposed into c in registers (beta applied there). Same
-// contract and threads as sgemm_avx512.
+// into a per-thread buffer (n x up to 4096 rows of c at a time), transposed into c in
+// registers (beta applied there). Same contract and threads as sgemm_avx512.
 void sgemm_avx512_transposed(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<float> a,
                              MatrixRef<float> b, float beta, float* c, int64_t ldc);
 
