@@ -90,13 +90,14 @@ TEST_CASE("bf16gemm's few-column products equal a float64 loop, rounded once", "
             check_product(m, n, k, a_cm, b_cm, 1.0f, 0.0f, 1, gen);
             check_product(m, n, k, a_cm, b_cm, 0.5f, 2.0f, 1, gen, 2);
           }
+  const int threads_before = get_num_threads();
   set_num_threads(2);
   check_product(2048, 10, 64, true, false, 1.0f, 0.0f, 1, gen, 0);  // x^T @ gy, both threads
   check_product(64, 10, 2048, false, true, 1.0f, 1.0f, 3, gen, 0);  // x @ w^T + bias
   // More rows than one pass of the buffer takes (4096): two passes, the second partial.
   check_product(4100, 3, 20, false, false, 1.0f, 0.5f, 1, gen);
   check_product(4100, 3, 20, true, true, 1.0f, 0.0f, 1, gen);
-  set_num_threads(1);
+  set_num_threads(threads_before);
 }
 
 // A float32 c (a convolution's sums over the chunks of a batch): stored without rounding, so
