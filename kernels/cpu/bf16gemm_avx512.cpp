@@ -217,9 +217,10 @@ constexpr auto kKernels = make_kernels<C>(std::make_integer_sequence<int, kMR>{}
 // Rows [m0, m1) x columns [n0, n1) of c on one thread. Each k block after the first adds to
 // the result of the ones before (beta 1), as the float kernel does; a bfloat16 c rounds that
 // partial sum, so with k <= kKC (every product up to 768-deep) its sum rounds once.
-template <typename C>
+// pack_b(pc, kc, jc, nc, dst) packs b's block as pack_b below.
+template <typename C, typename PackB>
 void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
-                const MatrixRef<BFloat16>& a, const MatrixRef<BFloat16>& b, float beta, C* c,
+                const MatrixRef<BFloat16>& a, const PackB& pack_b, float beta, C* c,
                 int64_t ldc) {
   constexpr gemm_blocking::Blocks kBlocks{kKC, kMC, kNC};
   // Depth in k-pairs: a float of the buffers holds 2 bfloat16.
@@ -229,7 +230,7 @@ void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
   auto* b_pack = reinterpret_cast<uint16_t*>(buffers.b);
   gemm_blocking::blocked_product<kMR, kNR>(
       m0, m1, n0, n1, k, kBlocks,
-      [&](int64_t pc, int64_t kc, int64_t jc, int64_t nc) { pack_b(b, pc, kc, jc, nc, b_pack); },
+      [&](int64_t pc, int64_t kc, int64_t jc, int64_t nc) { pack_b(pc, kc, jc, nc, b_pack); },
       [&](int64_t ic, int64_t mc, int64_t pc, int64_t kc) { pack_a(a, ic, mc, pc, kc, a_pack); },
       [&](const gemm_blocking::TileJob& t) {
         const int64_t kc2 = (t.kc + 1) / 2;
@@ -246,8 +247,11 @@ void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
 template <typename C>
 void bf16gemm_blocks(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
                      MatrixRef<BFloat16> b, float beta, C* c, int64_t ldc) {
+  const auto pack = [&](int64_t pc, int64_t kc, int64_t jc, int64_t nc, uint16_t* dst) {
+    pack_b(b, pc, kc, jc, nc, dst);
+  };
   sgemm_detail::run_blocks(m, n, k, [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
-    gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc);
+    gemm_block(m0, m1, n0, n1, k, alpha, a, pack, beta, c, ldc);
   });
 }
 
@@ -292,9 +296,25 @@ bool bf16gemm_available() {
   return cpu_has;
 }
 
+void bf16gemm_panels(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
+                     const PanelWriter& b, float beta, float* c, int64_t ldc) {
+  static_assert(PanelWriter::kColumns == kNR);
+  EMBER_CHECK(bf16gemm_available(), "bf16gemm_panels: this CPU has no AVX-512 BF16");
+  if (m == 0 || n == 0) return;
+  if (k == 0) return gemm_blocking::empty_product(m, n, beta, c, ldc);
+  sgemm_detail::run_blocks(m, n, k, [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+    gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc);
+  });
+}
+
 #else  // built without AVX-512 BF16
 
 bool bf16gemm_available() { return false; }
+
+void bf16gemm_panels(int64_t, int64_t, int64_t, float, MatrixRef<BFloat16>, const PanelWriter&,
+                     float, float*, int64_t) {
+  EMBER_CHECK(false, "bf16gemm_panels: built without AVX-512 BF16");
+}
 
 #endif
 

@@ -28,4 +28,34 @@ void bf16gemm(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> 
 void bf16gemm(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
               MatrixRef<BFloat16> b, float beta, float* c, int64_t ldc);
 
+// b of bf16gemm_panels, written panel by panel as the kernel packs it (an implicit GEMM's b,
+// made from other data: a convolution's input, conv_unfold.h). write(p0, kc, j0, nc, dst)
+// writes rows [p0, p0 + kc) x columns [j0, j0 + nc) of b: panel q (columns j0 + 32 q on) at
+// dst + 64 q ceil(kc / 2), its k-pair r at + 64 r, element (p, j) at 2 (j % 32) + (p - p0) % 2;
+// zeros past nc and for an odd kc's last partner. p0 is even and j0 a multiple of 32; dst is
+// 64-byte aligned. Threads call write at once, on their own columns. A non-owning reference
+// to the callable (it must outlive the call), as detail::ChunkFn.
+class PanelWriter {
+ public:
+  static constexpr int64_t kColumns = 32;  // per panel
+  template <typename F>
+  PanelWriter(const F& f)  // NOLINT: implicit, as a function_ref
+      : object_(&f),
+        call_([](const void* o, int64_t p0, int64_t kc, int64_t j0, int64_t nc, uint16_t* dst) {
+          (*static_cast<const F*>(o))(p0, kc, j0, nc, dst);
+        }) {}
+  void operator()(int64_t p0, int64_t kc, int64_t j0, int64_t nc, uint16_t* dst) const {
+    call_(object_, p0, kc, j0, nc, dst);
+  }
+
+ private:
+  const void* object_;
+  void (*call_)(const void*, int64_t, int64_t, int64_t, int64_t, uint16_t*);
+};
+
+// c (float32) = alpha * a (m, k) @ b (k, n) + beta * c, b given by its panels: the bfloat16
+// kernel's product without a b in memory. Only where bf16gemm_available().
+void bf16gemm_panels(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
+                     const PanelWriter& b, float beta, float* c, int64_t ldc);
+
 }  // namespace ember::cpu

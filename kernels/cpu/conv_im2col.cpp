@@ -58,12 +58,10 @@ inline void add_strided(T* out, const T* in, int64_t n, int64_t stride) {
   for (int64_t j = 0; j < n; ++j) out[j * stride] += in[j];
 }
 
+}  // namespace
+
 #if defined(__AVX512F__)
-// For each tap (r, s), the offset of every output position's input in a plane
-// (-1 in the padding): (R*S, OH*OW). A thread_local table, so no allocation in
-// steady state; worker threads read it through the returned pointer (inside a
-// parallel lambda the name would refer to their own, empty, copy).
-const int32_t* tap_plane_offsets(const ConvShape& g) {
+const int32_t* conv_detail::tap_plane_offsets(const ConvShape& g) {
   thread_local std::vector<int32_t> offsets;
   offsets.resize(g.r * g.s * g.ohw);
   for (int64_t r = 0; r < g.r; ++r)
@@ -77,7 +75,13 @@ const int32_t* tap_plane_offsets(const ConvShape& g) {
         }
   return offsets.data();
 }
+#endif
 
+namespace {
+
+using conv_detail::tap_plane_offsets;
+
+#if defined(__AVX512F__)
 // 16 output positions j of a tap table: the lanes that exist, their offsets,
 // and the lanes that fall inside the plane.
 struct TapLanes {

@@ -88,12 +88,42 @@ bool folds_by_phase([[maybe_unused]] const ConvShape& g) {
 #endif
 }
 
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+// The forward on the bfloat16 GEMM's panels, unfolded from x as it packs them (Note [Unfold
+// into panels]): no col buffer.
+void forward_from_panels(const ConvShape& g, const conv_detail::PanelUnfold& unfold, bool relu,
+                         const ConvForwardArgs<BFloat16>& a) {
+  const Chunking c(g);
+  const Slices<float> acc_buf(c.parts, g.k * c.chunk * g.ohw);
+  const WidenedBias bias(a.bias, g.k);
+  split_batch(g, [&](int64_t first, int64_t end, int64_t part) {
+    float* acc = acc_buf[part];
+    for (int64_t n0 = first; n0 < end; n0 += c.chunk) {
+      const int64_t nb = std::min(c.chunk, end - n0), cols = nb * g.ohw;
+      const BFloat16* x = a.x + n0 * g.c * g.hw;
+      const auto panels = [&](int64_t p0, int64_t kc, int64_t j0, int64_t nc, uint16_t* dst) {
+        unfold.write(x, p0, kc, j0, nc, dst);
+      };
+      // acc (K, cols) = w (K, C*R*S) @ col (C*R*S, cols)
+      bf16gemm_panels(g.k, cols, g.crs_g, 1.0f, {a.w, g.crs_g, false}, panels, 0.0f, acc, cols);
+      store_forward(g, acc, nb, bias.data, relu, a.y + n0 * g.k * g.ohw);
+    }
+  });
+}
+#endif
+
 }  // namespace
 
 bool conv_bf16_available() { return bf16gemm_available(); }
 
 void conv_im2col_bf16_forward(const ConvParams& p, const ConvForwardArgs<BFloat16>& a) {
   const ConvShape g(p);
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+  if (bf16gemm_available()) {
+    if (const conv_detail::PanelUnfold unfold(g); unfold)
+      return forward_from_panels(g, unfold, p.relu, a);
+  }
+#endif
   const Chunking c(g);
   const Slices<BFloat16> cols_buf(c.parts, g.c * g.r * g.s * c.chunk * g.ohw);
   const Slices<float> acc_buf(c.parts, g.k * c.chunk * g.ohw);
