@@ -79,9 +79,9 @@ const int32_t* conv_detail::tap_plane_offsets(const ConvShape& g) {
 
 namespace {
 
+#if defined(__AVX512F__)
 using conv_detail::tap_plane_offsets;
 
-#if defined(__AVX512F__)
 // 16 output positions j of a tap table: the lanes that exist, their offsets,
 // and the lanes that fall inside the plane.
 struct TapLanes {
