@@ -7,8 +7,10 @@
 // With --amp bf16 (or fp16, CUDA only) the forward and the loss of every step,
 // and the eval forward, run under autocast (no GradScaler: the timing is the
 // same, and a random batch does not underflow).
+// With --compare (and --amp bf16) it times the float32 and the autocast step alternating in
+// one process instead (compare_amp).
 //   train_step [--batch 64] [--channels 3] [--size 32] [--steps 60] [--threads N]
-//              [--amp off|bf16|fp16]
+//              [--amp off|bf16|fp16] [--compare]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -60,33 +62,52 @@ Backend backend_of(ember::Device device) {
 // The dtype of --amp (kFloat: off).
 ember::ScalarType amp_dtype = ember::kFloat;
 
-// Autocast to amp_dtype on `device` for one scope, when --amp asks for it.
+// Autocast to `dtype` on `device` for one scope (none for kFloat).
 struct AmpScope {
   std::optional<ember::autocast::AutocastGuard> guard;
-  explicit AmpScope(ember::Device device) {
-    if (amp_dtype != ember::kFloat) guard.emplace(device.type(), amp_dtype);
+  AmpScope(ember::Device device, ember::ScalarType dtype) {
+    if (dtype != ember::kFloat) guard.emplace(device.type(), dtype);
   }
+  explicit AmpScope(ember::Device device) : AmpScope(device, amp_dtype) {}
 };
 
-Figures measure(ember::Device device, int64_t batch, int64_t channels, int64_t size, int steps) {
-  namespace F = ember::nn::functional;
-  ember::manual_seed(1);
-  train::Net model(channels);
-  model->to(device);
-  ember::optim::Adam adam(model->parameters(), ember::optim::AdamOptions(1e-3));
-  const ember::Tensor x = ember::randn({batch, channels, size, size}).to(device);
-  const ember::Tensor y = ember::randint(0, 10, {batch}).to(device);
-  Figures f;
-  auto train_step = [&](bool with_adam) {
+// The model, its optimizer and one random batch.
+struct Trainer {
+  ember::Device device;
+  train::Net model;
+  ember::optim::Adam adam;
+  ember::Tensor x, y;
+
+  Trainer(ember::Device d, int64_t batch, int64_t channels, int64_t size)
+      : device(d), model([&] {
+          ember::manual_seed(1);
+          train::Net m(channels);
+          m->to(d);
+          return m;
+        }()),
+        adam(model->parameters(), ember::optim::AdamOptions(1e-3)),
+        x(ember::randn({batch, channels, size, size}).to(d)),
+        y(ember::randint(0, 10, {batch}).to(d)) {}
+
+  // One training step with the forward and the loss under autocast to `dtype`.
+  float step(bool with_adam, ember::ScalarType dtype) {
     const ember::Tensor loss = [&] {
-      const AmpScope amp(device);
-      return F::cross_entropy(model(x), y);
+      const AmpScope amp(device, dtype);
+      return ember::nn::functional::cross_entropy(model(x), y);
     }();
     adam.zero_grad();
     loss.backward();
     if (with_adam) adam.step();
     return loss.item<float>();
-  };
+  }
+};
+
+Figures measure(ember::Device device, int64_t batch, int64_t channels, int64_t size, int steps) {
+  Trainer trainer(device, batch, channels, size);
+  train::Net& model = trainer.model;
+  const ember::Tensor& x = trainer.x;
+  Figures f;
+  auto train_step = [&](bool with_adam) { return trainer.step(with_adam, amp_dtype); };
   double t = now();
   train_step(true);
   f.first_step_ms = (now() - t) * 1e3;
@@ -150,13 +171,56 @@ void run_modes(ember::Device device, int64_t batch, int64_t channels, int64_t si
   std::filesystem::remove(path);
 }
 
+// --compare: the float32 and the autocast (amp_dtype) training steps of two copies of the
+// model in one process, alternating in blocks of 5 steps (the first of each block untimed),
+// benchmark mode on: a host whose speed drifts slows both alike, so the ratio of their
+// medians holds still where separate runs' ratios scatter.
+void compare_amp(int64_t batch, int64_t channels, int64_t size, int steps) {
+  const ember::Device cpu(ember::kCPU);
+  ember::backends::cpu::set_benchmark(true);
+  Trainer plain(cpu, batch, channels, size), amp(cpu, batch, channels, size);
+  std::vector<double> plain_ms, amp_ms;
+  const auto block = [&](Trainer& trainer, ember::ScalarType dtype, std::vector<double>& ms) {
+    trainer.step(true, dtype);
+    for (int i = 0; i < 4; ++i) {
+      const double t = now();
+      trainer.step(true, dtype);
+      ms.push_back((now() - t) * 1e3);
+    }
+  };
+  for (int i = 0; i < 4; ++i) block(plain, ember::kFloat, plain_ms), block(amp, amp_dtype, amp_ms);
+  plain_ms.clear(), amp_ms.clear();
+  for (int i = 0; i < (steps + 3) / 4; ++i) {
+    block(plain, ember::kFloat, plain_ms);
+    block(amp, amp_dtype, amp_ms);
+  }
+  const double p = median(plain_ms), a = median(amp_ms);
+  std::printf("sample model, batch %lld, input %lldx%lldx%lld, %d threads, CPU, benchmark on, "
+              "median of %zu steps each\nfloat32 step %7.2f ms | autocast %s step %7.2f ms | "
+              "ratio %.3f\n",
+              (long long)batch, (long long)channels, (long long)size, (long long)size,
+              ember::get_num_threads(), plain_ms.size(), p, ember::dtype_name(amp_dtype), a,
+              a / p);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int64_t batch = 64, channels = 3, size = 32;
   int steps = 60;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i], value = argv[i + 1];
+  bool compare = false;
+  for (int i = 1; i < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--compare") {
+      compare = true;
+      --i;
+      continue;
+    }
+    if (i + 1 == argc) {
+      std::fprintf(stderr, "flag %s needs a value\n", flag.c_str());
+      return 2;
+    }
+    const std::string value = argv[i + 1];
     const long long v = std::atoll(argv[i + 1]);
     if (flag == "--amp" && (value == "off" || value == "bf16" || value == "fp16"))
       amp_dtype = value == "bf16" ? ember::kBFloat16 : value == "fp16" ? ember::kHalf : ember::kFloat;
@@ -169,6 +233,14 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
       return 2;
     }
+  }
+  if (compare) {
+    if (amp_dtype != ember::kBFloat16) {
+      std::fprintf(stderr, "--compare needs --amp bf16 (CPU autocast)\n");
+      return 2;
+    }
+    compare_amp(batch, channels, size, steps);
+    return 0;
   }
   if (amp_dtype != ember::kHalf) run_modes(ember::Device(ember::kCPU), batch, channels, size, steps);
   if (ember::cuda::is_available())
