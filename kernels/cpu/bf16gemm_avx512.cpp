@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ember/kernels/cpu/bf16_rounding.h"
 #include "ember/kernels/cpu/sgemm_avx512_tile.h"
 #endif
 
@@ -137,17 +138,6 @@ void pack_a(const MatrixRef<BFloat16>& a, int64_t i0, int64_t mc, int64_t p0, in
       }
     }
   }
-}
-
-// 16 floats -> 16 bfloat16, round to nearest even, NaN kept quiet: BFloat16(float)'s rule
-// (vcvtneps2bf16 would flush float32 subnormals to zero, so it is not used).
-inline __m256i round_to_bf16(__m512 x) {
-  const __m512i u = _mm512_castps_si512(x);
-  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-  __m512i r = _mm512_srli_epi32(_mm512_add_epi32(u, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7fff))), 16);
-  const __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
-  r = _mm512_mask_or_epi32(r, nan, _mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x40));
-  return _mm512_cvtepi32_epi16(r);
 }
 
 inline __m512 widen_bf16(__m256i h) {

@@ -14,6 +14,10 @@
 #include "ember/kernels/cpu/conv_util.h"
 #include "ember/kernels/cpu/convert_16bit.h"
 
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+#include "ember/kernels/cpu/bf16_rounding.h"
+#endif
+
 namespace ember::cpu {
 namespace {
 
@@ -63,7 +67,16 @@ void store_forward(const ConvShape& g, const float* acc, int64_t nb, const float
       const float* in = acc + (ch * nb + img) * g.ohw;
       const float b = bias ? bias[ch] : 0.0f;
       BFloat16* out = y + i * g.ohw;
-      for (int64_t j = 0; j < g.ohw; ++j) {
+      int64_t j = 0;
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+      for (const __m512 vb = _mm512_set1_ps(b); j < g.ohw; j += 16) {
+        const __mmask16 lanes = conv_detail::low_lanes(static_cast<int>(g.ohw - j));
+        __m512 v = _mm512_add_ps(_mm512_maskz_loadu_ps(lanes, in + j), vb);
+        if (relu) v = conv_detail::relu_ps(v);
+        _mm256_mask_storeu_epi16(out + j, lanes, round_to_bf16(v));
+      }
+#endif
+      for (; j < g.ohw; ++j) {
         const float v = in[j] + b;
         out[j] = BFloat16(relu && v < 0.0f ? 0.0f : v);  // relu keeps NaN, as torch.relu
       }

@@ -3,6 +3,9 @@
 #if defined(__AVX2__) || defined(__F16C__)
 #include <immintrin.h>
 #endif
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+#include "ember/kernels/cpu/bf16_rounding.h"
+#endif
 
 namespace ember::cpu {
 
@@ -31,6 +34,10 @@ void widen(const Half* in, float* out, int64_t n) {
 
 void narrow(const float* in, BFloat16* out, int64_t n) {
   int64_t i = 0;
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+  for (; i + 16 <= n; i += 16)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), round_to_bf16(_mm512_loadu_ps(in + i)));
+#endif
 #if defined(__AVX2__)
   // reduced_float.h's rounding on eight lanes: add 0x7fff plus the lowest
   // kept bit and keep the high half; a NaN keeps its high half, made quiet.

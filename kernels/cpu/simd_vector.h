@@ -9,6 +9,10 @@
 
 #include "ember/core/reduced_float.h"
 
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+#include "ember/kernels/cpu/bf16_rounding.h"
+#endif
+
 namespace ember::cpu::simd {
 
 #if defined(__AVX512F__)
@@ -65,6 +69,11 @@ void store(T* p, const Vec<T>& v) {
 
 // v rounded to bfloat16 (BFloat16(float)'s rule: nearest, ties to even; NaN kept, quiet) at p.
 inline void store(BFloat16* p, const Vec<float>& v) {
+#if defined(__AVX512F__) && defined(__AVX512BW__)
+  __m512 x;
+  std::memcpy(&x, &v, sizeof x);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), round_to_bf16(x));
+#else
   F32Bits u;
   std::memcpy(&u, &v, sizeof u);
   const F32Bits rounded = (u + (0x7fffu + ((u >> 16) & 1u))) >> 16;
@@ -72,6 +81,7 @@ inline void store(BFloat16* p, const Vec<float>& v) {
   const F32Bits words = (nan & ((u >> 16) | 0x40u)) | (~nan & rounded);
   const Bf16Bits bits = __builtin_convertvector(words, Bf16Bits);
   std::memcpy(p, &bits, sizeof bits);
+#endif
 }
 
 // x in every lane.
