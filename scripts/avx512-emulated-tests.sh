@@ -37,14 +37,14 @@ mkdir -p "$work/src" "$work/include" "$work/objects"
 git ls-files -z | xargs -0 tar -cf - | tar -xf - -C "$work/src"
 ln -s "$work/src" "$work/include/ember"
 
-# The copy: AVX-512 paths (F, BW, VL and BF16) on under a macro of their own (defining
+# The copy: AVX-512 paths (F, BW, VL, DQ and BF16) on under a macro of their own (defining
 # __AVX512F__ itself would make GCC's headers compile their AVX-512 bodies for a target
 # without it), run-time CPU checks answering yes, intrinsics and the bfloat16 vector type
 # renamed, SIMDe included after every <immintrin.h>.
 shim='#include "simde_missing.h"'
 for f in "$work"/src/kernels/cpu/*.h "$work"/src/kernels/cpu/*.cpp; do
   sed -i -E \
-    -e 's/defined\(__AVX512(F|BW|VL|BF16)__\)/defined(EMBER_EMULATED_AVX512F)/g' \
+    -e 's/defined\(__AVX512(F|BW|VL|BF16|DQ)__\)/defined(EMBER_EMULATED_AVX512F)/g' \
     -e 's/__builtin_cpu_supports\("avx512[a-z0-9]*"\)/true/g' \
     -e 's/\b__m512bh\b/simde__m512bh/g' \
     -e 's/\b(_mm512_[a-z0-9_]+)\b/simde\1/g' \

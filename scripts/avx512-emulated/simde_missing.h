@@ -155,6 +155,39 @@ inline simde__m512i simde_mm512_mask_srli_epi32(simde__m512i src, simde__mmask16
   return out.vector();
 }
 
+// vfpclassps: the lanes whose class is one of imm's bits (0x01 quiet NaN, 0x02 +0, 0x04 -0,
+// 0x08 +infinity, 0x10 -infinity, 0x20 subnormal, 0x40 negative finite, 0x80 signalling NaN).
+inline simde__mmask16 simde_mm512_fpclass_ps_mask(simde__m512 a, int imm) {
+  const ember_emulated::Lanes<uint32_t, simde__m512> in(a);
+  simde__mmask16 k = 0;
+  for (int i = 0; i < 16; ++i) {
+    const uint32_t u = in.at[i], exponent = (u >> 23) & 0xff, mantissa = u & 0x7fffff;
+    const bool negative = u >> 31, nan = exponent == 0xff && mantissa != 0;
+    int cls = 0;
+    if (nan) cls = (mantissa & 0x400000) ? 0x01 : 0x80;
+    else if (exponent == 0 && mantissa == 0) cls = negative ? 0x04 : 0x02;
+    else if (exponent == 0xff) cls = negative ? 0x10 : 0x08;
+    else if (exponent == 0) cls = 0x20 | (negative ? 0x40 : 0);
+    else if (negative) cls = 0x40;
+    if (cls & imm) k = static_cast<simde__mmask16>(k | (1u << i));
+  }
+  return k;
+}
+
+// vcvtneps2bf16: a NaN keeps its high half, made quiet; a subnormal is read as a zero of its
+// sign; the rest round to nearest, ties to even.
+inline simde__m256i simde_mm512_cvtneps_pbh(simde__m512 a) {
+  const ember_emulated::Lanes<uint32_t, simde__m512> in(a);
+  ember_emulated::Lanes<uint16_t, simde__m256i> out;
+  for (int i = 0; i < 16; ++i) {
+    const uint32_t u = in.at[i], exponent = (u >> 23) & 0xff, mantissa = u & 0x7fffff;
+    if (exponent == 0xff && mantissa != 0) out.at[i] = static_cast<uint16_t>((u >> 16) | 0x40);
+    else if (exponent == 0) out.at[i] = static_cast<uint16_t>((u >> 16) & 0x8000);
+    else out.at[i] = static_cast<uint16_t>((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+  }
+  return out.vector();
+}
+
 // Non-temporal stores: the same values as a plain store (the cache hint is not emulated).
 inline void simde_mm512_stream_ps(void* p, simde__m512 a) { simde_mm512_storeu_ps(p, a); }
 inline void simde_mm512_stream_pd(void* p, simde__m512d a) { simde_mm512_storeu_pd(p, a); }
