@@ -377,6 +377,10 @@ TEST_CASE("conv kernels: the bfloat16 passes are float32 sums of exact products,
   problems.push_back({3, 4, 16, 10, 5, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, false});
   problems.push_back({2, 3, 6, 8, 4, 2, 2, {2, 2}, {0, 0}, {1, 1}, 1, true});
   problems.push_back({2, 3, 6, 6, 4, 1, 1, {2, 2}, {0, 0}, {1, 1}, 1, true});
+  // The forward's unfold into panels (Note [Unfold into panels]): 4 x 4 and 8 x 8 outputs
+  // with bias; 96 channels are 864 taps, beyond one k block, where sums go through float32.
+  problems.push_back({3, 16, 8, 8, 8, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true});
+  problems.push_back({2, 96, 8, 8, 4, 3, 3, {1, 1}, {1, 1}, {1, 1}, 1, true});
   for (const Problem& p : problems) check_bf16_passes(p);
   // A weight of 64 x 64 x 3 x 3 (36864 elements, above one grain): the weight gradient's
   // closing sum over the parts splits over both threads.

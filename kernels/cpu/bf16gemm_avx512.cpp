@@ -154,11 +154,15 @@ inline void store_c(BFloat16* p, __mmask16 m, __m512 x) {
 }
 inline void store_c(float* p, __mmask16 m, __m512 x) { _mm512_mask_storeu_ps(p, m, x); }
 
+// The tile's place in c: each vector of 16 columns from its own pointer, rows ldc apart;
+// with `bias`, bias[i] added to row i, and with `relu`, max(0, x) (NaN kept), before the store.
 template <typename C>
 struct Tile {
   C* col[kNV];
   __mmask16 mask[kNV];
   int64_t ldc;
+  const float* bias = nullptr;
+  bool relu = false;
 };
 
 // out (MR x kNR) = alpha * a_panel @ b_panel + beta * out over kc2 k-pairs.
@@ -190,6 +194,8 @@ void micro_kernel(int64_t kc2, const uint32_t* __restrict a, const uint16_t* __r
       C* cp = out.col[v] + i * out.ldc;
       __m512 x = _mm512_mul_ps(va, acc[i][v]);
       if (beta != 0.0f) x = _mm512_fmadd_ps(vb, load_c(cp, out.mask[v]), x);
+      if (out.bias) x = _mm512_add_ps(x, _mm512_set1_ps(out.bias[i]));
+      if (out.relu) x = _mm512_max_ps(_mm512_setzero_ps(), x);
       store_c(cp, out.mask[v], x);
     }
   }
@@ -207,11 +213,32 @@ constexpr auto kKernels = make_kernels<C>(std::make_integer_sequence<int, kMR>{}
 // Rows [m0, m1) x columns [n0, n1) of c on one thread. Each k block after the first adds to
 // the result of the ones before (beta 1), as the float kernel does; a bfloat16 c rounds that
 // partial sum, so with k <= kKC (every product up to 768-deep) its sum rounds once.
-// pack_b(pc, kc, jc, nc, dst) packs b's block as pack_b below.
-template <typename C, typename PackB>
+// c's row-major layout for gemm_block: element (i, j) at c + i * ldc + j.
+template <typename C>
+struct RowMajor {
+  C* c;
+  int64_t ldc;
+  C* at(int64_t i, int64_t j) const { return c + i * ldc + j; }
+  const float* bias = nullptr;
+  bool relu = false;
+};
+
+// PanelOutput's layout: runs of `run` columns side by side.
+struct Runs {
+  const PanelOutput& out;
+  int64_t ldc;
+  BFloat16* at(int64_t i, int64_t j) const {
+    return out.data + j / out.run * out.run_stride + i * out.ldc + j % out.run;
+  }
+  const float* bias;
+  bool relu;
+};
+
+// pack_b(pc, kc, jc, nc, dst) packs b's block as pack_b below; out: c's layout (RowMajor or
+// Runs: a 16-column vector never leaves a run), its row bias and relu.
+template <typename C, typename PackB, typename Out>
 void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
-                const MatrixRef<BFloat16>& a, const PackB& pack_b, float beta, C* c,
-                int64_t ldc) {
+                const MatrixRef<BFloat16>& a, const PackB& pack_b, float beta, const Out& c) {
   constexpr gemm_blocking::Blocks kBlocks{kKC, kMC, kNC};
   // Depth in k-pairs: a float of the buffers holds 2 bfloat16.
   const gemm_blocking::PackBuffers buffers =
@@ -224,9 +251,9 @@ void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
       [&](int64_t ic, int64_t mc, int64_t pc, int64_t kc) { pack_a(a, ic, mc, pc, kc, a_pack); },
       [&](const gemm_blocking::TileJob& t) {
         const int64_t kc2 = (t.kc + 1) / 2;
-        Tile<C> out{{}, {}, ldc};
+        Tile<C> out{{}, {}, c.ldc, c.bias ? c.bias + t.i : nullptr, c.relu};
         for (int v = 0; v < kNV; ++v) {
-          out.col[v] = c + t.i * ldc + t.j + 16 * v;
+          out.col[v] = c.at(t.i, t.j + 16 * v);
           out.mask[v] = low_mask(t.cols - 16 * v);
         }
         kKernels<C>[t.mr - 1](kc2, a_pack + t.ir * kc2, b_pack + t.jr * 2 * kc2, out, alpha,
@@ -241,7 +268,7 @@ void bf16gemm_blocks(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFl
     pack_b(b, pc, kc, jc, nc, dst);
   };
   sgemm_detail::run_blocks(m, n, k, [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
-    gemm_block(m0, m1, n0, n1, k, alpha, a, pack, beta, c, ldc);
+    gemm_block<C>(m0, m1, n0, n1, k, alpha, a, pack, beta, RowMajor<C>{c, ldc});
   });
 }
 
@@ -288,12 +315,33 @@ bool bf16gemm_available() {
 
 void bf16gemm_panels(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
                      const PanelWriter& b, float beta, float* c, int64_t ldc) {
-  static_assert(PanelWriter::kColumns == kNR);
+  static_assert(PanelWriter::kColumns == kNR && kPanelOutputDepth == kKC);
   EMBER_CHECK(bf16gemm_available(), "bf16gemm_panels: this CPU has no AVX-512 BF16");
   if (m == 0 || n == 0) return;
   if (k == 0) return gemm_blocking::empty_product(m, n, beta, c, ldc);
   sgemm_detail::run_blocks(m, n, k, [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
-    gemm_block(m0, m1, n0, n1, k, alpha, a, b, beta, c, ldc);
+    gemm_block<float>(m0, m1, n0, n1, k, alpha, a, b, beta, RowMajor<float>{c, ldc});
+  });
+}
+
+void bf16gemm_panels(int64_t m, int64_t n, int64_t k, MatrixRef<BFloat16> a, const PanelWriter& b,
+                     const PanelOutput& c) {
+  EMBER_CHECK(bf16gemm_available(), "bf16gemm_panels: this CPU has no AVX-512 BF16");
+  EMBER_CHECK(k <= kPanelOutputDepth && c.run % 16 == 0,
+              "bf16gemm_panels: a bfloat16 c needs k <= ", kPanelOutputDepth,
+              " (one rounding) and runs of whole vectors, got k ", k, ", runs of ", c.run);
+  if (m == 0 || n == 0) return;
+  const Runs out{c, c.ldc, c.bias, c.relu};
+  if (k == 0) {
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        const float x = c.bias ? c.bias[i] : 0.0f;
+        *out.at(i, j) = BFloat16(c.relu && x < 0.0f ? 0.0f : x);
+      }
+    return;
+  }
+  sgemm_detail::run_blocks(m, n, k, [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+    gemm_block<BFloat16>(m0, m1, n0, n1, k, 1.0f, a, b, 0.0f, out);
   });
 }
 
@@ -303,6 +351,10 @@ bool bf16gemm_available() { return false; }
 
 void bf16gemm_panels(int64_t, int64_t, int64_t, float, MatrixRef<BFloat16>, const PanelWriter&,
                      float, float*, int64_t) {
+  EMBER_CHECK(false, "bf16gemm_panels: built without AVX-512 BF16");
+}
+void bf16gemm_panels(int64_t, int64_t, int64_t, MatrixRef<BFloat16>, const PanelWriter&,
+                     const PanelOutput&) {
   EMBER_CHECK(false, "bf16gemm_panels: built without AVX-512 BF16");
 }
 

@@ -58,4 +58,21 @@ class PanelWriter {
 void bf16gemm_panels(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
                      const PanelWriter& b, float beta, float* c, int64_t ldc);
 
+// A bfloat16 c stored as the kernel leaves each tile (a convolution's output, NCHW): element
+// (i, j) at data + (j / run) * run_stride + i * ldc + j % run, runs of `run` columns (a
+// multiple of 16) side by side, run_stride apart; bias[i] (if any) added and, with relu,
+// max(0, x) taken (NaN kept) before the one rounding.
+struct PanelOutput {
+  BFloat16* data;
+  int64_t ldc, run, run_stride;
+  const float* bias = nullptr;
+  bool relu = false;
+};
+// The deepest k whose float32 sums round once into a PanelOutput (one cache block of k).
+inline constexpr int64_t kPanelOutputDepth = 768;
+
+// c = a (m, k) @ b (k, n) [+ bias, relu] into a bfloat16 PanelOutput, k <= kPanelOutputDepth.
+void bf16gemm_panels(int64_t m, int64_t n, int64_t k, MatrixRef<BFloat16> a, const PanelWriter& b,
+                     const PanelOutput& c);
+
 }  // namespace ember::cpu

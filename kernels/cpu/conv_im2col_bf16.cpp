@@ -103,11 +103,14 @@ bool folds_by_phase([[maybe_unused]] const ConvShape& g) {
 
 #if defined(__AVX512BW__) && defined(__AVX512VL__)
 // The forward on the bfloat16 GEMM's panels, unfolded from x as it packs them (Note [Unfold
-// into panels]): no col buffer.
+// into panels]): no col buffer. Up to kPanelOutputDepth taps of a sum the GEMM's tiles go
+// straight to y, bias, ReLU and rounding included; deeper sums (more than one k block) add up
+// in float32 first.
 void forward_from_panels(const ConvShape& g, const conv_detail::PanelUnfold& unfold, bool relu,
                          const ConvForwardArgs<BFloat16>& a) {
   const Chunking c(g);
-  const Slices<float> acc_buf(c.parts, g.k * c.chunk * g.ohw);
+  const bool direct = g.crs_g <= kPanelOutputDepth;
+  const Slices<float> acc_buf(c.parts, direct ? 0 : g.k * c.chunk * g.ohw);
   const WidenedBias bias(a.bias, g.k);
   split_batch(g, [&](int64_t first, int64_t end, int64_t part) {
     float* acc = acc_buf[part];
@@ -117,9 +120,15 @@ void forward_from_panels(const ConvShape& g, const conv_detail::PanelUnfold& unf
       const auto panels = [&](int64_t p0, int64_t kc, int64_t j0, int64_t nc, uint16_t* dst) {
         unfold.write(x, p0, kc, j0, nc, dst);
       };
-      // acc (K, cols) = w (K, C*R*S) @ col (C*R*S, cols)
+      BFloat16* y = a.y + n0 * g.k * g.ohw;
+      // y or acc (K, cols) = w (K, C*R*S) @ col (C*R*S, cols)
+      if (direct) {
+        bf16gemm_panels(g.k, cols, g.crs_g, {a.w, g.crs_g, false}, panels,
+                        {y, g.ohw, g.ohw, g.k * g.ohw, bias.data, relu});
+        continue;
+      }
       bf16gemm_panels(g.k, cols, g.crs_g, 1.0f, {a.w, g.crs_g, false}, panels, 0.0f, acc, cols);
-      store_forward(g, acc, nb, bias.data, relu, a.y + n0 * g.k * g.ohw);
+      store_forward(g, acc, nb, bias.data, relu, y);
     }
   });
 }
