@@ -3,6 +3,7 @@
 // layout of PanelWriter (bf16gemm_avx512.h) gives to col (C*R*S, nb*OH*OW) element
 // (c*R*S + r*S + s, img*OH*OW + oh*OW + ow) = x[img][c][oh*sh + r*dh - ph][ow*sw + s*dw - pw]
 // (0 in the padding), zeros past the block's columns and for an odd block's last partner.
+// The paired im2col (the same windows, two rows of col at a time) against the same definition.
 // Then the GEMM on such panels against the GEMM on b in memory.
 #include "test_helpers.h"
 
@@ -102,6 +103,41 @@ TEST_CASE("conv unfold into panels: every lane is col's element or a zero", "[co
   const UnfoldCase deep{1, 96, 8, 8, 3, 3, 1, 1, 1};
   check_block(deep, 768, 96, 0, 64);
   check_block(deep, 100, 31, 32, 32);
+}
+
+TEST_CASE("im2col on bfloat16 by pair windows: every element of col by its definition",
+          "[conv][dtype]") {
+  if (!cpu::conv_detail::PanelUnfold::built()) {
+    WARN("skipped: built without AVX-512 BW");
+    return;
+  }
+  // Odd row counts (the last row alone), pairs across planes, one window per tap (rows of
+  // 64), stride 1 with dilation, 1x1.
+  for (const UnfoldCase& u : {UnfoldCase{2, 3, 32, 32, 3, 3, 2, 1, 1},
+                              UnfoldCase{3, 5, 8, 8, 3, 3, 2, 1, 1},
+                              UnfoldCase{1, 2, 64, 64, 3, 3, 2, 1, 1},
+                              UnfoldCase{2, 3, 16, 16, 3, 3, 1, 2, 2},
+                              UnfoldCase{2, 5, 8, 8, 1, 1, 1, 0, 1}}) {
+    const ConvParams p = params_of(u);
+    const cpu::conv_detail::ConvShape g(p);
+    INFO("C " << u.c << ", " << u.h << "x" << u.w << ", " << u.r << "x" << u.s << " stride "
+              << u.stride << " dilation " << u.dilation);
+    std::mt19937 gen(5);
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    std::vector<BFloat16> x(static_cast<size_t>(u.n * u.c * u.h * u.w));
+    for (BFloat16& v : x) v = BFloat16(dist(gen));
+    const int64_t rows = u.c * u.r * u.s, cols = u.n * g.ohw;
+    // One guard row past col: the last row alone must not write beyond its own.
+    std::vector<BFloat16> col(static_cast<size_t>((rows + 1) * cols), BFloat16(7.0f));
+    REQUIRE(cpu::conv_detail::im2col_pairs(g, x.data(), u.n, col.data()));
+    size_t wrong = 0;
+    for (int64_t row = 0; row <= rows; ++row)
+      for (int64_t j = 0; j < cols; ++j) {
+        const uint16_t want = row < rows ? col_bits(u, p, x, row, j) : BFloat16(7.0f).x;
+        wrong += col[static_cast<size_t>(row * cols + j)].x != want;
+      }
+    REQUIRE(wrong == 0);
+  }
 }
 
 TEST_CASE("conv unfold into panels: does not apply where its blocks or windows do not fit",

@@ -285,6 +285,9 @@ void im2col(const ConvShape& g, const T* x, int64_t nb, T* col) {
   }
 #endif
 #if defined(__AVX512BW__) && defined(__AVX512VL__)
+  if constexpr (std::is_same_v<T, BFloat16>) {
+    if (im2col_pairs(g, x, nb, col)) return;
+  }
   if constexpr (sizeof(T) == 2) {
     if (g.hw < (int64_t(1) << 31)) {
       if (const TapWindow* windows = tap_windows(g))

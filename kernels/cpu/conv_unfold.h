@@ -63,10 +63,15 @@ class PanelUnfold {
   void write(const BFloat16* x, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
              uint16_t* dst) const;
 
- private:
   static bool shape_applies(const ConvShape& g);
+
+ private:
   ConvShape g_;
   const PairWindow* windows_ = nullptr;  // (R*S + 1, OH*OW / 16)
 };
+
+// im2col for bfloat16 by the same pair windows: one vpermt2w gives 16 positions of two
+// neighbouring rows of col. False (nothing written) where PanelUnfold does not apply.
+bool im2col_pairs(const ConvShape& g, const BFloat16* x, int64_t nb, BFloat16* col);
 
 }  // namespace ember::cpu::conv_detail

@@ -5,9 +5,13 @@
 #include <vector>
 
 #include "ember/core/error.h"
+#include "ember/core/parallel.h"
 #include "ember/kernels/cpu/conv_unfold.h"
 
 #if defined(__AVX512BW__) && defined(__AVX512VL__)
+// GCC 12's AVX-512 headers make their "undefined" vectors by self-initialisation.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
 
 namespace ember::cpu::conv_detail {
@@ -61,14 +65,18 @@ bool PanelUnfold::shape_applies(const ConvShape& g) {
   return g.groups == 1 && g.ohw % 16 == 0 && g.ohw <= kMaxPositions && g.hw < (INT32_MAX / 2);
 }
 
-PanelUnfold::PanelUnfold(const ConvShape& g) : g_(g) {
-  if (!shape_applies(g)) return;
-  thread_local std::vector<PairWindow> table;
+namespace {
+
+// The windows of g's tap pairs, (R*S + 1, OH*OW / 16), into `table`: entry t < R*S holds
+// taps t and t + 1 (tap 0 of the next plane after the last), entry R*S the last tap alone
+// (the last row of an odd reduction). The first tap's position i goes to lane 2i and the
+// second's to 2i + 1 when `interleaved` (a panel row), else to lanes i and 16 + i (two col
+// rows). False where a tap's 16 positions span 64 elements or more.
+bool build_pair_windows(const ConvShape& g, bool interleaved,
+                        std::vector<PanelUnfold::PairWindow>& table) {
   const int64_t rs = g.r * g.s, blocks = g.ohw / 16;
   const int32_t* taps = tap_plane_offsets(g);
-  table.assign(static_cast<size_t>((rs + 1) * blocks), PairWindow{});
-  // Entry t < rs: taps t and t + 1 (tap 0 of the next plane after the last); entry rs: the
-  // last tap alone (the last row of an odd reduction).
+  table.assign(static_cast<size_t>((rs + 1) * blocks), PanelUnfold::PairWindow{});
   for (int64_t t = 0; t <= rs; ++t) {
     const int64_t tap = t < rs ? t : rs - 1;
     const bool partner = t < rs, crosses = tap == rs - 1;
@@ -77,21 +85,32 @@ PanelUnfold::PanelUnfold(const ConvShape& g) : g_(g) {
     for (int64_t b = 0; b < blocks; ++b) {
       const int32_t* first = taps + tap * g.ohw + 16 * b;
       const int32_t* second = taps + next * g.ohw + 16 * b;
-      int32_t both[32], even[32], odd[32];
+      int32_t both[32], only_first[32], only_second[32];
+      std::fill(only_first, only_first + 32, -1);
+      std::fill(only_second, only_second + 32, -1);
       for (int i = 0; i < 16; ++i) {
         const int32_t o = !partner || second[i] < 0 ? -1 : static_cast<int32_t>(second[i] + shift);
-        both[2 * i] = even[2 * i] = first[i];
-        both[2 * i + 1] = odd[2 * i + 1] = o;
-        even[2 * i + 1] = odd[2 * i] = -1;
+        const int lane0 = interleaved ? 2 * i : i, lane1 = interleaved ? 2 * i + 1 : 16 + i;
+        both[lane0] = only_first[lane0] = first[i];
+        both[lane1] = only_second[lane1] = o;
       }
-      PairWindow& w = table[t * blocks + b];
+      PanelUnfold::PairWindow& w = table[t * blocks + b];
       if (fill_half(both, limit, w.half[0])) continue;
-      w = PairWindow{};
+      w = PanelUnfold::PairWindow{};
       w.split = true;
-      if (!fill_half(even, g.hw, w.half[0]) || !fill_half(odd, limit, w.half[1])) return;
+      if (!fill_half(only_first, g.hw, w.half[0]) || !fill_half(only_second, limit, w.half[1]))
+        return false;
     }
   }
-  windows_ = table.data();
+  return true;
+}
+
+}  // namespace
+
+PanelUnfold::PanelUnfold(const ConvShape& g) : g_(g) {
+  if (!shape_applies(g)) return;
+  thread_local std::vector<PairWindow> table;
+  if (build_pair_windows(g, true, table)) windows_ = table.data();
 }
 
 namespace {
@@ -142,6 +161,36 @@ void PanelUnfold::write(const BFloat16* x, int64_t p0, int64_t kc, int64_t j0, i
   }
 }
 
+bool im2col_pairs(const ConvShape& g, const BFloat16* x, int64_t nb, BFloat16* col) {
+  if (!PanelUnfold::shape_applies(g)) return false;
+  thread_local std::vector<PanelUnfold::PairWindow> table;
+  if (!build_pair_windows(g, false, table)) return false;
+  const PanelUnfold::PairWindow* windows = table.data();
+  const int64_t rs = g.r * g.s, rows = g.c * rs, cols = nb * g.ohw, blocks = g.ohw / 16;
+  parallel_for(0, (rows + 1) / 2, row_grain(2 * cols), [&](int64_t begin, int64_t end) {
+    for (int64_t pair = begin; pair < end; ++pair) {
+      const int64_t row = 2 * pair, c = row / rs, tap = row % rs;
+      const bool alone = row + 1 == rows;
+      const PanelUnfold::PairWindow* entry = windows + (alone ? rs : tap) * blocks;
+      const __mmask32 lanes = alone ? __mmask32(0xFFFF) : ~__mmask32(0);
+      BFloat16* out = col + row * cols;
+      for (int64_t img = 0; img < nb; ++img) {
+        const BFloat16* plane = x + (img * g.c + c) * g.hw;
+        for (int64_t b = 0; b < blocks; ++b, out += 16) {
+          const PanelUnfold::PairWindow& w = entry[b];
+          __m512i v = read_half(w.half[0], plane, lanes);
+          if (w.split && !alone) v = _mm512_or_si512(v, read_half(w.half[1], plane, lanes));
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm512_castsi512_si256(v));
+          if (!alone)
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + cols),
+                                _mm512_extracti64x4_epi64(v, 1));
+        }
+      }
+    }
+  });
+  return true;
+}
+
 }  // namespace ember::cpu::conv_detail
 
 #else  // built without AVX-512 BW and VL: no shape applies
@@ -154,6 +203,7 @@ PanelUnfold::PanelUnfold(const ConvShape& g) : g_(g) {}
 void PanelUnfold::write(const BFloat16*, int64_t, int64_t, int64_t, int64_t, uint16_t*) const {
   EMBER_CHECK(false, "conv unfold into panels: built without AVX-512 BW");
 }
+bool im2col_pairs(const ConvShape&, const BFloat16*, int64_t, BFloat16*) { return false; }
 
 }  // namespace ember::cpu::conv_detail
 
