@@ -381,6 +381,8 @@ TEST_CASE("conv kernels: the bfloat16 passes are float32 sums of exact products,
   // with bias; 96 channels are 864 taps, beyond one k block, where sums go through float32.
   problems.push_back({3, 16, 8, 8, 8, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, true});
   problems.push_back({2, 96, 8, 8, 4, 3, 3, {1, 1}, {1, 1}, {1, 1}, 1, true});
+  // gy read in place by the backward GEMMs (runs of 16 outputs), with two groups.
+  problems.push_back({3, 4, 8, 8, 6, 3, 3, {2, 2}, {1, 1}, {1, 1}, 2, true});
   for (const Problem& p : problems) check_bf16_passes(p);
   // A weight of 64 x 64 x 3 x 3 (36864 elements, above one grain): the weight gradient's
   // closing sum over the parts splits over both threads.

@@ -4,7 +4,7 @@
 // (c*R*S + r*S + s, img*OH*OW + oh*OW + ow) = x[img][c][oh*sh + r*dh - ph][ow*sw + s*dw - pw]
 // (0 in the padding), zeros past the block's columns and for an odd block's last partner.
 // The paired im2col (the same windows, two rows of col at a time) against the same definition.
-// Then the GEMM on such panels against the GEMM on b in memory.
+// Then the GEMM on such panels, and on an operand in runs, against the GEMM on one in memory.
 #include "test_helpers.h"
 
 #include <ember/kernels/cpu/bf16gemm_avx512.h>
@@ -161,7 +161,7 @@ TEST_CASE("conv unfold into panels: does not apply where its blocks or windows d
 TEST_CASE("bf16gemm_panels: the product of written panels is the product of b in memory",
           "[gemm][dtype]") {
   if (!cpu::bf16gemm_available()) {
-    WARN("skipped: this CPU has no AVX-512 BF16");
+    WARN("skipped: no AVX-512 BF16 kernel (the build's or the CPU's)");
     return;
   }
   const int threads_before = get_num_threads();
@@ -190,6 +190,63 @@ TEST_CASE("bf16gemm_panels: the product of written panels is the product of b in
     cpu::bf16gemm(m, n, k, 0.5f, {a.data(), k, false}, {b.data(), n, false}, 2.0f,
                   from_memory.data(), n);
     REQUIRE(from_panels == from_memory);
+  }
+  set_num_threads(threads_before);
+}
+
+TEST_CASE("bf16gemm with an operand in runs: the product of the same matrix laid out in one piece",
+          "[gemm][dtype]") {
+  if (!cpu::bf16gemm_available()) {
+    WARN("skipped: no AVX-512 BF16 kernel (the build's or the CPU's)");
+    return;
+  }
+  // Runs of 80 columns, 11 of them, 96 elements apart per row (the matrix's rows interleave
+  // with the runs): the first k block (768) ends inside a run; 37 and 29 rows leave partial
+  // tiles; k = 37 leaves an odd k-pair.
+  constexpr int64_t kRun = 80, kRuns = 11, kRowStride = 96;
+  std::mt19937 gen(3);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  const auto random = [&](int64_t count) {
+    std::vector<BFloat16> v(static_cast<size_t>(count));
+    for (BFloat16& x : v) x = BFloat16(dist(gen));
+    return v;
+  };
+  // rows x (kRuns * kRun) in runs: (run, row, column in run) -> and its one-piece copy.
+  const auto in_runs = [&](int64_t rows, std::vector<BFloat16>& whole) {
+    std::vector<BFloat16> runs = random(kRuns * rows * kRowStride);
+    whole.resize(static_cast<size_t>(rows * kRuns * kRun));
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < kRuns * kRun; ++j)
+        whole[static_cast<size_t>(i * kRuns * kRun + j)] =
+            runs[static_cast<size_t>(j / kRun * rows * kRowStride + i * kRowStride + j % kRun)];
+    return runs;
+  };
+  const int threads_before = get_num_threads();
+  for (const int threads : {1, 2}) {
+    set_num_threads(threads);
+    INFO(threads << " threads");
+    {
+      const int64_t m = 37, n = 50, k = kRuns * kRun;
+      std::vector<BFloat16> whole;
+      const std::vector<BFloat16> a = in_runs(m, whole), b = random(k * n);
+      std::vector<float> got(static_cast<size_t>(m * n), 1.0f), want = got;
+      cpu::bf16gemm_a_runs(m, n, k, 0.5f, {a.data(), kRowStride, kRun, m * kRowStride},
+                           {b.data(), n, false}, 2.0f, got.data(), n);
+      cpu::bf16gemm(m, n, k, 0.5f, {whole.data(), k, false}, {b.data(), n, false}, 2.0f,
+                    want.data(), n);
+      REQUIRE(got == want);
+    }
+    {
+      const int64_t m = 29, n = kRuns * kRun, k = 37;
+      std::vector<BFloat16> whole;
+      const std::vector<BFloat16> b = in_runs(k, whole), a = random(m * k);
+      std::vector<float> got(static_cast<size_t>(m * n), 1.0f), want = got;
+      cpu::bf16gemm_b_runs(m, n, k, 1.0f, {a.data(), k, false},
+                           {b.data(), kRowStride, kRun, k * kRowStride}, 0.0f, got.data(), n);
+      cpu::bf16gemm(m, n, k, 1.0f, {a.data(), k, false}, {whole.data(), n, false}, 0.0f,
+                    want.data(), n);
+      REQUIRE(got == want);
+    }
   }
   set_num_threads(threads_before);
 }

@@ -140,6 +140,72 @@ void pack_a(const MatrixRef<BFloat16>& a, int64_t i0, int64_t mc, int64_t p0, in
   }
 }
 
+// b (k, n) with its columns in runs (MatrixRuns), rows [p0, p0 + kc) x columns [j0, j0 + nc)
+// in pack_b's layout: 16 columns at a time from one run (run % 16 == 0, j0 % 16 == 0), the
+// two rows of a k-pair interleaved.
+void pack_b_runs(const MatrixRuns& b, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
+                 uint16_t* dst) {
+  const int64_t kc2 = (kc + 1) / 2;
+  const __m512i interleave = _mm512_set_epi16(47, 15, 46, 14, 45, 13, 44, 12, 43, 11, 42, 10, 41,
+                                              9, 40, 8, 39, 7, 38, 6, 37, 5, 36, 4, 35, 3, 34, 2,
+                                              33, 1, 32, 0);
+  for (int64_t q = 0; q * kNR < nc; ++q) {
+    uint16_t* panel = dst + q * kc2 * 2 * kNR;
+    for (int h = 0; h < kNV; ++h) {
+      const int64_t j = j0 + q * kNR + 16 * h;
+      const __mmask16 cols = low_mask(j0 + nc - j);
+      const BFloat16* column = b.data + j / b.run * b.run_stride + j % b.run;
+      for (int64_t r = 0; r < kc2; ++r) {
+        const BFloat16* row = column + (p0 + 2 * r) * b.ld;
+        const __m256i lo = _mm256_maskz_loadu_epi16(cols, row);
+        const __m256i hi = 2 * r + 1 < kc ? _mm256_maskz_loadu_epi16(cols, row + b.ld)
+                                          : _mm256_setzero_si256();
+        _mm512_store_si512(panel + r * 2 * kNR + 32 * h,
+                           _mm512_permutex2var_epi16(_mm512_castsi256_si512(lo), interleave,
+                                                     _mm512_castsi256_si512(hi)));
+      }
+    }
+  }
+}
+
+// a (m, k) with its columns (k) in runs, rows [i0, i0 + mc) x k [p0, p0 + kc) in pack_a's
+// layout: per row 32 columns (16 k-pairs) from two runs' 16 (run % 16 == 0, p0 % 32 == 0),
+// 16 rows' words transposed at once.
+void pack_a_runs(const MatrixRuns& a, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
+                 uint32_t* dst) {
+  const int64_t kc2 = (kc + 1) / 2;
+  for (int64_t ir = 0; ir < mc; ir += kMR) {
+    const int64_t mr = std::min<int64_t>(kMR, mc - ir);
+    uint32_t* panel = dst + ir * kc2;
+    for (int64_t s = 0; s < kc; s += 32) {
+      const BFloat16* segment[2];
+      __mmask16 valid[2];
+      for (int h = 0; h < 2; ++h) {
+        const int64_t p = p0 + s + 16 * h;
+        segment[h] = a.data + p / a.run * a.run_stride + p % a.run;
+        valid[h] = low_mask(kc - s - 16 * h);
+      }
+      __m512 r[16];
+      for (int i = 0; i < 16; ++i) {
+        if (i >= mr) {
+          r[i] = _mm512_setzero_ps();
+          continue;
+        }
+        const int64_t row = (i0 + ir + i) * a.ld;
+        const __m256i lo = _mm256_maskz_loadu_epi16(valid[0], segment[0] + row);
+        const __m256i hi = valid[1] ? _mm256_maskz_loadu_epi16(valid[1], segment[1] + row)
+                                    : _mm256_setzero_si256();
+        r[i] = _mm512_castsi512_ps(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1));
+      }
+      sgemm_detail::transpose16(r);
+      const int64_t pairs = std::min<int64_t>(16, kc2 - s / 2);
+      for (int64_t q = 0; q < pairs; ++q)
+        _mm512_mask_storeu_ps(reinterpret_cast<float*>(panel + (s / 2 + q) * mr), low_mask(mr),
+                              r[q]);
+    }
+  }
+}
+
 inline __m512 widen_bf16(__m256i h) {
   return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
 }
@@ -234,11 +300,12 @@ struct Runs {
   bool relu;
 };
 
-// pack_b(pc, kc, jc, nc, dst) packs b's block as pack_b below; out: c's layout (RowMajor or
-// Runs: a 16-column vector never leaves a run), its row bias and relu.
-template <typename C, typename PackB, typename Out>
+// a's block packed as pack_a does, by pack_a(a, ic, mc, pc, kc, dst) (a MatrixRef or a
+// MatrixRuns); pack_b(pc, kc, jc, nc, dst) packs b's block as pack_b; out: c's layout
+// (RowMajor or Runs: a 16-column vector never leaves a run), its row bias and relu.
+template <typename C, typename A, typename PackB, typename Out>
 void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float alpha,
-                const MatrixRef<BFloat16>& a, const PackB& pack_b, float beta, const Out& c) {
+                const A& a, const PackB& pack_b, float beta, const Out& c) {
   constexpr gemm_blocking::Blocks kBlocks{kKC, kMC, kNC};
   // Depth in k-pairs: a float of the buffers holds 2 bfloat16.
   const gemm_blocking::PackBuffers buffers =
@@ -248,7 +315,10 @@ void gemm_block(int64_t m0, int64_t m1, int64_t n0, int64_t n1, int64_t k, float
   gemm_blocking::blocked_product<kMR, kNR>(
       m0, m1, n0, n1, k, kBlocks,
       [&](int64_t pc, int64_t kc, int64_t jc, int64_t nc) { pack_b(pc, kc, jc, nc, b_pack); },
-      [&](int64_t ic, int64_t mc, int64_t pc, int64_t kc) { pack_a(a, ic, mc, pc, kc, a_pack); },
+      [&](int64_t ic, int64_t mc, int64_t pc, int64_t kc) {
+        if constexpr (std::is_same_v<A, MatrixRuns>) pack_a_runs(a, ic, mc, pc, kc, a_pack);
+        else pack_a(a, ic, mc, pc, kc, a_pack);
+      },
       [&](const gemm_blocking::TileJob& t) {
         const int64_t kc2 = (t.kc + 1) / 2;
         Tile<C> out{{}, {}, c.ldc, c.bias ? c.bias + t.i : nullptr, c.relu};
@@ -345,6 +415,46 @@ void bf16gemm_panels(int64_t m, int64_t n, int64_t k, MatrixRef<BFloat16> a, con
   });
 }
 
+namespace {
+
+// bf16gemm's checks for an operand in runs.
+bool runs_product(const char* which, const MatrixRuns& x, int64_t m, int64_t n, int64_t k,
+                  float beta, float* c, int64_t ldc) {
+  EMBER_CHECK(bf16gemm_available(), "bf16gemm: this CPU has no AVX-512 BF16");
+  EMBER_CHECK(x.run > 0 && x.run % 16 == 0, "bf16gemm: ", which,
+              "'s runs must be whole vectors of 16, got ", x.run);
+  if (m == 0 || n == 0) return false;
+  if (k == 0) {
+    gemm_blocking::empty_product(m, n, beta, c, ldc);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void bf16gemm_a_runs(int64_t m, int64_t n, int64_t k, float alpha, MatrixRuns a,
+                     MatrixRef<BFloat16> b, float beta, float* c, int64_t ldc) {
+  if (!runs_product("a", a, m, n, k, beta, c, ldc)) return;
+  const auto pack = [&](int64_t pc, int64_t kc, int64_t jc, int64_t nc, uint16_t* dst) {
+    pack_b(b, pc, kc, jc, nc, dst);
+  };
+  sgemm_detail::run_blocks(m, n, k, [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+    gemm_block<float>(m0, m1, n0, n1, k, alpha, a, pack, beta, RowMajor<float>{c, ldc});
+  });
+}
+
+void bf16gemm_b_runs(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
+                     MatrixRuns b, float beta, float* c, int64_t ldc) {
+  if (!runs_product("b", b, m, n, k, beta, c, ldc)) return;
+  const auto pack = [&](int64_t pc, int64_t kc, int64_t jc, int64_t nc, uint16_t* dst) {
+    pack_b_runs(b, pc, kc, jc, nc, dst);
+  };
+  sgemm_detail::run_blocks(m, n, k, [&](int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+    gemm_block<float>(m0, m1, n0, n1, k, alpha, a, pack, beta, RowMajor<float>{c, ldc});
+  });
+}
+
 #else  // built without AVX-512 BF16
 
 bool bf16gemm_available() { return false; }
@@ -356,6 +466,14 @@ void bf16gemm_panels(int64_t, int64_t, int64_t, float, MatrixRef<BFloat16>, cons
 void bf16gemm_panels(int64_t, int64_t, int64_t, MatrixRef<BFloat16>, const PanelWriter&,
                      const PanelOutput&) {
   EMBER_CHECK(false, "bf16gemm_panels: built without AVX-512 BF16");
+}
+void bf16gemm_a_runs(int64_t, int64_t, int64_t, float, MatrixRuns, MatrixRef<BFloat16>, float,
+                     float*, int64_t) {
+  EMBER_CHECK(false, "bf16gemm: an operand in runs needs AVX-512 BF16");
+}
+void bf16gemm_b_runs(int64_t, int64_t, int64_t, float, MatrixRef<BFloat16>, MatrixRuns, float,
+                     float*, int64_t) {
+  EMBER_CHECK(false, "bf16gemm: an operand in runs needs AVX-512 BF16");
 }
 
 #endif

@@ -28,6 +28,22 @@ void bf16gemm(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> 
 void bf16gemm(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
               MatrixRef<BFloat16> b, float beta, float* c, int64_t ldc);
 
+// A bfloat16 matrix whose columns come in runs side by side (a convolution's gy, (images, K,
+// OH*OW), read as (K, images * OH*OW)): element (i, j) at
+// data + (j / run) * run_stride + i * ld + j % run.
+struct MatrixRuns {
+  const BFloat16* data;
+  int64_t ld, run, run_stride;
+};
+
+// bf16gemm into a float32 c with a (bf16gemm_a_runs) or b (bf16gemm_b_runs) in runs of a
+// multiple of 16 columns, packed from there (no reordered copy). Only where
+// bf16gemm_available().
+void bf16gemm_a_runs(int64_t m, int64_t n, int64_t k, float alpha, MatrixRuns a,
+                     MatrixRef<BFloat16> b, float beta, float* c, int64_t ldc);
+void bf16gemm_b_runs(int64_t m, int64_t n, int64_t k, float alpha, MatrixRef<BFloat16> a,
+                     MatrixRuns b, float beta, float* c, int64_t ldc);
+
 // b of bf16gemm_panels, written panel by panel as the kernel packs it (an implicit GEMM's b,
 // made from other data: a convolution's input, conv_unfold.h). write(p0, kc, j0, nc, dst)
 // writes rows [p0, p0 + kc) x columns [j0, j0 + nc) of b: panel q (columns j0 + 32 q on) at

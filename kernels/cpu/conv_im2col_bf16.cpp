@@ -101,6 +101,11 @@ bool folds_by_phase([[maybe_unused]] const ConvShape& g) {
 #endif
 }
 
+// Whether the backward passes' GEMMs read gy (nb, K, OH*OW) in place, as runs of OH*OW
+// columns (bf16gemm_a_runs, bf16gemm_b_runs), instead of a channel-major copy: whole vectors
+// of 16 per run, on the AVX-512 BF16 kernel.
+bool reads_gy_in_runs(const ConvShape& g) { return g.ohw % 16 == 0 && bf16gemm_available(); }
+
 #if defined(__AVX512BW__) && defined(__AVX512VL__)
 // The forward on the bfloat16 GEMM's panels, unfolded from x as it packs them (Note [Unfold
 // into panels]): no col buffer. Up to kPanelOutputDepth taps of a sum the GEMM's tiles go
@@ -169,7 +174,8 @@ void conv_im2col_bf16_forward(const ConvParams& p, const ConvForwardArgs<BFloat1
 void conv_im2col_bf16_backward_data(const ConvParams& p, const ConvBackwardDataArgs<BFloat16>& a) {
   const ConvShape g(p);
   const Chunking c(g);
-  const Slices<BFloat16> gy_buf(c.parts, c.chunk > 1 ? g.k * c.chunk * g.ohw : 0);
+  const bool gy_runs = reads_gy_in_runs(g);
+  const Slices<BFloat16> gy_buf(c.parts, c.chunk > 1 && !gy_runs ? g.k * c.chunk * g.ohw : 0);
   const Slices<float> col_buf(c.parts, g.c * g.r * g.s * c.chunk * g.ohw);
   const bool fold = folds_by_phase(g);
   const Slices<float> gx_buf(c.parts, fold ? 0 : c.chunk * g.c * g.hw);
@@ -178,11 +184,20 @@ void conv_im2col_bf16_backward_data(const ConvParams& p, const ConvBackwardDataA
     float* col = col_buf[part];
     for (int64_t n0 = first; n0 < end; n0 += c.chunk) {
       const int64_t nb = std::min(c.chunk, end - n0), cols = nb * g.ohw;
-      const BFloat16* gy = channel_major(g, a.gy + n0 * g.k * g.ohw, nb, gy_buf[part]);
+      const BFloat16* gy =
+          gy_runs ? nullptr : channel_major(g, a.gy + n0 * g.k * g.ohw, nb, gy_buf[part]);
       // col_g (Cg*R*S, cols) = w_g^T (Cg*R*S, Kg) @ gy_g (Kg, cols), w_g^T read column-major
+      // and gy_g as its images' runs, or reordered to channel-major
       for (int64_t grp = 0; grp < g.groups; ++grp) {
-        bf16gemm(g.crs_g, cols, g.kg, 1.0f, {a.w + grp * g.kg * g.crs_g, g.crs_g, true},
-                 {gy + grp * g.kg * cols, cols, false}, 0.0f, col + grp * g.crs_g * cols, cols);
+        const MatrixRef<BFloat16> wt{a.w + grp * g.kg * g.crs_g, g.crs_g, true};
+        float* out = col + grp * g.crs_g * cols;
+        if (gy_runs) {
+          const MatrixRuns runs{a.gy + (n0 * g.k + grp * g.kg) * g.ohw, g.ohw, g.ohw, g.k * g.ohw};
+          bf16gemm_b_runs(g.crs_g, cols, g.kg, 1.0f, wt, runs, 0.0f, out, cols);
+        } else {
+          bf16gemm(g.crs_g, cols, g.kg, 1.0f, wt, {gy + grp * g.kg * cols, cols, false}, 0.0f,
+                   out, cols);
+        }
       }
 #if defined(__AVX512F__)
       if (fold) {
@@ -202,7 +217,8 @@ void conv_im2col_bf16_backward_weight(const ConvParams& p,
   const Chunking c(g);
   const int64_t wsize = g.k * g.crs_g;
   const Slices<BFloat16> col_buf(c.parts, g.c * g.r * g.s * c.chunk * g.ohw);
-  const Slices<BFloat16> gy_buf(c.parts, c.chunk > 1 ? g.k * c.chunk * g.ohw : 0);
+  const bool gy_runs = reads_gy_in_runs(g);
+  const Slices<BFloat16> gy_buf(c.parts, c.chunk > 1 && !gy_runs ? g.k * c.chunk * g.ohw : 0);
   const Slices<float> sums(c.parts, wsize);  // each part's float32 sum over its images
   const int64_t parts = split_batch(g, [&](int64_t first, int64_t end, int64_t part) {
     BFloat16* col = col_buf[part];
@@ -210,12 +226,21 @@ void conv_im2col_bf16_backward_weight(const ConvParams& p,
     for (int64_t n0 = first; n0 < end; n0 += c.chunk) {
       const int64_t nb = std::min(c.chunk, end - n0), cols = nb * g.ohw;
       conv_detail::im2col(g, a.x + n0 * g.c * g.hw, nb, col);
-      const BFloat16* gy = channel_major(g, a.gy + n0 * g.k * g.ohw, nb, gy_buf[part]);
-      // gw_g (Kg, Cg*R*S) (+)= gy_g (Kg, cols) @ col_g^T (cols, Cg*R*S)
+      const BFloat16* gy =
+          gy_runs ? nullptr : channel_major(g, a.gy + n0 * g.k * g.ohw, nb, gy_buf[part]);
+      // gw_g (Kg, Cg*R*S) (+)= gy_g (Kg, cols) @ col_g^T (cols, Cg*R*S), gy_g as its images'
+      // runs or reordered to channel-major
       for (int64_t grp = 0; grp < g.groups; ++grp) {
-        bf16gemm(g.kg, g.crs_g, cols, 1.0f, {gy + grp * g.kg * cols, cols, false},
-                 {col + grp * g.crs_g * cols, cols, true}, n0 == first ? 0.0f : 1.0f,
-                 gw + grp * g.kg * g.crs_g, g.crs_g);
+        const MatrixRef<BFloat16> colt{col + grp * g.crs_g * cols, cols, true};
+        const float beta = n0 == first ? 0.0f : 1.0f;
+        float* out = gw + grp * g.kg * g.crs_g;
+        if (gy_runs) {
+          const MatrixRuns runs{a.gy + (n0 * g.k + grp * g.kg) * g.ohw, g.ohw, g.ohw, g.k * g.ohw};
+          bf16gemm_a_runs(g.kg, g.crs_g, cols, 1.0f, runs, colt, beta, out, g.crs_g);
+        } else {
+          bf16gemm(g.kg, g.crs_g, cols, 1.0f, {gy + grp * g.kg * cols, cols, false}, colt, beta,
+                   out, g.crs_g);
+        }
       }
     }
   });
