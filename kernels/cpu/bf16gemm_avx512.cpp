@@ -276,9 +276,6 @@ constexpr auto make_kernels(std::integer_sequence<int, R...>) {
 template <typename C>
 constexpr auto kKernels = make_kernels<C>(std::make_integer_sequence<int, kMR>{});
 
-// Rows [m0, m1) x columns [n0, n1) of c on one thread. Each k block after the first adds to
-// the result of the ones before (beta 1), as the float kernel does; a bfloat16 c rounds that
-// partial sum, so with k <= kKC (every product up to 768-deep) its sum rounds once.
 // c's row-major layout for gemm_block: element (i, j) at c + i * ldc + j.
 template <typename C>
 struct RowMajor {
@@ -289,17 +286,21 @@ struct RowMajor {
   bool relu = false;
 };
 
-// PanelOutput's layout: runs of `run` columns side by side.
+// PanelOutput's layout for gemm_block: runs of `run` columns side by side.
 struct Runs {
   const PanelOutput& out;
   int64_t ldc;
+  const float* bias;
+  bool relu;
+  explicit Runs(const PanelOutput& o) : out(o), ldc(o.ldc), bias(o.bias), relu(o.relu) {}
   BFloat16* at(int64_t i, int64_t j) const {
     return out.data + j / out.run * out.run_stride + i * out.ldc + j % out.run;
   }
-  const float* bias;
-  bool relu;
 };
 
+// Rows [m0, m1) x columns [n0, n1) of c on one thread. Each k block after the first adds to
+// the result of the ones before (beta 1), as the float kernel does; a bfloat16 c rounds that
+// partial sum, so with k <= kKC (every product up to 768-deep) its sum rounds once.
 // a's block packed as pack_a does, by pack_a(a, ic, mc, pc, kc, dst) (a MatrixRef or a
 // MatrixRuns); pack_b(pc, kc, jc, nc, dst) packs b's block as pack_b; out: c's layout
 // (RowMajor or Runs: a 16-column vector never leaves a run), its row bias and relu.
@@ -401,7 +402,7 @@ void bf16gemm_panels(int64_t m, int64_t n, int64_t k, MatrixRef<BFloat16> a, con
               "bf16gemm_panels: a bfloat16 c needs k <= ", kPanelOutputDepth,
               " (one rounding) and runs of whole vectors, got k ", k, ", runs of ", c.run);
   if (m == 0 || n == 0) return;
-  const Runs out{c, c.ldc, c.bias, c.relu};
+  const Runs out(c);
   if (k == 0) {
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {

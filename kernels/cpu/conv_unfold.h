@@ -52,8 +52,8 @@ class PanelUnfold {
   // applies.
   static bool built();
 
-  // Builds the windows of g's tap pairs on the calling thread (a thread_local table, valid
-  // until the thread's next PanelUnfold): false (operator bool) where the unfold does not
+  // The windows of g's tap pairs, from a thread_local cache by geometry (built on the
+  // calling thread at a shape's first call): false (operator bool) where the unfold does not
   // apply: groups, output planes that are not whole blocks of 16, taps spread wider.
   explicit PanelUnfold(const ConvShape& g);
   explicit operator bool() const { return windows_ != nullptr; }

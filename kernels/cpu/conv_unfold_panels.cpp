@@ -1,7 +1,9 @@
 // The bfloat16 forward's unfold written straight into the bfloat16 GEMM's b panels
 // (Note [Unfold into panels], conv_unfold.h).
 #include <algorithm>
+#include <array>
 #include <climits>
+#include <map>
 #include <vector>
 
 #include "ember/core/error.h"
@@ -105,12 +107,32 @@ bool build_pair_windows(const ConvShape& g, bool interleaved,
   return true;
 }
 
+// build_pair_windows' tables by geometry, this thread's: a model's layers meet the same
+// few shapes at every step, in both layouts. Null where the windows do not fit. The pointers
+// stay valid until the cache is emptied, which happens only on a miss with 64 shapes in it
+// (inside the one call that then uses the new table).
+const PanelUnfold::PairWindow* pair_windows(const ConvShape& g, bool interleaved) {
+  using Key = std::array<int64_t, 13>;
+  struct Entry {
+    bool fits = false;
+    std::vector<PanelUnfold::PairWindow> table;
+  };
+  thread_local std::map<Key, Entry> cache;
+  const Key key{g.h,  g.w,  g.r,  g.s,  g.oh, g.ow,           g.sh,
+                g.sw, g.ph, g.pw, g.dh, g.dw, interleaved ? 1 : 0};
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    if (cache.size() >= 64) cache.clear();
+    it = cache.emplace(key, Entry{}).first;
+    it->second.fits = build_pair_windows(g, interleaved, it->second.table);
+  }
+  return it->second.fits ? it->second.table.data() : nullptr;
+}
+
 }  // namespace
 
 PanelUnfold::PanelUnfold(const ConvShape& g) : g_(g) {
-  if (!shape_applies(g)) return;
-  thread_local std::vector<PairWindow> table;
-  if (build_pair_windows(g, true, table)) windows_ = table.data();
+  if (shape_applies(g)) windows_ = pair_windows(g, true);
 }
 
 namespace {
@@ -163,9 +185,8 @@ void PanelUnfold::write(const BFloat16* x, int64_t p0, int64_t kc, int64_t j0, i
 
 bool im2col_pairs(const ConvShape& g, const BFloat16* x, int64_t nb, BFloat16* col) {
   if (!PanelUnfold::shape_applies(g)) return false;
-  thread_local std::vector<PanelUnfold::PairWindow> table;
-  if (!build_pair_windows(g, false, table)) return false;
-  const PanelUnfold::PairWindow* windows = table.data();
+  const PanelUnfold::PairWindow* windows = pair_windows(g, false);
+  if (!windows) return false;
   const int64_t rs = g.r * g.s, rows = g.c * rs, cols = nb * g.ohw, blocks = g.ohw / 16;
   parallel_for(0, (rows + 1) / 2, row_grain(2 * cols), [&](int64_t begin, int64_t end) {
     for (int64_t pair = begin; pair < end; ++pair) {
