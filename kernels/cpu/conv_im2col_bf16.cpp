@@ -30,11 +30,27 @@ using conv_detail::split_batch;
 
 // The parts split_batch may use and the images of each chunk of a part.
 struct Chunking {
+  const ConvShape& g;
   int64_t parts, chunk;
-  explicit Chunking(const ConvShape& g)
-      : parts(std::min<int64_t>(get_num_threads(), g.n)),
-        chunk(images_per_chunk(g, (g.n + parts - 1) / parts)) {}
+  explicit Chunking(const ConvShape& shape)
+      : g(shape), parts(std::min<int64_t>(get_num_threads(), shape.n)),
+        chunk(images_per_chunk(shape, (shape.n + parts - 1) / parts)) {}
+
+  // f(n0, nb, part, first) for every chunk of the batch, nb images from n0, in the part
+  // split_batch runs it in (first: the part's first chunk); returns the part count.
+  template <typename F>
+  int64_t each(const F& f) const {
+    return split_batch(g, [&](int64_t first, int64_t end, int64_t part) {
+      for (int64_t n0 = first; n0 < end; n0 += chunk)
+        f(n0, std::min(chunk, end - n0), part, n0 == first);
+    });
+  }
 };
+
+// The group grp's rows of a chunk's gy (nb, K, OH*OW) from image n0, as runs of OH*OW columns.
+MatrixRuns gy_runs_of(const ConvShape& g, const BFloat16* gy, int64_t n0, int64_t grp) {
+  return {gy + (n0 * g.k + grp * g.kg) * g.ohw, g.ohw, g.ohw, g.k * g.ohw};
+}
 
 // One scratch tensor cut into `parts` slices of `size` elements.
 template <typename T>
@@ -117,24 +133,22 @@ void forward_from_panels(const ConvShape& g, const conv_detail::PanelUnfold& unf
   const bool direct = g.crs_g <= kPanelOutputDepth;
   const Slices<float> acc_buf(c.parts, direct ? 0 : g.k * c.chunk * g.ohw);
   const WidenedBias bias(a.bias, g.k);
-  split_batch(g, [&](int64_t first, int64_t end, int64_t part) {
-    float* acc = acc_buf[part];
-    for (int64_t n0 = first; n0 < end; n0 += c.chunk) {
-      const int64_t nb = std::min(c.chunk, end - n0), cols = nb * g.ohw;
-      const BFloat16* x = a.x + n0 * g.c * g.hw;
-      const auto panels = [&](int64_t p0, int64_t kc, int64_t j0, int64_t nc, uint16_t* dst) {
-        unfold.write(x, p0, kc, j0, nc, dst);
-      };
-      BFloat16* y = a.y + n0 * g.k * g.ohw;
-      // y or acc (K, cols) = w (K, C*R*S) @ col (C*R*S, cols)
-      if (direct) {
-        bf16gemm_panels(g.k, cols, g.crs_g, {a.w, g.crs_g, false}, panels,
-                        {y, g.ohw, g.ohw, g.k * g.ohw, bias.data, relu});
-        continue;
-      }
-      bf16gemm_panels(g.k, cols, g.crs_g, 1.0f, {a.w, g.crs_g, false}, panels, 0.0f, acc, cols);
-      store_forward(g, acc, nb, bias.data, relu, y);
+  c.each([&](int64_t n0, int64_t nb, int64_t part, bool) {
+    const int64_t cols = nb * g.ohw;
+    const BFloat16* x = a.x + n0 * g.c * g.hw;
+    const auto panels = [&](int64_t p0, int64_t kc, int64_t j0, int64_t nc, uint16_t* dst) {
+      unfold.write(x, p0, kc, j0, nc, dst);
+    };
+    BFloat16* y = a.y + n0 * g.k * g.ohw;
+    // y or acc (K, cols) = w (K, C*R*S) @ col (C*R*S, cols)
+    if (direct) {
+      bf16gemm_panels(g.k, cols, g.crs_g, {a.w, g.crs_g, false}, panels,
+                      {y, g.ohw, g.ohw, g.k * g.ohw, bias.data, relu});
+      return;
     }
+    float* acc = acc_buf[part];
+    bf16gemm_panels(g.k, cols, g.crs_g, 1.0f, {a.w, g.crs_g, false}, panels, 0.0f, acc, cols);
+    store_forward(g, acc, nb, bias.data, relu, y);
   });
 }
 #endif
@@ -155,19 +169,17 @@ void conv_im2col_bf16_forward(const ConvParams& p, const ConvForwardArgs<BFloat1
   const Slices<BFloat16> cols_buf(c.parts, g.c * g.r * g.s * c.chunk * g.ohw);
   const Slices<float> acc_buf(c.parts, g.k * c.chunk * g.ohw);
   const WidenedBias bias(a.bias, g.k);
-  split_batch(g, [&](int64_t first, int64_t end, int64_t part) {
+  c.each([&](int64_t n0, int64_t nb, int64_t part, bool) {
     BFloat16* col = cols_buf[part];
     float* acc = acc_buf[part];
-    for (int64_t n0 = first; n0 < end; n0 += c.chunk) {
-      const int64_t nb = std::min(c.chunk, end - n0), cols = nb * g.ohw;
-      conv_detail::im2col(g, a.x + n0 * g.c * g.hw, nb, col);
-      // acc_g (Kg, cols) = w_g (Kg, Cg*R*S) @ col_g (Cg*R*S, cols)
-      for (int64_t grp = 0; grp < g.groups; ++grp) {
-        bf16gemm(g.kg, cols, g.crs_g, 1.0f, {a.w + grp * g.kg * g.crs_g, g.crs_g, false},
-                 {col + grp * g.crs_g * cols, cols, false}, 0.0f, acc + grp * g.kg * cols, cols);
-      }
-      store_forward(g, acc, nb, bias.data, p.relu, a.y + n0 * g.k * g.ohw);
+    const int64_t cols = nb * g.ohw;
+    conv_detail::im2col(g, a.x + n0 * g.c * g.hw, nb, col);
+    // acc_g (Kg, cols) = w_g (Kg, Cg*R*S) @ col_g (Cg*R*S, cols)
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      bf16gemm(g.kg, cols, g.crs_g, 1.0f, {a.w + grp * g.kg * g.crs_g, g.crs_g, false},
+               {col + grp * g.crs_g * cols, cols, false}, 0.0f, acc + grp * g.kg * cols, cols);
     }
+    store_forward(g, acc, nb, bias.data, p.relu, a.y + n0 * g.k * g.ohw);
   });
 }
 
@@ -180,34 +192,29 @@ void conv_im2col_bf16_backward_data(const ConvParams& p, const ConvBackwardDataA
   const bool fold = folds_by_phase(g);
   const Slices<float> gx_buf(c.parts, fold ? 0 : c.chunk * g.c * g.hw);
   const WidenedBias bias(a.bias, g.c);
-  split_batch(g, [&](int64_t first, int64_t end, int64_t part) {
+  c.each([&](int64_t n0, int64_t nb, int64_t part, bool) {
     float* col = col_buf[part];
-    for (int64_t n0 = first; n0 < end; n0 += c.chunk) {
-      const int64_t nb = std::min(c.chunk, end - n0), cols = nb * g.ohw;
-      const BFloat16* gy =
-          gy_runs ? nullptr : channel_major(g, a.gy + n0 * g.k * g.ohw, nb, gy_buf[part]);
-      // col_g (Cg*R*S, cols) = w_g^T (Cg*R*S, Kg) @ gy_g (Kg, cols), w_g^T read column-major
-      // and gy_g as its images' runs, or reordered to channel-major
-      for (int64_t grp = 0; grp < g.groups; ++grp) {
-        const MatrixRef<BFloat16> wt{a.w + grp * g.kg * g.crs_g, g.crs_g, true};
-        float* out = col + grp * g.crs_g * cols;
-        if (gy_runs) {
-          const MatrixRuns runs{a.gy + (n0 * g.k + grp * g.kg) * g.ohw, g.ohw, g.ohw, g.k * g.ohw};
-          bf16gemm_b_runs(g.crs_g, cols, g.kg, 1.0f, wt, runs, 0.0f, out, cols);
-        } else {
-          bf16gemm(g.crs_g, cols, g.kg, 1.0f, wt, {gy + grp * g.kg * cols, cols, false}, 0.0f,
-                   out, cols);
-        }
+    const int64_t cols = nb * g.ohw;
+    const BFloat16* gy =
+        gy_runs ? nullptr : channel_major(g, a.gy + n0 * g.k * g.ohw, nb, gy_buf[part]);
+    // col_g (Cg*R*S, cols) = w_g^T (Cg*R*S, Kg) @ gy_g (Kg, cols), w_g^T read column-major
+    // and gy_g as its images' runs, or reordered to channel-major
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      const MatrixRef<BFloat16> wt{a.w + grp * g.kg * g.crs_g, g.crs_g, true};
+      float* out = col + grp * g.crs_g * cols;
+      if (gy_runs) {
+        bf16gemm_b_runs(g.crs_g, cols, g.kg, 1.0f, wt, gy_runs_of(g, a.gy, n0, grp), 0.0f, out,
+                        cols);
+      } else {
+        bf16gemm(g.crs_g, cols, g.kg, 1.0f, wt, {gy + grp * g.kg * cols, cols, false}, 0.0f,
+                 out, cols);
       }
-#if defined(__AVX512F__)
-      if (fold) {
-        conv_detail::fold_by_phase(g, col, nb, bias.data, a.gx + n0 * g.c * g.hw);
-        continue;
-      }
-#endif
-      conv_detail::col2im(g, col, nb, bias.data, gx_buf[part]);
-      round_into(gx_buf[part], nb * g.c * g.hw, a.gx + n0 * g.c * g.hw);
     }
+#if defined(__AVX512F__)
+    if (fold) return conv_detail::fold_by_phase(g, col, nb, bias.data, a.gx + n0 * g.c * g.hw);
+#endif
+    conv_detail::col2im(g, col, nb, bias.data, gx_buf[part]);
+    round_into(gx_buf[part], nb * g.c * g.hw, a.gx + n0 * g.c * g.hw);
   });
 }
 
@@ -220,27 +227,24 @@ void conv_im2col_bf16_backward_weight(const ConvParams& p,
   const bool gy_runs = reads_gy_in_runs(g);
   const Slices<BFloat16> gy_buf(c.parts, c.chunk > 1 && !gy_runs ? g.k * c.chunk * g.ohw : 0);
   const Slices<float> sums(c.parts, wsize);  // each part's float32 sum over its images
-  const int64_t parts = split_batch(g, [&](int64_t first, int64_t end, int64_t part) {
+  const int64_t parts = c.each([&](int64_t n0, int64_t nb, int64_t part, bool first) {
     BFloat16* col = col_buf[part];
-    float* gw = sums[part];
-    for (int64_t n0 = first; n0 < end; n0 += c.chunk) {
-      const int64_t nb = std::min(c.chunk, end - n0), cols = nb * g.ohw;
-      conv_detail::im2col(g, a.x + n0 * g.c * g.hw, nb, col);
-      const BFloat16* gy =
-          gy_runs ? nullptr : channel_major(g, a.gy + n0 * g.k * g.ohw, nb, gy_buf[part]);
-      // gw_g (Kg, Cg*R*S) (+)= gy_g (Kg, cols) @ col_g^T (cols, Cg*R*S), gy_g as its images'
-      // runs or reordered to channel-major
-      for (int64_t grp = 0; grp < g.groups; ++grp) {
-        const MatrixRef<BFloat16> colt{col + grp * g.crs_g * cols, cols, true};
-        const float beta = n0 == first ? 0.0f : 1.0f;
-        float* out = gw + grp * g.kg * g.crs_g;
-        if (gy_runs) {
-          const MatrixRuns runs{a.gy + (n0 * g.k + grp * g.kg) * g.ohw, g.ohw, g.ohw, g.k * g.ohw};
-          bf16gemm_a_runs(g.kg, g.crs_g, cols, 1.0f, runs, colt, beta, out, g.crs_g);
-        } else {
-          bf16gemm(g.kg, g.crs_g, cols, 1.0f, {gy + grp * g.kg * cols, cols, false}, colt, beta,
-                   out, g.crs_g);
-        }
+    const int64_t cols = nb * g.ohw;
+    conv_detail::im2col(g, a.x + n0 * g.c * g.hw, nb, col);
+    const BFloat16* gy =
+        gy_runs ? nullptr : channel_major(g, a.gy + n0 * g.k * g.ohw, nb, gy_buf[part]);
+    // gw_g (Kg, Cg*R*S) (+)= gy_g (Kg, cols) @ col_g^T (cols, Cg*R*S), gy_g as its images'
+    // runs or reordered to channel-major; the part's first chunk starts its sum
+    const float beta = first ? 0.0f : 1.0f;
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      const MatrixRef<BFloat16> colt{col + grp * g.crs_g * cols, cols, true};
+      float* out = sums[part] + grp * g.kg * g.crs_g;
+      if (gy_runs) {
+        bf16gemm_a_runs(g.kg, g.crs_g, cols, 1.0f, gy_runs_of(g, a.gy, n0, grp), colt, beta, out,
+                        g.crs_g);
+      } else {
+        bf16gemm(g.kg, g.crs_g, cols, 1.0f, {gy + grp * g.kg * cols, cols, false}, colt, beta,
+                 out, g.crs_g);
       }
     }
   });
