@@ -644,6 +644,32 @@ TEST_CASE("conv kernels: the stride-2 Winograd's three passes match naive loops 
   }
 }
 
+TEST_CASE("conv kernels: the Winograd backward-weight gives the same bits on 1, 2 and 3 threads",
+          "[conv]") {
+  // Note [Stride-2 Winograd backward-weight]: each weight point's sums run on one thread, group
+  // after group, whatever the thread count. 37 images (groups of 16 or 8, the last one
+  // partial), 33 input channels (two panels of V), 29 output channels (a short task of Y).
+  if (!cpu::conv_winograd_available()) return;
+  manual_seed(19);
+  const Problem p{37, 33, 11, 9, 29, 3, 3, {2, 2}, {1, 1}, {1, 1}, 1, false};
+  const ConvParams params = p.params(kFloat);
+  const Tensor x = randn(p.x_shape()), gy = randn(p.y_shape());
+  const int threads_before = get_num_threads();
+  std::vector<std::vector<double>> runs;
+  for (const int threads : {1, 2, 3}) {
+    set_num_threads(threads);
+    Tensor gw = ember::full(p.w_shape(), 7.0);
+    cpu::conv_backward_weight<float>(ConvAlgo::kWinograd, params,
+                                     {x.data_ptr<float>(), gy.data_ptr<float>(),
+                                      gw.data_ptr<float>()});
+    if (threads == 1) require_values(gw, naive_backward_weight(p, values(x), values(gy)), 5e-4);
+    runs.push_back(values(gw));
+  }
+  set_num_threads(threads_before);
+  CHECK(runs[1] == runs[0]);
+  CHECK(runs[2] == runs[0]);
+}
+
 TEST_CASE("conv kernels: Winograd's cached weights follow every change of the weights",
           "[conv]") {
   if (!cpu::conv_winograd_available()) return;

@@ -26,16 +26,21 @@ namespace ember::cpu::winograd {
 // micro-kernel's b panels (kNR input channels per column). Transposing Y_t into a panels as
 // well cost more than the products gained. Per 4x4 tile and channel pair 81 products where
 // the direct pass has 144.
+// Y and V are 5 and 1.3 times the size of gy and x (81 points per 16 outputs, per 9x9 input
+// patch of stride 8), 8 MB for the whole batch of the sample model's second layer: written
+// in full and read back by the products, they went to memory and back in a training step
+// (the pass took 50% longer with the caches flushed before it than without). So one group of
+// images at a time: the threads build its Y and V (tasks of a panel of V or a few channels
+// of Y, claimed in turn), then add its products to the M'_u, each weight point's sums on one
+// thread in group order, so the bits do not depend on the thread count.
 template <class Isa>
 struct WeightPlan : Plan<Isa> {
-  int64_t all_columns;  // groups * columns
   int64_t c_panels;     // of kNR input channels
   // (OH*OW): a gy element's offset in a plane of 4 th x 4 tw, thread_local storage.
   const int64_t* gy_place;
 
   explicit WeightPlan(const ConvShape& shape)
-      : Plan<Isa>(shape), all_columns(this->groups * this->columns),
-        c_panels((shape.c + Isa::kNR - 1) / Isa::kNR) {
+      : Plan<Isa>(shape), c_panels((shape.c + Isa::kNR - 1) / Isa::kNR) {
     thread_local std::vector<int64_t> places;
     places.resize(shape.ohw);
     for (int64_t oh = 0; oh < shape.oh; ++oh)
@@ -45,8 +50,11 @@ struct WeightPlan : Plan<Isa> {
   }
   int64_t gy_floats() const { return 16 * this->tiles * this->group_images; }  // one channel
   int64_t stage_floats() const { return kPoints * point_stride(Isa::kNR, this->columns); }
-  int64_t y_floats() const { return kPoints * point_stride(this->g.k, all_columns); }
-  int64_t v_floats() const { return kPoints * point_stride(c_panels * Isa::kNR, all_columns); }
+  // Y and V of one group of images
+  int64_t y_floats() const { return kPoints * point_stride(this->g.k, this->columns); }
+  int64_t v_floats() const { return kPoints * point_stride(c_panels * Isa::kNR, this->columns); }
+  // per thread: the planes (zero), gy's planes, the staging buffer
+  int64_t scratch_floats() const { return this->q_floats() + gy_floats() + stage_floats(); }
 };
 
 // A applied to the 4 vectors y[0], y[s], y[2s], y[3s]: the 5 values x[0], x[t], ..., x[4t]
@@ -110,18 +118,18 @@ void gradient_points(const Tiling& tiling, const float* plane, float* row, int64
 
 // The staging buffer's rows [0, rows) (input_phase's layout with d_count = kNR) for the
 // group's columns, transposed into the micro-kernel's b panels: for every point and column,
-// kNR floats at dst + t * dst_point + (group column) * kNR, zeros past `rows` (a partial
-// panel's last input channels), so the products never read unwritten memory.
+// kNR floats at dst + t * dst_point + column * kNR, zeros past `rows` (a partial panel's last
+// input channels), so the products never read unwritten memory.
 template <class Isa>
-void stage_to_panels(const Tiling& tiling, const float* stage, int64_t rows,
-                     int64_t group_first_column, int64_t dst_point, float* dst) {
+void stage_to_panels(const Tiling& tiling, const float* stage, int64_t rows, int64_t dst_point,
+                     float* dst) {
   using V = typename Isa::V;
   constexpr int64_t kWidth = Isa::kWidth, kNR = Isa::kNR;
   const int64_t point = point_stride(kNR, tiling.columns);  // floats per point in the stage
   for (int t = 0; t < kPoints; ++t)
     for (int64_t col = 0; col < tiling.columns; col += kWidth) {
       const float* src = stage + t * point + (col / kNR) * kNR * kNR + col % kNR;
-      float* out = dst + t * dst_point + (group_first_column + col) * kNR;
+      float* out = dst + t * dst_point + col * kNR;
       for (int64_t h = 0; h * kWidth < kNR; ++h) {  // kWidth rows at a time
         V r[kWidth];
         for (int64_t d = 0; d < kWidth; ++d)
@@ -133,32 +141,34 @@ void stage_to_panels(const Tiling& tiling, const float* stage, int64_t rows,
     }
 }
 
-// Y (rows of columns: point t, output channel k, column col at
-// y + t * point_stride(K, all_columns) + k * all_columns + col) and V (the b panels: point t,
-// panel of input channels from c0 at v + t * point_stride(c_panels * kNR, all_columns) +
-// c0 * all_columns, column col at + col * kNR) for one group of images. scratch: q_floats() +
-// gy_floats() + stage_floats(), the planes zero.
+// One group's V (the b panels: point t, panel of input channels from c0 at
+// v + t * point_stride(c_panels * kNR, columns) + c0 * columns, column col at + col * kNR) for
+// the panel of input channels from c0. scratch: scratch_floats(), the planes zero.
 template <class Isa>
-void group_panels(const WeightPlan<Isa>& plan, const ConvBackwardWeightArgs<float>& a,
-                  int64_t group, float* y, float* v, float* scratch) {
+void input_panel(const WeightPlan<Isa>& plan, const float* x, int64_t group, int64_t c0,
+                 float* v, float* scratch) {
   const ConvShape& g = plan.g;
   float* q = scratch;
-  float* gq = q + plan.q_floats();
-  float* stage = gq + plan.gy_floats();
-  const int64_t first = group * plan.group_images, first_column = group * plan.columns;
-  for (int64_t c0 = 0; c0 < g.c; c0 += Isa::kNR) {
-    const int64_t rows = std::min<int64_t>(Isa::kNR, g.c - c0);
-    for (int64_t c = c0; c < c0 + rows; ++c)
-      input_channel(plan, a.x, first, c, q, Isa::kNR, c - c0, stage);
-    stage_to_panels<Isa>(plan, stage, rows, first_column,
-                         point_stride(plan.c_panels * Isa::kNR, plan.all_columns),
-                         v + c0 * plan.all_columns);
-  }
+  float* stage = q + plan.q_floats() + plan.gy_floats();
+  const int64_t first = group * plan.group_images;
+  const int64_t rows = std::min<int64_t>(Isa::kNR, g.c - c0);
+  for (int64_t c = c0; c < c0 + rows; ++c)
+    input_channel(plan, x, first, c, q, Isa::kNR, c - c0, stage);
+  stage_to_panels<Isa>(plan, stage, rows, point_stride(plan.c_panels * Isa::kNR, plan.columns),
+                       v + c0 * plan.columns);
+}
+
+// One group's Y (rows of columns: point t, output channel k, column col at
+// y + t * point_stride(K, columns) + k * columns + col) for output channels [k0, k1).
+template <class Isa>
+void gradient_rows(const WeightPlan<Isa>& plan, const float* gy, int64_t group, int64_t k0,
+                   int64_t k1, float* y, float* scratch) {
+  const ConvShape& g = plan.g;
+  float* gq = scratch + plan.q_floats();
   const PlaneMap gy_map{g.n, g.k, g.ohw, plan.gy_place, plan.lanes};
-  for (int64_t k = 0; k < g.k; ++k) {
-    build_planes<Isa>(gy_map, a.gy, first, k, gq);
-    gradient_points<Isa>(plan, gq, y + k * plan.all_columns + first_column,
-                         point_stride(g.k, plan.all_columns));
+  for (int64_t k = k0; k < k1; ++k) {
+    build_planes<Isa>(gy_map, gy, group * plan.group_images, k, gq);
+    gradient_points<Isa>(plan, gq, y + k * plan.columns, point_stride(g.k, plan.columns));
   }
 }
 
@@ -203,30 +213,28 @@ constexpr auto strided_tiles(std::integer_sequence<int, R...>) {
 }
 
 // M'_u (K, C) for the distinct weight point u: the sum of Y_t V_t^T over the points t that
-// share u. m: u's (K, C) at m + u * K * C. Every panel of output channels takes its turn at a
-// block of V_t's b panel while it stays in L1 (V_t for all the batch's columns is 1.3 MB in
-// the sample model's second layer: read once per panel of output channels, from L3, it took
-// most of the pass's time).
+// share u and one group's columns, added to m when accumulate is set. m: u's (K, C) at
+// m + u * K * C. Every panel of output channels takes its turn at a block of V_t's b panel
+// while it stays in L1.
 template <class Isa>
 void gradient_products(const WeightPlan<Isa>& plan, const float* y, const float* v, int u,
-                       float* m) {
+                       bool accumulate, float* m) {
   const ConvShape& g = plan.g;
   // Reduction blocks: a b panel of kc columns (kNR floats each) stays in L1.
   constexpr int64_t kMaxKc = 512;
   static constexpr auto kTiles = strided_tiles<Isa>(std::make_integer_sequence<int, Isa::kMR>{});
-  const int64_t all = plan.all_columns;
+  const int64_t columns = plan.columns;
   float* out = m + u * g.k * g.c;
-  bool accumulate = false;
   for (int t = 0; t < kPoints; ++t) {
     if (kWeightOf[t] != u) continue;
-    const float* yt = y + t * point_stride(g.k, all);
-    const float* vt = v + t * point_stride(plan.c_panels * Isa::kNR, all);
-    for (int64_t p0 = 0; p0 < all; p0 += kMaxKc) {
-      const int64_t kc = std::min(kMaxKc, all - p0);
+    const float* yt = y + t * point_stride(g.k, columns);
+    const float* vt = v + t * point_stride(plan.c_panels * Isa::kNR, columns);
+    for (int64_t p0 = 0; p0 < columns; p0 += kMaxKc) {
+      const int64_t kc = std::min(kMaxKc, columns - p0);
       for (int64_t c0 = 0; c0 < g.c; c0 += Isa::kNR)
         for (int64_t k0 = 0; k0 < g.k; k0 += Isa::kMR) {
           const int64_t mr = std::min<int64_t>(Isa::kMR, g.k - k0);
-          kTiles[mr - 1](kc, yt + k0 * all + p0, all, vt + c0 * all + p0 * Isa::kNR,
+          kTiles[mr - 1](kc, yt + k0 * columns + p0, columns, vt + c0 * columns + p0 * Isa::kNR,
                          out + k0 * g.c + c0, g.c, g.c - c0, accumulate);
         }
       accumulate = true;
