@@ -15,7 +15,6 @@
 
 #if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
 #include <algorithm>
-#include <atomic>
 #include <memory>
 
 #include "ember/kernels/cpu/conv_winograd_algorithm.h"
@@ -100,10 +99,9 @@ void conv_winograd_backward_data(const ConvParams& p, const ConvBackwardDataArgs
 void conv_winograd_backward_weight(const ConvParams& p, const ConvBackwardWeightArgs<float>& a) {
   check_applies(p);
   const winograd::WeightPlan<Isa> plan{conv_detail::ConvShape(p)};
-  const Tensor y = conv_detail::scratch<float>(plan.y_floats());
   const Tensor v = conv_detail::scratch<float>(plan.v_floats());
   const Tensor m = conv_detail::scratch<float>(kWeightPoints * p.k * p.c);
-  float *y_panels = y.data_ptr<float>(), *v_panels = v.data_ptr<float>();
+  float* v_panels = v.data_ptr<float>();
   float* products = m.data_ptr<float>();
   const int64_t parts = ember::detail::in_parallel_region() ? 1 : get_num_threads();
   const Tensor scratch = conv_detail::scratch<float>(parts * plan.scratch_floats());
@@ -111,34 +109,12 @@ void conv_winograd_backward_weight(const ConvParams& p, const ConvBackwardWeight
     float* own = scratch.data_ptr<float>() + part * plan.scratch_floats();
     std::fill(own, own + plan.q_floats() + plan.gy_floats(), 0.0f);
   }
-  // One group of images at a time (Note [Stride-2 Winograd backward-weight]): its Y and V,
-  // then the products, which add the group's columns to every M'_u.
-  constexpr int64_t kGyChunk = 8;  // output channels per task of Y
-  const int64_t gy_tasks = (p.k + kGyChunk - 1) / kGyChunk, tasks = plan.c_panels + gy_tasks;
-  const int64_t runs = std::min<int64_t>(parts, kWeightPoints);
+  // One group of images at a time (Note [Stride-2 Winograd backward-weight]).
+  const Tensor stage = conv_detail::scratch<float>(plan.c_panels * plan.stage_floats());
   for (int64_t group = 0; group < plan.groups; ++group) {
-    // The tasks are claimed in turn: a panel of V costs several tasks of Y.
-    std::atomic<int64_t> next{0};
+    winograd::GroupTasks<Isa> tasks(plan, a, group, stage.data_ptr<float>(), v_panels, products);
     parallel_for(0, parts, 1, [&](int64_t part, int64_t) {  // one scratch per running part
-      float* own = scratch.data_ptr<float>() + part * plan.scratch_floats();
-      for (int64_t task = next++; task < tasks; task = next++) {
-        if (task < plan.c_panels) {
-          winograd::input_panel(plan, a.x, group, task * Isa::kNR, v_panels, own);
-        } else {
-          const int64_t k0 = (task - plan.c_panels) * kGyChunk;
-          winograd::gradient_rows(plan, a.gy, group, k0, std::min(p.k, k0 + kGyChunk), y_panels,
-                                  own);
-        }
-      }
-    });
-    // A run of weight points per thread, each with an equal share of the points: tasks per
-    // panel of output channels would read all of V once per panel.
-    parallel_for(0, runs, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t run = begin; run < end; ++run) {
-        const int u1 = winograd::first_weight_point(run + 1, runs);
-        for (int u = winograd::first_weight_point(run, runs); u < u1; ++u)
-          winograd::gradient_products(plan, y_panels, v_panels, u, group > 0, products);
-      }
+      tasks.run(scratch.data_ptr<float>() + part * plan.scratch_floats());
     });
   }
   parallel_for(0, p.k, 1, [&](int64_t begin, int64_t end) {

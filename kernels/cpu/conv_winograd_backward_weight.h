@@ -3,7 +3,9 @@
 // the forward's pieces (conv_winograd_algorithm.h).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -30,17 +32,20 @@ namespace ember::cpu::winograd {
 // patch of stride 8), 8 MB for the whole batch of the sample model's second layer: written
 // in full and read back by the products, they went to memory and back in a training step
 // (the pass took 50% longer with the caches flushed before it than without). So one group of
-// images at a time: the threads build its Y and V (tasks of a panel of V or a few channels
-// of Y, claimed in turn), then add its products to the M'_u, each weight point's sums on one
-// thread in group order, so the bits do not depend on the thread count.
+// images at a time (GroupTasks): V is built whole (shared by the threads), Y a block of
+// kMR output channels at a time, each block on one thread, which then adds the block's
+// products to its rows of every M'_u. Those rows' sums run on one thread in group order, so
+// the bits do not depend on the thread count.
 template <class Isa>
 struct WeightPlan : Plan<Isa> {
   int64_t c_panels;     // of kNR input channels
+  int64_t y_rows;       // output channels of a task's Y
   // (OH*OW): a gy element's offset in a plane of 4 th x 4 tw, thread_local storage.
   const int64_t* gy_place;
 
   explicit WeightPlan(const ConvShape& shape)
-      : Plan<Isa>(shape), c_panels((shape.c + Isa::kNR - 1) / Isa::kNR) {
+      : Plan<Isa>(shape), c_panels((shape.c + Isa::kNR - 1) / Isa::kNR),
+        y_rows(std::min<int64_t>(shape.k, Isa::kMR)) {
     thread_local std::vector<int64_t> places;
     places.resize(shape.ohw);
     for (int64_t oh = 0; oh < shape.oh; ++oh)
@@ -49,12 +54,14 @@ struct WeightPlan : Plan<Isa> {
     gy_place = places.data();
   }
   int64_t gy_floats() const { return 16 * this->tiles * this->group_images; }  // one channel
+  // a panel of input channels, staged
   int64_t stage_floats() const { return kPoints * point_stride(Isa::kNR, this->columns); }
-  // Y and V of one group of images
-  int64_t y_floats() const { return kPoints * point_stride(this->g.k, this->columns); }
+  // One group of images: Y of y_rows output channels, V
+  int64_t y_point() const { return point_stride(y_rows, this->columns); }
+  int64_t y_floats() const { return kPoints * y_point(); }
   int64_t v_floats() const { return kPoints * point_stride(c_panels * Isa::kNR, this->columns); }
-  // per thread: the planes (zero), gy's planes, the staging buffer
-  int64_t scratch_floats() const { return this->q_floats() + gy_floats() + stage_floats(); }
+  // per thread: the planes (zero), gy's planes, a task's Y
+  int64_t scratch_floats() const { return this->q_floats() + gy_floats() + y_floats(); }
 };
 
 // A applied to the 4 vectors y[0], y[s], y[2s], y[3s]: the 5 values x[0], x[t], ..., x[4t]
@@ -141,25 +148,8 @@ void stage_to_panels(const Tiling& tiling, const float* stage, int64_t rows, int
     }
 }
 
-// One group's V (the b panels: point t, panel of input channels from c0 at
-// v + t * point_stride(c_panels * kNR, columns) + c0 * columns, column col at + col * kNR) for
-// the panel of input channels from c0. scratch: scratch_floats(), the planes zero.
-template <class Isa>
-void input_panel(const WeightPlan<Isa>& plan, const float* x, int64_t group, int64_t c0,
-                 float* v, float* scratch) {
-  const ConvShape& g = plan.g;
-  float* q = scratch;
-  float* stage = q + plan.q_floats() + plan.gy_floats();
-  const int64_t first = group * plan.group_images;
-  const int64_t rows = std::min<int64_t>(Isa::kNR, g.c - c0);
-  for (int64_t c = c0; c < c0 + rows; ++c)
-    input_channel(plan, x, first, c, q, Isa::kNR, c - c0, stage);
-  stage_to_panels<Isa>(plan, stage, rows, point_stride(plan.c_panels * Isa::kNR, plan.columns),
-                       v + c0 * plan.columns);
-}
-
-// One group's Y (rows of columns: point t, output channel k, column col at
-// y + t * point_stride(K, columns) + k * columns + col) for output channels [k0, k1).
+// One group's Y for output channels [k0, k1), k1 - k0 <= y_rows (rows of columns: point t,
+// output channel k, column col at y + t * y_point() + (k - k0) * columns + col).
 template <class Isa>
 void gradient_rows(const WeightPlan<Isa>& plan, const float* gy, int64_t group, int64_t k0,
                    int64_t k1, float* y, float* scratch) {
@@ -168,7 +158,7 @@ void gradient_rows(const WeightPlan<Isa>& plan, const float* gy, int64_t group, 
   const PlaneMap gy_map{g.n, g.k, g.ohw, plan.gy_place, plan.lanes};
   for (int64_t k = k0; k < k1; ++k) {
     build_planes<Isa>(gy_map, gy, group * plan.group_images, k, gq);
-    gradient_points<Isa>(plan, gq, y + k * plan.columns, point_stride(g.k, plan.columns));
+    gradient_points<Isa>(plan, gq, y + (k - k0) * plan.columns, plan.y_point());
   }
 }
 
@@ -212,13 +202,12 @@ constexpr auto strided_tiles(std::integer_sequence<int, R...>) {
   return std::array{&strided_tile<Isa, R + 1>...};
 }
 
-// M'_u (K, C) for the distinct weight point u: the sum of Y_t V_t^T over the points t that
-// share u and one group's columns, added to m when accumulate is set. m: u's (K, C) at
-// m + u * K * C. Every panel of output channels takes its turn at a block of V_t's b panel
-// while it stays in L1.
+// Rows [k0, k1) of M'_u (K, C) for the distinct weight point u: the sum of Y_t V_t^T over
+// the points t that share u and one group's columns (y: gradient_rows of those rows), added
+// to m when accumulate is set. m: u's (K, C) at m + u * K * C.
 template <class Isa>
 void gradient_products(const WeightPlan<Isa>& plan, const float* y, const float* v, int u,
-                       bool accumulate, float* m) {
+                       int64_t k0, int64_t k1, bool accumulate, float* m) {
   const ConvShape& g = plan.g;
   // Reduction blocks: a b panel of kc columns (kNR floats each) stays in L1.
   constexpr int64_t kMaxKc = 512;
@@ -227,32 +216,89 @@ void gradient_products(const WeightPlan<Isa>& plan, const float* y, const float*
   float* out = m + u * g.k * g.c;
   for (int t = 0; t < kPoints; ++t) {
     if (kWeightOf[t] != u) continue;
-    const float* yt = y + t * point_stride(g.k, columns);
+    const float* yt = y + t * plan.y_point();
     const float* vt = v + t * point_stride(plan.c_panels * Isa::kNR, columns);
     for (int64_t p0 = 0; p0 < columns; p0 += kMaxKc) {
       const int64_t kc = std::min(kMaxKc, columns - p0);
       for (int64_t c0 = 0; c0 < g.c; c0 += Isa::kNR)
-        for (int64_t k0 = 0; k0 < g.k; k0 += Isa::kMR) {
-          const int64_t mr = std::min<int64_t>(Isa::kMR, g.k - k0);
-          kTiles[mr - 1](kc, yt + k0 * columns + p0, columns, vt + c0 * columns + p0 * Isa::kNR,
-                         out + k0 * g.c + c0, g.c, g.c - c0, accumulate);
-        }
+        kTiles[k1 - k0 - 1](kc, yt + p0, columns, vt + c0 * columns + p0 * Isa::kNR,
+                            out + k0 * g.c + c0, g.c, g.c - c0, accumulate);
       accumulate = true;
     }
   }
 }
 
-// The first weight point of run `run` of `runs`: the weight points split into runs that
-// share about equal numbers of points (the products' work), so that threads taking a run
-// each balance (the points per weight point go from 1 to 16; two runs: points 0-40, the
-// weight points up to 28, and 41-80).
-inline int first_weight_point(int64_t run, int64_t runs) {
-  const int64_t target = (kPoints * run + runs - 1) / runs;  // points before the run
-  int u = 0;
-  for (int64_t before = 0; u < kWeightPoints && before < target; ++u)
-    for (int t = 0; t < kPoints; ++t) before += kWeightOf[t] == u;
-  return u;
-}
+// One group's work, as tasks that the threads claim in turn (Note [Stride-2 Winograd
+// backward-weight]): input channels staged (a few each), the staged panels transposed into
+// V, then blocks of y_rows output channels, each its Y and, once V is complete, its rows of
+// every M'_u (added to m after the first group). A task waits only for tasks claimed before
+// it, by threads that are running, so the waits end.
+template <class Isa>
+class GroupTasks {
+ public:
+  static constexpr int64_t kStageChannels = 8;  // input channels per staging task
+  static_assert(Isa::kNR % kStageChannels == 0);
+
+  // stage: c_panels * stage_floats() floats; v: v_floats(); m: kWeightPoints * K * C.
+  GroupTasks(const WeightPlan<Isa>& plan, const ConvBackwardWeightArgs<float>& a, int64_t group,
+             float* stage, float* v, float* m)
+      : plan_(plan), a_(a), group_(group), stage_(stage), v_(v), m_(m),
+        stage_tasks_((plan.g.c + kStageChannels - 1) / kStageChannels),
+        tasks_(stage_tasks_ + plan.c_panels + (plan.g.k + plan.y_rows - 1) / plan.y_rows),
+        stage_pending_(stage_tasks_), v_pending_(plan.c_panels) {}
+
+  // Claims and runs tasks until none is left; scratch: scratch_floats(), the planes zero.
+  void run(float* scratch) {
+    for (int64_t task = next_++; task < tasks_; task = next_++) {
+      if (task < stage_tasks_) {
+        stage_channels(task, scratch);
+        stage_pending_.fetch_sub(1, std::memory_order_release);
+      } else if (task < stage_tasks_ + plan_.c_panels) {
+        wait_for(stage_pending_);
+        transpose_panel(task - stage_tasks_);
+        v_pending_.fetch_sub(1, std::memory_order_release);
+      } else {
+        const int64_t k0 = (task - stage_tasks_ - plan_.c_panels) * plan_.y_rows;
+        const int64_t k1 = std::min(plan_.g.k, k0 + plan_.y_rows);
+        float* y = scratch + plan_.scratch_floats() - plan_.y_floats();
+        gradient_rows(plan_, a_.gy, group_, k0, k1, y, scratch);
+        wait_for(v_pending_);
+        for (int u = 0; u < kWeightPoints; ++u)
+          gradient_products(plan_, y, v_, u, k0, k1, group_ > 0, m_);
+      }
+    }
+  }
+
+ private:
+  static void wait_for(const std::atomic<int64_t>& pending) {
+    while (pending.load(std::memory_order_acquire) > 0) std::this_thread::yield();
+  }
+  // Input channels of task `task` into their panel's staging rows (input_phase's layout).
+  void stage_channels(int64_t task, float* scratch) const {
+    const int64_t c0 = task * kStageChannels, c1 = std::min(plan_.g.c, c0 + kStageChannels);
+    for (int64_t c = c0; c < c1; ++c)
+      input_channel(plan_, a_.x, group_ * plan_.group_images, c, scratch, Isa::kNR,
+                    c % Isa::kNR, stage_ + c / Isa::kNR * plan_.stage_floats());
+  }
+  // V's b panels of input channels from panel * kNR: point t at v + t * point_stride(c_panels
+  // * kNR, columns) + panel * kNR * columns, column col at + col * kNR.
+  void transpose_panel(int64_t panel) const {
+    const int64_t c0 = panel * Isa::kNR;
+    stage_to_panels<Isa>(plan_, stage_ + panel * plan_.stage_floats(),
+                         std::min<int64_t>(Isa::kNR, plan_.g.c - c0),
+                         point_stride(plan_.c_panels * Isa::kNR, plan_.columns),
+                         v_ + c0 * plan_.columns);
+  }
+
+  const WeightPlan<Isa>& plan_;
+  const ConvBackwardWeightArgs<float>& a_;
+  const int64_t group_;
+  float* const stage_;
+  float* const v_;
+  float* const m_;
+  const int64_t stage_tasks_, tasks_;
+  std::atomic<int64_t> next_{0}, stage_pending_, v_pending_;
+};
 
 // gw[k][c] (9 taps) from the M'_u of output channel k: the transposed weight transform.
 template <class Isa>
