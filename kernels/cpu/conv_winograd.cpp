@@ -98,12 +98,12 @@ void conv_winograd_backward_data(const ConvParams& p, const ConvBackwardDataArgs
 
 void conv_winograd_backward_weight(const ConvParams& p, const ConvBackwardWeightArgs<float>& a) {
   check_applies(p);
-  const winograd::WeightPlan<Isa> plan{conv_detail::ConvShape(p)};
+  const int64_t parts = ember::detail::in_parallel_region() ? 1 : get_num_threads();
+  const winograd::WeightPlan<Isa> plan{conv_detail::ConvShape(p), parts};
   const Tensor v = conv_detail::scratch<float>(plan.v_floats());
   const Tensor m = conv_detail::scratch<float>(kWeightPoints * p.k * p.c);
   float* v_panels = v.data_ptr<float>();
   float* products = m.data_ptr<float>();
-  const int64_t parts = ember::detail::in_parallel_region() ? 1 : get_num_threads();
   const Tensor scratch = conv_detail::scratch<float>(parts * plan.scratch_floats());
   for (int64_t part = 0; part < parts; ++part) {  // the planes' zeros (see build_planes)
     float* own = scratch.data_ptr<float>() + part * plan.scratch_floats();

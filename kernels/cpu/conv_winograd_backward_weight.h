@@ -33,9 +33,9 @@ namespace ember::cpu::winograd {
 // in full and read back by the products, they went to memory and back in a training step
 // (the pass took 50% longer with the caches flushed before it than without). So one group of
 // images at a time (GroupTasks): V is built whole (shared by the threads), Y a block of
-// kMR output channels at a time, each block on one thread, which then adds the block's
-// products to its rows of every M'_u. Those rows' sums run on one thread in group order, so
-// the bits do not depend on the thread count.
+// output channels at a time (WeightPlan::block_rows), each block on one thread, which then
+// adds the block's products to its rows of every M'_u. Those rows' sums run on one thread in
+// group order, so the bits do not depend on the thread count.
 template <class Isa>
 struct WeightPlan : Plan<Isa> {
   int64_t c_panels;     // of kNR input channels
@@ -43,9 +43,10 @@ struct WeightPlan : Plan<Isa> {
   // (OH*OW): a gy element's offset in a plane of 4 th x 4 tw, thread_local storage.
   const int64_t* gy_place;
 
-  explicit WeightPlan(const ConvShape& shape)
+  // parts: the threads that share the tasks.
+  WeightPlan(const ConvShape& shape, int64_t parts)
       : Plan<Isa>(shape), c_panels((shape.c + Isa::kNR - 1) / Isa::kNR),
-        y_rows(std::min<int64_t>(shape.k, Isa::kMR)) {
+        y_rows(block_rows(shape.k, this->columns, parts)) {
     thread_local std::vector<int64_t> places;
     places.resize(shape.ohw);
     for (int64_t oh = 0; oh < shape.oh; ++oh)
@@ -56,6 +57,16 @@ struct WeightPlan : Plan<Isa> {
   int64_t gy_floats() const { return 16 * this->tiles * this->group_images; }  // one channel
   // a panel of input channels, staged
   int64_t stage_floats() const { return kPoints * point_stride(Isa::kNR, this->columns); }
+  // Output channels per task of Y, in whole register tiles: a block of Y within kYBytes
+  // (it stays in L2 while its products read it), and kTasksPerPart tasks per thread or more
+  // (they balance); each task reads all of V, so not fewer rows than that.
+  static int64_t block_rows(int64_t k, int64_t columns, int64_t parts) {
+    constexpr int64_t kYBytes = 256 << 10, kTasksPerPart = 4;
+    const int64_t fit = kYBytes / (kPoints * columns * int64_t(sizeof(float)));
+    const int64_t share = (k + kTasksPerPart * parts - 1) / (kTasksPerPart * parts);
+    const int64_t tiles = (std::min(fit, share) + Isa::kMR - 1) / Isa::kMR;
+    return std::min(std::max<int64_t>(tiles, 1) * Isa::kMR, k);
+  }
   // One group of images: Y of y_rows output channels, V
   int64_t y_point() const { return point_stride(y_rows, this->columns); }
   int64_t y_floats() const { return kPoints * y_point(); }
@@ -221,8 +232,12 @@ void gradient_products(const WeightPlan<Isa>& plan, const float* y, const float*
     for (int64_t p0 = 0; p0 < columns; p0 += kMaxKc) {
       const int64_t kc = std::min(kMaxKc, columns - p0);
       for (int64_t c0 = 0; c0 < g.c; c0 += Isa::kNR)
-        kTiles[k1 - k0 - 1](kc, yt + p0, columns, vt + c0 * columns + p0 * Isa::kNR,
-                            out + k0 * g.c + c0, g.c, g.c - c0, accumulate);
+        for (int64_t r0 = k0; r0 < k1; r0 += Isa::kMR) {
+          const int64_t mr = std::min<int64_t>(Isa::kMR, k1 - r0);
+          kTiles[mr - 1](kc, yt + (r0 - k0) * columns + p0, columns,
+                         vt + c0 * columns + p0 * Isa::kNR, out + r0 * g.c + c0, g.c, g.c - c0,
+                         accumulate);
+        }
       accumulate = true;
     }
   }
