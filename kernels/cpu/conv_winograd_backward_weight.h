@@ -275,7 +275,7 @@ class GroupTasks {
       } else {
         const int64_t k0 = (task - stage_tasks_ - plan_.c_panels) * plan_.y_rows;
         const int64_t k1 = std::min(plan_.g.k, k0 + plan_.y_rows);
-        float* y = scratch + plan_.scratch_floats() - plan_.y_floats();
+        float* y = scratch + plan_.q_floats() + plan_.gy_floats();  // after the planes
         gradient_rows(plan_, a_.gy, group_, k0, k1, y, scratch);
         wait_for(v_pending_);
         for (int u = 0; u < kWeightPoints; ++u)
